@@ -1,0 +1,61 @@
+import path from 'node:path';
+
+/**
+ * Everything the service reads from its environment, parsed once at start.
+ * The README's "Runtime contract" table documents each variable; keep the two in step.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** unset: SQLite in dataDir; `postgres://…`: PostgreSQL */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  /** Largest accepted request body, in bytes (JSON bodies). */
+  bodyLimitBytes: number;
+  /** Default per-application request budget per second on the backend routes. */
+  appQps: number;
+  /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
+  bootstrapApp: BootstrapApp | undefined;
+}
+
+export interface BootstrapApp {
+  appId: string;
+  secret: string;
+  endpointUrl: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be unset (SQLite) or a postgres:// URL');
+  }
+  const appId = env.SVC_APP_ID || undefined;
+  const secret = env.SVC_APP_SECRET || undefined;
+  if ((appId === undefined) !== (secret === undefined)) {
+    throw new ConfigError('SVC_APP_ID and SVC_APP_SECRET must be set together');
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
+    bootstrapApp:
+      appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
+  };
+}

@@ -1,0 +1,174 @@
+import crypto from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { ApiError, Errors } from '../../errors.js';
+import type { Storage } from '../../storage/database.js';
+import type { AppsTable } from '../../storage/schema.js';
+import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
+import { normalizeEndpointUrl } from './endpoint-url.js';
+
+export interface App {
+  id: string;
+  name: string;
+  secret: string;
+  availableFileTypes: FileType[];
+  premiumFileTypes: FileType[];
+  memberLimit: number;
+  validFrom: number;
+  validUntil: number | null;
+  endpointUrl: string | null;
+  /** Per-app override of the default request budget per second; null uses the service default. */
+  qpsLimit: number | null;
+}
+
+export interface AppSettings {
+  name?: string;
+  availableFileTypes?: FileType[];
+  premiumFileTypes?: FileType[];
+  memberLimit?: number;
+  validUntil?: number | null;
+  endpointUrl?: string | null;
+  qpsLimit?: number | null;
+}
+
+export const DEFAULT_MEMBER_LIMIT = 1000;
+const APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** How long a looked-up app is reused; short, so that another process's secret rotation takes effect quickly. */
+const CACHE_TTL_MS = 2000;
+
+export function generateSecret(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+function toApp(row: Selectable<AppsTable>): App {
+  const fileTypes = (json: string) => (JSON.parse(json) as unknown[]).filter(isFileType);
+  return {
+    id: row.id,
+    name: row.name,
+    secret: row.secret,
+    availableFileTypes: fileTypes(row.available_file_types),
+    premiumFileTypes: fileTypes(row.premium_file_types),
+    memberLimit: row.member_limit,
+    validFrom: row.valid_from,
+    validUntil: row.valid_until,
+    endpointUrl: row.endpoint_url,
+    qpsLimit: row.qps_limit,
+  };
+}
+
+function validateSettings(settings: AppSettings): void {
+  const bad = (why: string): never => {
+    throw new ApiError(Errors.invalidAppUpdate, why);
+  };
+  if (settings.name !== undefined && (settings.name.length < 1 || settings.name.length > 100)) bad('name must be 1-100 characters');
+  if (settings.memberLimit !== undefined && !(Number.isInteger(settings.memberLimit) && settings.memberLimit >= 0)) {
+    bad('memberLimit must be a non-negative integer');
+  }
+  if (settings.qpsLimit != null && !(Number.isInteger(settings.qpsLimit) && settings.qpsLimit >= 1)) bad('qpsLimit must be a positive integer');
+  for (const list of [settings.availableFileTypes, settings.premiumFileTypes]) {
+    if (list && !list.every(isFileType)) bad(`file types must be among ${FILE_TYPES.join(', ')}`);
+  }
+}
+
+/** Applications (integrators): their credentials, licence and callback address. */
+export class AppService {
+  private readonly cache = new Map<string, { app: App | undefined; expires: number }>();
+
+  constructor(private readonly storage: Storage) {}
+
+  /** Creates an application; the secret is returned here and never again (only rotated). */
+  async create(settings: AppSettings & { id?: string; secret?: string } = {}): Promise<App> {
+    validateSettings(settings);
+    const id = settings.id ?? crypto.randomBytes(12).toString('hex');
+    if (!APP_ID_PATTERN.test(id)) throw new ApiError(Errors.invalidAppUpdate, 'appId must be 1-64 of A-Z a-z 0-9 _ -');
+    const now = Date.now();
+    const row = {
+      id,
+      name: settings.name ?? id,
+      secret: settings.secret ?? generateSecret(),
+      available_file_types: JSON.stringify(settings.availableFileTypes ?? FILE_TYPES),
+      premium_file_types: JSON.stringify(settings.premiumFileTypes ?? []),
+      member_limit: settings.memberLimit ?? DEFAULT_MEMBER_LIMIT,
+      valid_from: now,
+      valid_until: settings.validUntil ?? null,
+      endpoint_url: settings.endpointUrl ? normalizeEndpointUrl(settings.endpointUrl) : null,
+      qps_limit: settings.qpsLimit ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.storage.db.insertInto('apps').values(row).execute();
+    } catch (error) {
+      if (this.storage.isUniqueViolation(error)) throw new ApiError(Errors.invalidAppUpdate, `application ${id} already exists`);
+      throw error;
+    }
+    this.cache.delete(id);
+    return toApp(row);
+  }
+
+  /** The app, or undefined. Cached for a moment: this runs on every authenticated request. */
+  async find(id: string): Promise<App | undefined> {
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.expires > now) return hit.app;
+    const row = await this.storage.db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
+    const app = row ? toApp(row) : undefined;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(id, { app, expires: now + CACHE_TTL_MS });
+    return app;
+  }
+
+  async get(id: string): Promise<App> {
+    const app = await this.find(id);
+    if (!app) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
+    return app;
+  }
+
+  async update(id: string, settings: AppSettings): Promise<App> {
+    validateSettings(settings);
+    const patch: Partial<Omit<AppsTable, 'id' | 'created_at'>> = { updated_at: Date.now() };
+    if (settings.name !== undefined) patch.name = settings.name;
+    if (settings.availableFileTypes) patch.available_file_types = JSON.stringify(settings.availableFileTypes);
+    if (settings.premiumFileTypes) patch.premium_file_types = JSON.stringify(settings.premiumFileTypes);
+    if (settings.memberLimit !== undefined) patch.member_limit = settings.memberLimit;
+    if (settings.validUntil !== undefined) patch.valid_until = settings.validUntil;
+    if (settings.qpsLimit !== undefined) patch.qps_limit = settings.qpsLimit;
+    if (settings.endpointUrl !== undefined) {
+      patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl);
+    }
+    const result = await this.storage.db.updateTable('apps').set(patch).where('id', '=', id).executeTakeFirst();
+    this.cache.delete(id);
+    if (result.numUpdatedRows === 0n) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
+    return this.get(id);
+  }
+
+  async setEndpointUrl(id: string, url: string): Promise<App> {
+    return this.update(id, { endpointUrl: url });
+  }
+
+  /** Replaces the secret; signatures made with the old one stop verifying at once in this process. */
+  async rotateSecret(id: string): Promise<App> {
+    const secret = generateSecret();
+    const result = await this.storage.db
+      .updateTable('apps')
+      .set({ secret, updated_at: Date.now() })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    this.cache.delete(id);
+    if (result.numUpdatedRows === 0n) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
+    return this.get(id);
+  }
+
+  /** Creates the app or brings its secret and endpoint in line; running it twice changes nothing more. */
+  async ensure(input: { id: string; secret: string; endpointUrl?: string | undefined }): Promise<App> {
+    const existing = await this.find(input.id);
+    if (!existing) return this.create({ id: input.id, secret: input.secret, endpointUrl: input.endpointUrl ?? null });
+    if (existing.secret !== input.secret) {
+      await this.storage.db.updateTable('apps').set({ secret: input.secret, updated_at: Date.now() }).where('id', '=', input.id).execute();
+      this.cache.delete(input.id);
+    }
+    if (input.endpointUrl !== undefined && normalizeEndpointUrl(input.endpointUrl) !== existing.endpointUrl) {
+      return this.update(input.id, { endpointUrl: input.endpointUrl });
+    }
+    return this.get(input.id);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Selectable } from 'kysely';
+import { ApiError, Errors } from '../../errors.js';
+import type { Storage } from '../../storage/database.js';
+import type { FilesTable } from '../../storage/schema.js';
+import type { App } from '../apps/app-service.js';
+import type { FileType } from './file-types.js';
+
+export interface CollabFile {
+  fileId: string;
+  type: FileType;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateFileInput {
+  fileId: string;
+  type: FileType;
+  contentKey?: string | undefined;
+  createdBy?: string | undefined;
+}
+
+/** fileId: 1-64 characters, none of them white space, control characters, '/', '\\', '?', '#' or '%'. */
+export const FILE_ID_PATTERN = '^[^\\s\\x00-\\x1f\\x7f/\\\\?#%]{1,64}$';
+
+function toFile(row: Selectable<FilesTable>): CollabFile {
+  return {
+    fileId: row.file_id,
+    type: row.type as FileType,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/**
+ * The registry of collaborative files. Every file belongs to one application and is addressed by the
+ * integrator's own fileId; queries always carry the appId, so one app can never see another's files.
+ */
+export class FileService {
+  constructor(private readonly storage: Storage) {}
+
+  async create(app: App, input: CreateFileInput): Promise<CollabFile> {
+    if (!app.availableFileTypes.includes(input.type)) {
+      throw new ApiError(
+        Errors.fileTypeNotAvailable,
+        `file type ${input.type} is not available to this application (available: ${app.availableFileTypes.join(', ') || 'none'})`,
+      );
+    }
+    const now = Date.now();
+    const row = {
+      app_id: app.id,
+      file_id: input.fileId,
+      type: input.type,
+      content_key: input.contentKey ?? null,
+      created_by: input.createdBy ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.storage.db.insertInto('files').values(row).execute();
+    } catch (error) {
+      if (this.storage.isUniqueViolation(error)) {
+        throw new ApiError(Errors.fileExists, `file ${input.fileId} already exists`);
+      }
+      throw error;
+    }
+    return toFile(row);
+  }
+
+  async find(appId: string, fileId: string): Promise<CollabFile | undefined> {
+    const row = await this.storage.db
+      .selectFrom('files')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row ? toFile(row) : undefined;
+  }
+
+  async get(appId: string, fileId: string): Promise<CollabFile> {
+    const file = await this.find(appId, fileId);
+    if (!file) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
+    return file;
+  }
+
+  /** Removes the file and, through foreign keys, everything stored for it. Deleting twice is not an error. */
+  async delete(appId: string, fileId: string): Promise<{ deleted: boolean }> {
+    const result = await this.storage.db
+      .deleteFrom('files')
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return { deleted: result.numDeletedRows > 0n };
+  }
+}

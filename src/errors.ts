@@ -1,0 +1,69 @@
+/**
+ * The one catalogue of errors the service answers with. Domain code throws `ApiError`s built from these
+ * entries; each route group's envelope (backend `{status, message, data}`, table `{code, message}`)
+ * renders them. docs/ERRORS.md lists the same table for integrators: keep the two in step.
+ *
+ * `code` is the backend API `status`; `tableCode` is the table API `code` where it differs
+ * (`'unauthorized'` renders the table API's bare `{"error":"Unauthorized"}`).
+ */
+export interface ErrorSpec {
+  readonly http: number;
+  readonly code: number;
+  readonly tableCode?: number | 'unauthorized';
+}
+
+export const Errors = {
+  // General request errors (our own family: HTTP status × 100).
+  invalidRequest: { http: 400, code: 40000, tableCode: 70000 },
+  routeNotFound: { http: 404, code: 40400, tableCode: 40400 },
+  bodyTooLarge: { http: 413, code: 41300, tableCode: 70012 },
+  unsupportedMediaType: { http: 415, code: 41500, tableCode: 70000 },
+  rateLimited: { http: 429, code: 42900, tableCode: 42900 },
+  internal: { http: 500, code: 50000, tableCode: 10000 },
+  unavailable: { http: 503, code: 50300, tableCode: 10000 },
+
+  // Integrator endpoint (spec 7.1 family 10001-10015).
+  invalidEndpointUrl: { http: 400, code: 10001, tableCode: 70000 },
+
+  // Application management (spec 7.1 family 20001-20005).
+  invalidAppUpdate: { http: 400, code: 20003, tableCode: 70000 },
+  appNotFound: { http: 404, code: 20005, tableCode: 70001 },
+  unknownApp: { http: 401, code: 20005, tableCode: 'unauthorized' },
+  memberLimitReached: { http: 409, code: 20010, tableCode: 70000 },
+
+  // Signature and token (spec 7.1 family 30001-30008).
+  signatureMissing: { http: 401, code: 30001, tableCode: 'unauthorized' },
+  signatureMalformed: { http: 401, code: 30002, tableCode: 'unauthorized' },
+  signatureInvalid: { http: 401, code: 30003, tableCode: 'unauthorized' },
+  signatureExpired: { http: 401, code: 30004, tableCode: 'unauthorized' },
+  licenseScopeRequired: { http: 403, code: 30005, tableCode: 20000 },
+  licenseSignatureTooLong: { http: 403, code: 30006, tableCode: 20000 },
+  tokenMissing: { http: 401, code: 30007, tableCode: 'unauthorized' },
+  appExpired: { http: 403, code: 30008, tableCode: 20000 },
+
+  // Collaborative files (contract notes 5, backend 70001-70020).
+  invalidFileParams: { http: 400, code: 70001, tableCode: 70000 },
+  fileTypeNotAvailable: { http: 400, code: 70003, tableCode: 70000 },
+  fileExists: { http: 409, code: 70012, tableCode: 70000 },
+  fileNotFound: { http: 404, code: 70013, tableCode: 70001 },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorName = keyof typeof Errors;
+
+export class ApiError extends Error {
+  constructor(
+    readonly spec: ErrorSpec,
+    message: string,
+    /** Extra, machine-readable facts for the client (rendered as the backend envelope's `data`). */
+    readonly details?: Record<string, unknown>,
+    /** Extra response headers, e.g. Retry-After. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

@@ -1,0 +1,41 @@
+import type { SignatureClaims } from '../auth/signature.js';
+import type { App } from '../domain/apps/app-service.js';
+import type { ErrorSpec } from '../errors.js';
+import type { Services } from '../services.js';
+
+/**
+ * What a route needs from the caller:
+ * - `none`: nothing (health, docs, some preview pages);
+ * - `app`: a valid application signature;
+ * - `license`: a signature with scope "license" expiring within 4 minutes (licence and admin endpoints);
+ * - `user`: a signature plus the integrator's user token (`X-Svc-Token`), for calls in a user's context.
+ */
+export type AuthRequirement = 'none' | 'app' | 'license' | 'user';
+
+/** Who is calling, established by the signature-auth plugin before validation and the handler. */
+export interface RequestAuth {
+  app: App;
+  claims: SignatureClaims;
+  /** The integrator's opaque session token, when sent; resolved to a user through the callbacks. */
+  token: string | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+    /** Error used when this route's input fails validation (default: Errors.invalidRequest). */
+    invalidRequest?: ErrorSpec;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** The caller of a route that declared an auth requirement; the auth hook guarantees it is set. */
+export function callerOf(request: { auth: RequestAuth | null }): RequestAuth {
+  if (!request.auth) throw new Error('route reached without authentication: declare config.auth on it');
+  return request.auth;
+}

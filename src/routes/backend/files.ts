@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
+import { FILE_TYPES, type FileType } from '../../domain/files/file-types.js';
+import { Errors } from '../../errors.js';
+import { BackendOk, ok } from '../../http/envelopes/backend.js';
+import { callerOf } from '../../http/request-context.js';
+
+export const FileIdParams = Type.Object({
+  fileId: Type.String({ pattern: FILE_ID_PATTERN, description: 'the integrator file id (1-64 characters)' }),
+});
+
+const CollabFile = Type.Object({
+  fileId: Type.String(),
+  type: Type.String({ enum: [...FILE_TYPES] }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+/** The collaborative file registry (spec 4.2 "Collaborative file"). */
+export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/files',
+    {
+      config: { auth: 'user', invalidRequest: Errors.invalidFileParams },
+      schema: {
+        tags: ['files'],
+        summary: 'Create a collaborative file',
+        description:
+          'Not idempotent: a second create of the same fileId fails with 70012 and changes nothing. ' +
+          '`type` must be among the application\'s availableFileTypes (70003 otherwise).',
+        querystring: Type.Object({ lang: Type.Optional(Type.String()) }),
+        body: Type.Object({
+          type: Type.String({ enum: [...FILE_TYPES] }),
+          fileId: Type.String({ pattern: FILE_ID_PATTERN }),
+          contentKey: Type.Optional(Type.String({ maxLength: 256 })),
+        }),
+        response: { 200: BackendOk(CollabFile) },
+      },
+    },
+    async (request) => {
+      const { app: caller } = callerOf(request);
+      const { type, fileId, contentKey } = request.body;
+      return ok(await app.services.files.create(caller, { type: type as FileType, fileId, contentKey }));
+    },
+  );
+
+  app.delete(
+    '/files/:fileId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['files'],
+        summary: 'Delete a collaborative file',
+        description: 'Final-state idempotent: deleting a file that is already gone succeeds; `data.deleted` tells which.',
+        params: FileIdParams,
+        response: { 200: BackendOk(Type.Object({ deleted: Type.Boolean() })) },
+      },
+    },
+    async (request) => ok(await app.services.files.delete(callerOf(request).app.id, request.params.fileId)),
+  );
+};

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { useBackendEnvelope } from '../../http/envelopes/backend.js';
+import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
+import { signatureAuth } from '../../http/plugins/signature-auth.js';
+import { fileRoutes } from './files.js';
+import { licenseRoutes } from './license.js';
+
+/**
+ * The backend API (spec 4.1-4.2) under /sdk/v2: the `{status, message, data}` envelope for every answer,
+ * signature authentication per route (`config.auth`), and the per-app rate limit. Route groups register
+ * inside: `/sdk/v2/api/…` and `/sdk/v2/collab-files/…`.
+ */
+export const backendApi: FastifyPluginAsync<{ defaultQps: number }> = async (app, options) => {
+  useBackendEnvelope(app);
+  await app.register(signatureAuth);
+  await app.register(appRateLimit, { defaultQps: options.defaultQps });
+  await app.register(
+    async (api) => {
+      await api.register(licenseRoutes);
+      await api.register(fileRoutes);
+    },
+    { prefix: '/api' },
+  );
+};

@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ApiError, Errors } from './errors.js';
+import { sendBackendError } from './http/envelopes/backend.js';
+import { formatValidationErrors, validatorCompiler } from './http/validation.js';
+import { backendApi } from './routes/backend/index.js';
+import { healthRoutes } from './routes/health.js';
+import type { Services } from './services.js';
+import './http/request-context.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface ServerOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the HTTP server: shared concerns (request ids, validation, OpenAPI) here, every route group in its
+ * own plugin. Nothing listens until the caller calls `listen`.
+ */
+export async function buildServer(services: Services, options: ServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: services.config.logLevel },
+    bodyLimit: services.config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    },
+    schemaErrorFormatter: formatValidationErrors,
+    forceCloseConnections: true,
+  });
+  app.setValidatorCompiler(validatorCompiler());
+  app.decorate('services', services);
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Svc document platform API',
+        version: '2.0.0',
+        description:
+          'Backend API and table data API of the Svc document platform. Backend answers use `{status, message, data}` ' +
+          '(status 0 = success); error codes are listed in docs/ERRORS.md.',
+      },
+      components: {
+        securitySchemes: {
+          signature: { type: 'apiKey', in: 'header', name: 'X-Svc-Signature', description: 'HS256 JWT signed with the app secret; JOSE header kid = appId' },
+          token: { type: 'apiKey', in: 'header', name: 'X-Svc-Token', description: "the integrator's user session token" },
+        },
+      },
+    },
+    transform: ({ schema, url, route }) => {
+      const auth = route.config?.auth ?? 'none';
+      const security = auth === 'none' ? [] : auth === 'user' ? [{ signature: [], token: [] }] : [{ signature: [] }];
+      return { schema: { ...schema, security } as typeof schema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(backendApi, { prefix: '/sdk/v2', defaultQps: services.config.appQps });
+
+  app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendBackendError(new ApiError(Errors.routeNotFound, `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
+  );
+  return app;
+}

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { migrations } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+/**
+ * The few places where SQLite and PostgreSQL differ, behind one small interface.
+ * The rest of the code uses `db` and never asks which engine it is on.
+ */
+export interface Storage {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly db: Db;
+  /** True when `error` is a unique/primary-key violation raised by this engine. */
+  isUniqueViolation(error: unknown): boolean;
+  /** Cheap round trip, for health checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** unset: SQLite file `svc.sqlite` in dataDir; `postgres://…`: PostgreSQL */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PostgreSQL only: schema to use (tests give each test its own). Created when missing. */
+  pgSchema?: string;
+  /** SQLite only: explicit file path (":memory:" allowed). Overrides dataDir. */
+  sqliteFile?: string;
+}
+
+const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
+  try {
+    await migrate(storage.db);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return storage;
+}
+
+async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: staticMigrations });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function openSqlite(options: StorageOptions): Storage {
+  const file = options.sqliteFile ?? path.join(options.dataDir, 'svc.sqlite');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL lets readers proceed during a write; busy_timeout makes a second process wait instead of failing.
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    engine: 'sqlite',
+    db,
+    isUniqueViolation: (error) =>
+      typeof error === 'object' &&
+      error !== null &&
+      'code' in error &&
+      (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || error.code === 'SQLITE_CONSTRAINT_UNIQUE'),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+// int8 (bigint) comes back as a string by default; our bigints are epoch milliseconds and counters,
+// all well inside Number's exact range.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+async function openPostgres(url: string, schema: string | undefined): Promise<Storage> {
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: pgTypes,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    engine: 'postgres',
+    db,
+    isUniqueViolation: (error) =>
+      typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

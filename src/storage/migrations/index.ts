@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import { foundation } from './0001-foundation.js';
+
+/**
+ * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
+ * Migrations are imported (not read from a folder) so the same list runs under tsx, vitest and the build.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
