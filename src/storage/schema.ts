@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 
 /**
  * Row types of every table, as Kysely sees them. Timestamps are epoch milliseconds
@@ -38,6 +39,8 @@ export interface FilesTable {
   type: string;
   content_key: string | null;
   created_by: string | null;
+  /** content version: grows by one with each change of the file's content (FileContent events carry it) */
+  version: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
+import { startService, type CallResult, type TestService } from '../support/service.js';
 
 for (const database of testDatabases()) {
   describe(`server [${database.name}]`, () => {
@@ -56,7 +56,7 @@ for (const database of testDatabases()) {
       svc = await startService(database, { appQps: 5 });
       const signature = await svc.signLicense();
       const statuses: number[] = [];
-      let limited: Awaited<ReturnType<TestService['call']>> | undefined;
+      let limited: CallResult | undefined;
       for (let i = 0; i < 12; i++) {
         const response = await svc.call('GET', '/sdk/v2/api/license/users', { signature, token: null });
         statuses.push(response.status);

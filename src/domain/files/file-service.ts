@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
-import type { Storage } from '../../storage/database.js';
+import type { Db, Storage } from '../../storage/database.js';
 import type { FilesTable } from '../../storage/schema.js';
 import type { App } from '../apps/app-service.js';
 import type { FileType } from './file-types.js';
@@ -22,7 +22,7 @@ export interface CreateFileInput {
 /** fileId: 1-64 characters, none of them white space, control characters, '/', '\\', '?', '#' or '%'. */
 export const FILE_ID_PATTERN = '^[^\\s\\x00-\\x1f\\x7f/\\\\?#%]{1,64}$';
 
-function toFile(row: Selectable<FilesTable>): CollabFile {
+function toFile(row: Pick<Selectable<FilesTable>, 'file_id' | 'type' | 'created_at' | 'updated_at'>): CollabFile {
   return {
     fileId: row.file_id,
     type: row.type as FileType,
@@ -80,6 +80,22 @@ export class FileService {
     const file = await this.find(appId, fileId);
     if (!file) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
     return file;
+  }
+
+  /**
+   * Records one change of the file's content and returns its new version. Call it inside the transaction
+   * that writes the change (pass the transaction as `db`), so the version and the change commit together.
+   */
+  async bumpVersion(db: Db, appId: string, fileId: string): Promise<number> {
+    const row = await db
+      .updateTable('files')
+      .set((eb) => ({ version: eb('version', '+', 1), updated_at: Date.now() }))
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .returning('version')
+      .executeTakeFirst();
+    if (!row) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
+    return row.version;
   }
 
   /** Removes the file and, through foreign keys, everything stored for it. Deleting twice is not an error. */

@@ -36,6 +36,7 @@ export const foundation: Migration = {
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('content_key', 'text')
       .addColumn('created_by', 'text')
+      .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('files_pk', ['app_id', 'file_id'])
