@@ -88,7 +88,7 @@ describe('npm start', () => {
         const response = await fetch(`${service.url}/sdk/v2/api/license/apps/boot-app`, {
           headers: { 'x-svc-signature': await signLicense('boot-app', 'boot-secret') },
         });
-        const body = await response.json();
+        const body = (await response.json()) as { data: unknown };
         expect(body.data).toMatchObject({ endpointUrl: 'http://127.0.0.1:9/cb', userCount: 0 });
       } finally {
         await service.stop();
@@ -122,7 +122,7 @@ describe('npm start', () => {
         headers: { 'x-svc-signature': signature, 'x-svc-token': 't', 'content-type': 'application/json' },
         body: JSON.stringify({ type: 'document', fileId: 'persisted' }),
       });
-      expect((await again.json()).status).toBe(70012);
+      expect(((await again.json()) as { status: number }).status).toBe(70012);
     } finally {
       await service.stop();
     }
