@@ -46,6 +46,20 @@ export const Errors = {
   fileTypeNotAvailable: { http: 400, code: 70003, tableCode: 70000 },
   fileExists: { http: 409, code: 70012, tableCode: 70000 },
   fileNotFound: { http: 404, code: 70013, tableCode: 70001 },
+
+  // Spreadsheet values API (our own family 72000-72099, beside the collaborative-file codes; docs/SHEETS.md).
+  invalidSheetParams: { http: 400, code: 72000, tableCode: 70000 },
+  invalidSheetRange: { http: 400, code: 72001, tableCode: 70000 },
+  sheetNotFound: { http: 404, code: 72002, tableCode: 40400 },
+  sheetValuesInvalid: { http: 400, code: 72003, tableCode: 70000 },
+  sheetValuesOutOfRange: { http: 400, code: 72004, tableCode: 70000 },
+  sheetLimitExceeded: { http: 400, code: 72005, tableCode: 70000 },
+  sheetRangeTooLarge: { http: 400, code: 72006, tableCode: 70000 },
+  invalidSheetName: { http: 400, code: 72007, tableCode: 70000 },
+  sheetExists: { http: 409, code: 72008, tableCode: 70000 },
+  sheetRowOutOfRange: { http: 400, code: 72009, tableCode: 70000 },
+  notASpreadsheet: { http: 400, code: 72010, tableCode: 70000 },
+  appendRequestReused: { http: 409, code: 72011, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

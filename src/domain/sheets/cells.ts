@@ -1,0 +1,85 @@
+/**
+ * Cells of the spreadsheet content model (docs/CONTENT-MODEL.md): plain JSON objects in a sheet's `cells`
+ * map, keyed `"row:col"` (zero-based). `f` is formula text starting with "=", `v` the last known value.
+ */
+export type CellValue = string | number | boolean | null;
+
+export interface Cell {
+  v?: CellValue;
+  f?: string;
+}
+
+/** What a client sends for one cell: a value, a formula ("=…"), or null / "" to clear the cell. */
+export type CellInput = string | number | boolean | null;
+
+/** Longest text of one cell, as in the common desktop format. */
+export const MAX_CELL_TEXT = 32_767;
+/** Longest formula text, as in the common desktop format. */
+export const MAX_FORMULA_TEXT = 8_192;
+
+export function cellKey(row: number, column: number): string {
+  return `${row}:${column}`;
+}
+
+/** `"12:3" → [12, 3]`; keys that are not two non-negative integers (foreign data) → undefined. */
+export function parseCellKey(key: string): [number, number] | undefined {
+  const colon = key.indexOf(':');
+  if (colon <= 0) return undefined;
+  const row = Number(key.slice(0, colon));
+  const column = Number(key.slice(colon + 1));
+  if (!Number.isInteger(row) || !Number.isInteger(column) || row < 0 || column < 0) return undefined;
+  return [row, column];
+}
+
+function isCell(value: unknown): value is Cell {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A cell is empty when it has no formula and no value (null and "" count as no value). */
+export function isEmptyCell(value: unknown): boolean {
+  if (!isCell(value)) return true;
+  const hasFormula = typeof value.f === 'string' && value.f !== '';
+  const hasValue = value.v !== undefined && value.v !== null && value.v !== '';
+  return !hasFormula && !hasValue;
+}
+
+export type ValueRender = 'value' | 'formula';
+
+/**
+ * What a read shows for a stored cell. Empty cells read as "" (as spreadsheet APIs answer them). A formula
+ * reads as its last known value, or "" when no editor has computed one yet; with `formula` rendering, as
+ * its text.
+ */
+export function renderCell(value: unknown, render: ValueRender): string | number | boolean {
+  if (!isCell(value)) return '';
+  if (render === 'formula' && typeof value.f === 'string' && value.f !== '') return value.f;
+  const v = value.v;
+  return v === undefined || v === null ? '' : v;
+}
+
+/** Why an input value cannot be stored; undefined when it can. */
+export function invalidInput(input: unknown): string | undefined {
+  if (input === null || typeof input === 'boolean') return undefined;
+  if (typeof input === 'number') return Number.isFinite(input) ? undefined : 'numbers must be finite';
+  if (typeof input === 'string') {
+    if (input.startsWith('=') && input.length > MAX_FORMULA_TEXT) return `formulas are at most ${MAX_FORMULA_TEXT} characters`;
+    if (input.length > MAX_CELL_TEXT) return `text is at most ${MAX_CELL_TEXT} characters`;
+    return undefined;
+  }
+  return 'a cell value must be a string, number, boolean or null';
+}
+
+/**
+ * The stored cell for an input, or null to clear the cell. A string starting with "=" (and longer than
+ * that) is a formula: its text is kept and its value is unknown until an editor computes it.
+ */
+export function toCell(input: CellInput): Cell | null {
+  if (input === null || input === '') return null;
+  if (typeof input === 'string' && input.length > 1 && input.startsWith('=')) return { f: input };
+  return { v: input };
+}
+
+export function sameCell(stored: unknown, next: Cell): boolean {
+  if (!isCell(stored)) return false;
+  return stored.v === next.v && stored.f === next.f && Object.keys(stored).length === Object.keys(next).length;
+}

@@ -1,0 +1,335 @@
+import crypto from 'node:crypto';
+import * as Y from 'yjs';
+import { ApiError, Errors } from '../../errors.js';
+import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
+import {
+  cellKey,
+  invalidInput,
+  isEmptyCell,
+  parseCellKey,
+  renderCell,
+  sameCell,
+  toCell,
+  type CellInput,
+  type ValueRender,
+} from './cells.js';
+
+/**
+ * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md):
+ * `doc.getArray('sheets')`, each sheet a Y.Map {id, name, rowCount, columnCount, cells}. Every operation
+ * checks everything that can fail before it changes anything: Yjs has no rollback, and a rejected call
+ * must leave the sheet as it was.
+ */
+
+export const NEW_SHEET_ROWS = 1000;
+export const NEW_SHEET_COLUMNS = 26;
+/** Most cells one read may answer with (after trimming), so one call cannot exhaust the server. */
+export const MAX_READ_CELLS = 2_000_000;
+/** Most cells one write or append may carry; the body limit usually binds first. */
+export const MAX_WRITE_CELLS = 1_000_000;
+/** Sheet names: 1-100 characters, none of : \ / ? * [ ], no control characters, not starting or ending with '. */
+export const MAX_SHEET_NAME = 100;
+
+type Sheet = Y.Map<unknown>;
+type Cells = Y.Map<unknown>;
+
+export interface ReadResult {
+  /** the range actually answered, in A1 with the sheet's name */
+  range: string;
+  values: Array<Array<string | number | boolean>>;
+}
+
+export interface WriteResult {
+  /** the cells the values covered */
+  updatedRange: string;
+  updatedRows: number;
+  updatedColumns: number;
+  updatedCells: number;
+}
+
+export interface SheetInfo {
+  sheetId: string;
+  name: string;
+  index: number;
+  rowCount: number;
+  columnCount: number;
+}
+
+function sheetsOf(doc: Y.Doc): Y.Array<Sheet> {
+  return doc.getArray<Sheet>('sheets');
+}
+
+function nameOf(sheet: Sheet): string {
+  const name = sheet.get('name');
+  return typeof name === 'string' ? name : '';
+}
+
+function cellsOf(sheet: Sheet): Cells | undefined {
+  const cells = sheet.get('cells');
+  return cells instanceof Y.Map ? (cells as Cells) : undefined;
+}
+
+function countOf(sheet: Sheet, field: 'rowCount' | 'columnCount', fallback: number): number {
+  const value = sheet.get(field);
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** The sheet a range names (exact name, else the one name equal ignoring case); null means the first sheet. */
+function findSheet(doc: Y.Doc, name: string | null): { sheet: Sheet; index: number } {
+  const sheets = sheetsOf(doc).toArray();
+  if (name === null) {
+    const first = sheets[0];
+    if (!first) throw new ApiError(Errors.sheetNotFound, 'the spreadsheet has no sheets');
+    return { sheet: first, index: 0 };
+  }
+  let index = sheets.findIndex((sheet) => nameOf(sheet) === name);
+  if (index === -1) {
+    const folded = name.toLowerCase();
+    const matches = sheets.flatMap((sheet, i) => (nameOf(sheet).toLowerCase() === folded ? [i] : []));
+    if (matches.length === 1) index = matches[0] ?? -1;
+  }
+  const sheet = sheets[index];
+  if (!sheet) throw new ApiError(Errors.sheetNotFound, `no sheet named "${name}"`, { sheetName: name });
+  return { sheet, index };
+}
+
+/** Non-empty cells of `cells` inside the rectangle, visiting whichever is smaller: the map or the area. */
+function forEachCellIn(cells: Cells, range: A1Range, visit: (row: number, column: number, value: unknown) => void): void {
+  const area = (range.endRow - range.startRow + 1) * (range.endColumn - range.startColumn + 1);
+  if (area <= cells.size) {
+    for (let row = range.startRow; row <= range.endRow; row++) {
+      for (let column = range.startColumn; column <= range.endColumn; column++) {
+        const value = cells.get(cellKey(row, column));
+        if (!isEmptyCell(value)) visit(row, column, value);
+      }
+    }
+    return;
+  }
+  cells.forEach((value, key) => {
+    const at = parseCellKey(key);
+    if (!at || isEmptyCell(value)) return;
+    const [row, column] = at;
+    if (row >= range.startRow && row <= range.endRow && column >= range.startColumn && column <= range.endColumn) visit(row, column, value);
+  });
+}
+
+/**
+ * Values of a range: rows from its first row down to its last non-empty row, each row from its first
+ * column up to its last non-empty cell (trailing empty rows and cells trimmed, as spreadsheet APIs do).
+ */
+export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): ReadResult {
+  const { sheet } = findSheet(doc, range.sheetName);
+  const sheetName = nameOf(sheet);
+  const cells = cellsOf(sheet);
+  const found: Array<[number, number, unknown]> = [];
+  let lastRow = -1;
+  let lastColumn = -1;
+  if (cells) {
+    forEachCellIn(cells, range, (row, column, value) => {
+      found.push([row, column, value]);
+      if (row > lastRow) lastRow = row;
+      if (column > lastColumn) lastColumn = column;
+    });
+  }
+  if (found.length === 0) {
+    const first = { ...range, sheetName, endRow: range.startRow, endColumn: range.startColumn };
+    return { range: formatA1(first), values: [] };
+  }
+  const height = lastRow - range.startRow + 1;
+  const width = lastColumn - range.startColumn + 1;
+  if (height * width > MAX_READ_CELLS) {
+    throw new ApiError(
+      Errors.sheetRangeTooLarge,
+      `the range holds data across ${height} rows × ${width} columns, more than ${MAX_READ_CELLS} cells in one read: read it in parts`,
+      { rows: height, columns: width, limit: MAX_READ_CELLS },
+    );
+  }
+  const rowWidths = new Array<number>(height).fill(0);
+  for (const [row, column] of found) {
+    const r = row - range.startRow;
+    rowWidths[r] = Math.max(rowWidths[r] ?? 0, column - range.startColumn + 1);
+  }
+  const values = rowWidths.map((w) => new Array<string | number | boolean>(w).fill(''));
+  for (const [row, column, value] of found) {
+    const line = values[row - range.startRow];
+    if (line) line[column - range.startColumn] = renderCell(value, render);
+  }
+  return { range: formatA1({ ...range, sheetName, endRow: lastRow, endColumn: lastColumn }), values };
+}
+
+/** Checks values before any change: cells count and each value's type and size. */
+function checkValues(values: readonly (readonly unknown[])[]): { height: number; width: number; cells: number } {
+  let width = 0;
+  let cells = 0;
+  values.forEach((row, r) => {
+    if (!Array.isArray(row)) throw new ApiError(Errors.sheetValuesInvalid, `values[${r}] must be an array of cell values`);
+    width = Math.max(width, row.length);
+    cells += row.length;
+    row.forEach((value, c) => {
+      const reason = invalidInput(value);
+      if (reason) throw new ApiError(Errors.sheetValuesInvalid, `values[${r}][${c}]: ${reason}`);
+    });
+  });
+  if (cells > MAX_WRITE_CELLS) {
+    throw new ApiError(Errors.sheetValuesInvalid, `${cells} cells in one call; at most ${MAX_WRITE_CELLS}: write in parts`, { cells, limit: MAX_WRITE_CELLS });
+  }
+  return { height: values.length, width, cells };
+}
+
+/** Writes values with their top-left cell at (row, column); grows the sheet to hold them. */
+function putValues(sheet: Sheet, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
+  let cells = cellsOf(sheet);
+  if (!cells) {
+    cells = new Y.Map<unknown>();
+    sheet.set('cells', cells);
+  }
+  let lastRow = -1;
+  let lastColumn = -1;
+  values.forEach((line, r) => {
+    line.forEach((input, c) => {
+      const key = cellKey(row + r, column + c);
+      const next = toCell(input);
+      const stored = cells.get(key);
+      if (next === null) {
+        if (stored !== undefined) cells.delete(key);
+        return;
+      }
+      lastRow = Math.max(lastRow, row + r);
+      lastColumn = Math.max(lastColumn, column + c);
+      // rewriting what is there would still make a new Yjs item: skip it, so a repeated write changes nothing
+      if (!sameCell(stored, next)) cells.set(key, next);
+    });
+  });
+  if (lastRow >= countOf(sheet, 'rowCount', NEW_SHEET_ROWS)) sheet.set('rowCount', lastRow + 1);
+  if (lastColumn >= countOf(sheet, 'columnCount', NEW_SHEET_COLUMNS)) sheet.set('columnCount', lastColumn + 1);
+}
+
+function written(sheetName: string, row: number, column: number, shape: { height: number; width: number; cells: number }): WriteResult {
+  if (shape.cells === 0) return { updatedRange: formatA1({ sheetName, startRow: row, endRow: row, startColumn: column, endColumn: column }), updatedRows: 0, updatedColumns: 0, updatedCells: 0 };
+  return {
+    updatedRange: formatA1({ sheetName, startRow: row, endRow: row + shape.height - 1, startColumn: column, endColumn: column + shape.width - 1 }),
+    updatedRows: shape.height,
+    updatedColumns: shape.width,
+    updatedCells: shape.cells,
+  };
+}
+
+/**
+ * Writes `values` into `range`, top-left first. Cells of the range the values do not reach keep their
+ * content; null and "" clear a cell. Values larger than the range are refused. Writing the same values
+ * twice leaves the same sheet (and the second write changes nothing at all).
+ */
+export function writeValues(doc: Y.Doc, range: A1Range, values: readonly (readonly CellInput[])[]): WriteResult {
+  const shape = checkValues(values);
+  const rows = range.endRow - range.startRow + 1;
+  const columns = range.endColumn - range.startColumn + 1;
+  if (shape.height > rows || shape.width > columns) {
+    throw new ApiError(
+      Errors.sheetValuesOutOfRange,
+      `${shape.height} rows × ${shape.width} columns of values do not fit the range ${formatA1(range)} (${rows} × ${columns})`,
+      { valueRows: shape.height, valueColumns: shape.width, rangeRows: rows, rangeColumns: columns },
+    );
+  }
+  const { sheet } = findSheet(doc, range.sheetName);
+  putValues(sheet, range.startRow, range.startColumn, values);
+  return written(nameOf(sheet), range.startRow, range.startColumn, shape);
+}
+
+/** Where an append goes: the row after the last non-empty row of the range's table, at its first column. */
+function appendRow(sheet: Sheet, range: A1Range, width: number): number {
+  const cells = cellsOf(sheet);
+  if (!cells) return range.startRow;
+  // the table: the range's columns (widened to the rows being added), from its first row to the sheet's end
+  const table: A1Range = { ...range, endRow: MAX_ROWS - 1, endColumn: Math.min(MAX_COLUMNS - 1, Math.max(range.endColumn, range.startColumn + width - 1)) };
+  let last = range.startRow - 1;
+  forEachCellIn(cells, table, (row) => {
+    if (row > last) last = row;
+  });
+  return last + 1;
+}
+
+/**
+ * Appends `values` as new rows after the range's table (see appendRow). Not idempotent by itself: each call
+ * adds rows again; the service dedupes retries by client request id. Rows may be wider than the range.
+ */
+export function appendValues(doc: Y.Doc, range: A1Range, values: readonly (readonly CellInput[])[]): WriteResult {
+  const shape = checkValues(values);
+  const { sheet } = findSheet(doc, range.sheetName);
+  const row = appendRow(sheet, range, shape.width);
+  if (row + shape.height > MAX_ROWS || range.startColumn + shape.width > MAX_COLUMNS) {
+    throw new ApiError(
+      Errors.sheetLimitExceeded,
+      `appending ${shape.height} rows × ${shape.width} columns at row ${row + 1} would pass the sheet's limits (${MAX_ROWS} rows, ${MAX_COLUMNS} columns)`,
+      { maxRows: MAX_ROWS, maxColumns: MAX_COLUMNS },
+    );
+  }
+  putValues(sheet, row, range.startColumn, values);
+  return written(nameOf(sheet), row, range.startColumn, shape);
+}
+
+export interface DeleteRowsResult {
+  sheetName: string;
+  deletedRows: number;
+  rowCount: number;
+}
+
+/**
+ * Removes `count` rows from zero-based `index` and shifts the rows below up. Rows past the sheet's end
+ * are not there to remove: the count is cut to the rows that exist. A sheet keeps at least one row.
+ */
+export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: number): DeleteRowsResult {
+  const { sheet } = findSheet(doc, sheetName);
+  const rowCount = countOf(sheet, 'rowCount', NEW_SHEET_ROWS);
+  if (index >= rowCount) {
+    throw new ApiError(Errors.sheetRowOutOfRange, `row index ${index} is past the sheet's last row (${rowCount} rows, indexes from 0)`, { rowCount });
+  }
+  const deleted = Math.min(count, rowCount - index);
+  const end = index + deleted;
+  const cells = cellsOf(sheet);
+  if (cells) {
+    const moves: Array<[string, unknown]> = [];
+    const removals: string[] = [];
+    cells.forEach((value, key) => {
+      const at = parseCellKey(key);
+      if (!at || at[0] < index) return;
+      removals.push(key);
+      if (at[0] >= end) moves.push([cellKey(at[0] - deleted, at[1]), value]);
+    });
+    for (const key of removals) cells.delete(key);
+    for (const [key, value] of moves) cells.set(key, value);
+  }
+  const remaining = Math.max(1, rowCount - deleted);
+  sheet.set('rowCount', remaining);
+  return { sheetName: nameOf(sheet), deletedRows: deleted, rowCount: remaining };
+}
+
+/** Why a sheet name cannot be used; undefined when it can. */
+export function invalidSheetName(name: string): string | undefined {
+  if (name.trim() === '') return 'a sheet name cannot be empty';
+  if ([...name].length > MAX_SHEET_NAME) return `a sheet name is at most ${MAX_SHEET_NAME} characters`;
+  if (/[\x00-\x1f\x7f]/.test(name)) return 'a sheet name cannot contain control characters';
+  if (/[:\\/?*[\]]/.test(name)) return 'a sheet name cannot contain : \\ / ? * [ or ]';
+  if (name.startsWith("'") || name.endsWith("'")) return "a sheet name cannot start or end with '";
+  if (name !== name.trim()) return 'a sheet name cannot start or end with white space';
+  return undefined;
+}
+
+/** Adds an empty sheet at the end. Names are unique ignoring case. */
+export function addSheet(doc: Y.Doc, name: string): SheetInfo {
+  const reason = invalidSheetName(name);
+  if (reason) throw new ApiError(Errors.invalidSheetName, `invalid sheet name "${name}": ${reason}`);
+  const sheets = sheetsOf(doc);
+  const folded = name.toLowerCase();
+  if (sheets.toArray().some((sheet) => nameOf(sheet).toLowerCase() === folded)) {
+    throw new ApiError(Errors.sheetExists, `a sheet named "${name}" already exists`, { sheetName: name });
+  }
+  const sheet = new Y.Map<unknown>();
+  const sheetId = crypto.randomUUID();
+  sheet.set('id', sheetId);
+  sheet.set('name', name);
+  sheet.set('rowCount', NEW_SHEET_ROWS);
+  sheet.set('columnCount', NEW_SHEET_COLUMNS);
+  sheet.set('cells', new Y.Map<unknown>());
+  sheets.push([sheet]);
+  return { sheetId, name, index: sheets.length - 1, rowCount: NEW_SHEET_ROWS, columnCount: NEW_SHEET_COLUMNS };
+}
