@@ -1,0 +1,151 @@
+import crypto from 'node:crypto';
+import type * as Y from 'yjs';
+import { ApiError, Errors } from '../../errors.js';
+import type { RequestAuth } from '../../http/request-context.js';
+import type { FileAccess, Permission } from '../../integrator/types.js';
+import type { FileService } from '../files/file-service.js';
+import { A1SyntaxError, formatA1, parseA1, type A1Range } from './a1.js';
+import type { CellInput, ValueRender } from './cells.js';
+import {
+  addSheet,
+  appendValues,
+  deleteRows,
+  readValues,
+  writeValues,
+  type DeleteRowsResult,
+  type ReadResult,
+  type SheetInfo,
+  type WriteResult,
+} from './workbook.js';
+
+/** The content engine as the values API uses it (services.content). */
+export interface SheetContent {
+  read(appId: string, fileId: string): Promise<Y.Doc>;
+  change<T>(appId: string, fileId: string, actor: { userId: string; token?: string }, mutate: (doc: Y.Doc) => T): Promise<T>;
+}
+
+/** Permission checks as the values API uses them (services.access). */
+export interface SheetAccess {
+  authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<FileAccess>;
+}
+
+export interface AppendResult extends WriteResult {
+  /** true when this clientRequestId was applied before: nothing was added again */
+  alreadyApplied: boolean;
+}
+
+/**
+ * Applied append requests live in the document itself, in this map, so that recording the id and adding the
+ * rows are one Yjs transaction: a retry can never find the rows without the id or the id without the rows.
+ */
+export const APPEND_REQUESTS_ROOT = 'svc:appendRequests';
+/** How long a clientRequestId is remembered, and how many per file at most (oldest forgotten first). */
+export const APPEND_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
+export const APPEND_REQUESTS_KEPT = 1000;
+
+interface AppliedAppend {
+  at: number;
+  fingerprint: string;
+  result: WriteResult;
+}
+
+function parseRange(text: string): A1Range {
+  try {
+    return parseA1(text);
+  } catch (error) {
+    if (error instanceof A1SyntaxError) throw new ApiError(Errors.invalidSheetRange, `invalid range: ${error.message}`, { range: text });
+    throw error;
+  }
+}
+
+function isAppliedAppend(value: unknown): value is AppliedAppend {
+  return typeof value === 'object' && value !== null && 'fingerprint' in value && 'result' in value && 'at' in value;
+}
+
+function forgetOldAppends(applied: Y.Map<unknown>, now: number): void {
+  const entries: Array<[string, number]> = [];
+  applied.forEach((value, key) => entries.push([key, isAppliedAppend(value) ? value.at : 0]));
+  entries.sort((a, b) => a[1] - b[1]);
+  const excess = entries.length - APPEND_REQUESTS_KEPT + 1;
+  entries.forEach(([key, at], i) => {
+    if (i < excess || now - at > APPEND_REQUEST_TTL_MS) applied.delete(key);
+  });
+}
+
+/**
+ * The spreadsheet values API (spec 4.2 "Spreadsheet", docs/SHEETS.md): A1 ranges over the spreadsheet
+ * content model. Reads need `readable`, writes `editable`; writes go through the content engine, so they
+ * reach connected editors live and count as content changes (version, FileContent event).
+ */
+export class SheetService {
+  constructor(
+    private readonly files: FileService,
+    private readonly content: SheetContent,
+    private readonly access: SheetAccess,
+  ) {}
+
+  async read(auth: RequestAuth, fileId: string, rangeText: string, render: ValueRender): Promise<ReadResult> {
+    const range = parseRange(rangeText);
+    await this.authorize(auth, fileId, 'readable');
+    const doc = await this.content.read(auth.app.id, fileId);
+    return readValues(doc, range, render);
+  }
+
+  /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */
+  async write(auth: RequestAuth, fileId: string, rangeText: string, values: CellInput[][]): Promise<WriteResult> {
+    const range = parseRange(rangeText);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.content.change(auth.app.id, fileId, actor, (doc) => writeValues(doc, range, values));
+  }
+
+  /**
+   * Appends rows after the range's table. Not idempotent; with a clientRequestId, a retry of an append
+   * that was applied answers the first result and adds nothing. The same id with another body is refused.
+   */
+  async append(auth: RequestAuth, fileId: string, rangeText: string, values: CellInput[][], clientRequestId?: string): Promise<AppendResult> {
+    const range = parseRange(rangeText);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    if (clientRequestId === undefined) {
+      const result = await this.content.change(auth.app.id, fileId, actor, (doc) => appendValues(doc, range, values));
+      return { ...result, alreadyApplied: false };
+    }
+    const fingerprint = crypto.createHash('sha256').update(JSON.stringify([formatA1(range), values])).digest('base64url');
+    return this.content.change(auth.app.id, fileId, actor, (doc) => {
+      const applied = doc.getMap<unknown>(APPEND_REQUESTS_ROOT);
+      const previous = applied.get(clientRequestId);
+      if (isAppliedAppend(previous)) {
+        if (previous.fingerprint !== fingerprint) {
+          throw new ApiError(Errors.appendRequestReused, `clientRequestId ${clientRequestId} was used for another append (other range or values)`, {
+            clientRequestId,
+          });
+        }
+        return { ...previous.result, alreadyApplied: true };
+      }
+      const result = appendValues(doc, range, values);
+      const now = Date.now();
+      forgetOldAppends(applied, now);
+      applied.set(clientRequestId, { at: now, fingerprint, result } satisfies AppliedAppend);
+      return { ...result, alreadyApplied: false };
+    });
+  }
+
+  async deleteRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<DeleteRowsResult> {
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.content.change(auth.app.id, fileId, actor, (doc) => deleteRows(doc, sheetName, index, count));
+  }
+
+  async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.content.change(auth.app.id, fileId, actor, (doc) => addSheet(doc, name));
+  }
+
+  /** The file must be one of this app's spreadsheets, and the integrator must grant the permission. */
+  private async authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<{ userId: string; token?: string }> {
+    const file = await this.files.get(auth.app.id, fileId);
+    if (file.type !== 'spreadsheet') {
+      throw new ApiError(Errors.notASpreadsheet, `file ${fileId} is a ${file.type}, not a spreadsheet`, { fileId, type: file.type });
+    }
+    const { user } = await this.access.authorize(auth, fileId, permission);
+    return auth.token === undefined ? { userId: user.id } : { userId: user.id, token: auth.token };
+  }
+}
