@@ -21,7 +21,15 @@ import {
 /** The content engine as the values API uses it (services.content). */
 export interface SheetContent {
   read(appId: string, fileId: string): Promise<Y.Doc>;
-  change<T>(appId: string, fileId: string, actor: { userId: string; token?: string }, mutate: (doc: Y.Doc) => T): Promise<T>;
+  /** whether a document from `read` is the live one (detached ones are the caller's to destroy) */
+  isLive(doc: Y.Doc): boolean;
+  change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T>;
+}
+
+export interface SheetActor {
+  userId: string;
+  token?: string | undefined;
+  name?: string | undefined;
 }
 
 /** Permission checks as the values API uses them (services.access). */
@@ -78,6 +86,9 @@ function forgetOldAppends(applied: Y.Map<unknown>, now: number): void {
  * reach connected editors live and count as content changes (version, FileContent event).
  */
 export class SheetService {
+  /** Per-file queue of this API's changes (see `exclusive`). */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly files: FileService,
     private readonly content: SheetContent,
@@ -88,14 +99,18 @@ export class SheetService {
     const range = parseRange(rangeText);
     await this.authorize(auth, fileId, 'readable');
     const doc = await this.content.read(auth.app.id, fileId);
-    return readValues(doc, range, render);
+    try {
+      return readValues(doc, range, render);
+    } finally {
+      if (!this.content.isLive(doc)) doc.destroy();
+    }
   }
 
   /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */
   async write(auth: RequestAuth, fileId: string, rangeText: string, values: CellInput[][]): Promise<WriteResult> {
     const range = parseRange(rangeText);
     const actor = await this.authorize(auth, fileId, 'editable');
-    return this.content.change(auth.app.id, fileId, actor, (doc) => writeValues(doc, range, values));
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => writeValues(doc, range, values));
   }
 
   /**
@@ -106,11 +121,11 @@ export class SheetService {
     const range = parseRange(rangeText);
     const actor = await this.authorize(auth, fileId, 'editable');
     if (clientRequestId === undefined) {
-      const result = await this.content.change(auth.app.id, fileId, actor, (doc) => appendValues(doc, range, values));
+      const result = await this.exclusive(auth.app.id, fileId, actor, (doc) => appendValues(doc, range, values));
       return { ...result, alreadyApplied: false };
     }
     const fingerprint = crypto.createHash('sha256').update(JSON.stringify([formatA1(range), values])).digest('base64url');
-    return this.content.change(auth.app.id, fileId, actor, (doc) => {
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => {
       const applied = doc.getMap<unknown>(APPEND_REQUESTS_ROOT);
       const previous = applied.get(clientRequestId);
       if (isAppliedAppend(previous)) {
@@ -131,21 +146,43 @@ export class SheetService {
 
   async deleteRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<DeleteRowsResult> {
     const actor = await this.authorize(auth, fileId, 'editable');
-    return this.content.change(auth.app.id, fileId, actor, (doc) => deleteRows(doc, sheetName, index, count));
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => deleteRows(doc, sheetName, index, count));
   }
 
   async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {
     const actor = await this.authorize(auth, fileId, 'editable');
-    return this.content.change(auth.app.id, fileId, actor, (doc) => addSheet(doc, name));
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => addSheet(doc, name));
+  }
+
+  /**
+   * Runs one change after the previous change of this API to the same file has been stored. The content
+   * engine applies a change to a copy of the document taken when it starts; two appends (or a delete and
+   * an append) started together would both compute their rows from the same copy and overwrite each
+   * other, and two retries of one clientRequestId would both miss the other's record.
+   */
+  private exclusive<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T> {
+    const key = `${appId}\u0000${fileId}`;
+    // the queue holds settled-never-rejecting tails, so one failed change does not block the next
+    const previous = this.queues.get(key) ?? Promise.resolve();
+    const run = previous.then(() => this.content.change(appId, fileId, actor, mutate));
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return run;
   }
 
   /** The file must be one of this app's spreadsheets, and the integrator must grant the permission. */
-  private async authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<{ userId: string; token?: string }> {
+  private async authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<SheetActor> {
     const file = await this.files.get(auth.app.id, fileId);
     if (file.type !== 'spreadsheet') {
       throw new ApiError(Errors.notASpreadsheet, `file ${fileId} is a ${file.type}, not a spreadsheet`, { fileId, type: file.type });
     }
     const { user } = await this.access.authorize(auth, fileId, permission);
-    return auth.token === undefined ? { userId: user.id } : { userId: user.id, token: auth.token };
+    return { userId: user.id, token: auth.token, name: user.name };
   }
 }
