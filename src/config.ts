@@ -17,12 +17,25 @@ export interface Config {
   appQps: number;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
+  /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
+  content: ContentConfig;
 }
 
 export interface BootstrapApp {
   appId: string;
   secret: string;
   endpointUrl: string | undefined;
+}
+
+export interface ContentConfig {
+  /** Quiet time after the last edit before it is recorded (version, history entry, FileContent event), ms. */
+  coalesceMs: number;
+  /** A continuous burst of edits is still recorded at least this often, ms. */
+  coalesceMaxMs: number;
+  /** How often open documents pick up updates written by other service processes, ms. */
+  pollMs: number;
+  /** Stored updates of a file that trigger compaction into its snapshot. */
+  compactAfter: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,5 +70,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
+    content: {
+      coalesceMs: integer(env, 'SVC_CONTENT_COALESCE_MS', 2000, 0, 600_000),
+      coalesceMaxMs: integer(env, 'SVC_CONTENT_COALESCE_MAX_MS', 10_000, 0, 3_600_000),
+      pollMs: integer(env, 'SVC_CONTENT_POLL_MS', 1000, 10, 60_000),
+      compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
+    },
   };
 }

@@ -47,6 +47,14 @@ export const Errors = {
   fileExists: { http: 409, code: 70012, tableCode: 70000 },
   fileNotFound: { http: 404, code: 70013, tableCode: 70001 },
 
+  // Collaborative content (docs/CONTENT-MODEL.md): our picks inside the 70001-70020 and 60010-60014 families.
+  fileTypeUnsupported: { http: 400, code: 70004, tableCode: 70000 },
+  bookmarkNotFound: { http: 404, code: 70014, tableCode: 70000 },
+  invalidContentParams: { http: 400, code: 70002, tableCode: 70000 },
+  revisionNotFound: { http: 404, code: 60010, tableCode: 70000 },
+  historyNotFound: { http: 404, code: 60011, tableCode: 70000 },
+  invalidRevisionParams: { http: 400, code: 60012, tableCode: 70000 },
+
   // Spreadsheet values API (our own family 72000-72099, beside the collaborative-file codes; docs/SHEETS.md).
   invalidSheetParams: { http: 400, code: 72000, tableCode: 70000 },
   invalidSheetRange: { http: 400, code: 72001, tableCode: 70000 },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -30,6 +30,11 @@ export interface StorageOptions {
   pgSchema?: string;
   /** SQLite only: explicit file path (":memory:" allowed). Overrides dataDir. */
   sqliteFile?: string;
+}
+
+/** Column type for binary data in migrations: PostgreSQL has no `blob`, SQLite no `bytea`. */
+export function binaryColumnType(db: Kysely<unknown>): 'bytea' | 'blob' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
 }
 
 const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.js';
+import { content } from './0004-content.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
@@ -7,4 +8,5 @@ import { foundation } from './0001-foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0004-content': content,
 };

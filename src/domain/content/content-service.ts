@@ -1,0 +1,502 @@
+import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
+import type { IncomingMessage } from 'node:http';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { ApiError, Errors } from '../../errors.js';
+import type { PendingEvent } from '../../events/types.js';
+import type { Db, Storage } from '../../storage/database.js';
+import type { FileService } from '../files/file-service.js';
+import { applyStored, ContentStore, type StoredContent } from './content-store.js';
+import { initialContent, isContentKind, type ContentKind } from './model.js';
+
+/** Who makes a change: the integrator's user id, and the token of the request that carried it. */
+export interface ContentActor {
+  userId: string;
+  token?: string | undefined;
+  /** display name, when known (from the integrator's user callback); kept with history entries */
+  name?: string | undefined;
+}
+
+/** What a collaboration connection was admitted with (routes/collaboration.ts decides it). */
+export interface CollaborationContext {
+  appId: string;
+  fileId: string;
+  actor: ContentActor;
+  readOnly: boolean;
+}
+
+/** Where content events go: the transactional outbox (src/events/outbox.ts). */
+export interface EventSink {
+  add(db: Db, events: PendingEvent | PendingEvent[]): Promise<unknown>;
+}
+
+/** Builders of the events the content engine emits (src/events/builders.ts). */
+export interface ContentEvents {
+  sink: EventSink;
+  fileContent(input: { appId: string; fileId: string; userId: string; version: number }): PendingEvent;
+  collaborator(input: { appId: string; fileId: string; userId: string; userToken?: string | undefined; action: 'enter' | 'leave'; clientId: string }): PendingEvent;
+}
+
+export interface ContentOptions {
+  /** quiet time after the last change before the change is recorded (history entry, version, FileContent event) */
+  coalesceMs: number;
+  /** a continuous burst of edits is still recorded at least this often */
+  coalesceMaxMs: number;
+  /** how often a live document picks up updates written by other service processes */
+  pollMs: number;
+  /** log entries of a file that trigger compaction into its snapshot */
+  compactAfter: number;
+}
+
+export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coalesceMaxMs: 10_000, pollMs: 1000, compactAfter: 500 };
+
+/** History entry kinds (content_history.history_type, doc-sidebar-info `historyType`). */
+export const HistoryType = { edit: 1, restore: 2, revision: 3 } as const;
+export type HistoryTypeValue = (typeof HistoryType)[keyof typeof HistoryType];
+
+/** Transaction origins of updates that are already stored: they must not be stored again. */
+const FROM_STORAGE = Symbol('content loaded from storage');
+
+interface LiveState {
+  appId: string;
+  fileId: string;
+  kind: ContentKind;
+  /** highest log seq applied to the live document */
+  seenSeq: number;
+  catchingUp: Promise<void> | undefined;
+}
+
+interface PendingRecord {
+  appId: string;
+  fileId: string;
+  actors: Map<string, ContentActor>;
+  lastActor: ContentActor;
+  historyType: HistoryTypeValue;
+  firstAt: number;
+  timer: NodeJS.Timeout;
+}
+
+export interface RecordedChange {
+  historyId: string;
+  version: number;
+}
+
+function key(appId: string, fileId: string): string {
+  return `${appId}\n${fileId}`;
+}
+
+/**
+ * The content engine: one Yjs document per collaborative file, shared by real-time editors (Hocuspocus,
+ * one instance per application so fileIds of different apps never meet) and the backend API.
+ *
+ * Durability: every update is appended to the file's log before it is acknowledged (editors: before the
+ * Hocuspocus SyncStatus answer; API: before `change` resolves). Live documents pick up what other service
+ * processes append (poll) so editors connected to either see everything. Changes are recorded (version,
+ * history entry, FileContent event) once per burst, `coalesceMs` after the last update.
+ */
+export class ContentService {
+  readonly store: ContentStore;
+  private readonly servers = new Map<string, Hocuspocus>();
+  private readonly live = new WeakMap<Y.Doc, LiveState>();
+  private readonly pending = new Map<string, PendingRecord>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private events: ContentEvents | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly files: FileService,
+    private readonly options: ContentOptions = DEFAULT_CONTENT_OPTIONS,
+    private readonly log?: Logger,
+  ) {
+    this.store = new ContentStore(storage);
+  }
+
+  /** Connects the event builders and the outbox (done once by createServices). */
+  useEvents(events: ContentEvents): void {
+    this.events = events;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Reading and changing
+
+  /** The file's kind, or a clear error when the file is missing or keeps no content here (table). */
+  async kindOf(appId: string, fileId: string): Promise<ContentKind> {
+    const file = await this.files.get(appId, fileId);
+    if (!isContentKind(file.type)) {
+      throw new ApiError(Errors.fileTypeUnsupported, `file ${fileId} is a ${file.type}: its data lives in the table API, not in collaborative content`);
+    }
+    return file.type;
+  }
+
+  /**
+   * The file's current content: the live document when editors have it open (brought up to date with
+   * other processes), else a document built from storage. The caller must not mutate it.
+   */
+  async read(appId: string, fileId: string): Promise<Y.Doc> {
+    const kind = await this.kindOf(appId, fileId);
+    const live = await this.liveDocument(appId, fileId);
+    if (live) {
+      await this.catchUp(live);
+      return live;
+    }
+    return this.loadDetached(appId, fileId, kind);
+  }
+
+  /**
+   * Applies `mutate` as one Yjs transaction and stores it durably before resolving; it counts as a content
+   * change (version, coalesced FileContent event, history). `mutate` runs first on a scratch copy, so if it
+   * throws nothing is applied anywhere.
+   */
+  async change<T>(appId: string, fileId: string, actor: ContentActor, mutate: (doc: Y.Doc) => T, historyType: HistoryTypeValue = HistoryType.edit): Promise<T> {
+    const kind = await this.kindOf(appId, fileId);
+    const live = await this.liveDocument(appId, fileId);
+    if (live) await this.catchUp(live);
+    const base = live ?? (await this.loadDetached(appId, fileId, kind));
+
+    const scratch = new Y.Doc();
+    Y.applyUpdate(scratch, Y.encodeStateAsUpdate(base));
+    const updates: Uint8Array[] = [];
+    scratch.on('update', (update: Uint8Array) => updates.push(update));
+    let result: T;
+    try {
+      result = scratch.transact(() => mutate(scratch), actor);
+    } finally {
+      scratch.destroy();
+      if (!live) base.destroy();
+    }
+    if (updates.length > 0) {
+      const update = Y.mergeUpdates(updates);
+      const seq = await this.store.append(appId, fileId, update, actor.userId);
+      if (live) {
+        Y.applyUpdate(live, update, FROM_STORAGE);
+        const state = this.live.get(live);
+        if (state && state.seenSeq === seq - 1) state.seenSeq = seq;
+      }
+      this.markChanged(appId, fileId, actor, historyType);
+    }
+    return result;
+  }
+
+  /** Full encoded state of the file's current content. */
+  async state(appId: string, fileId: string): Promise<Uint8Array> {
+    const doc = await this.read(appId, fileId);
+    const state = Y.encodeStateAsUpdate(doc);
+    if (!this.isLive(doc)) doc.destroy();
+    return state;
+  }
+
+  /** Whether `doc` (from `read`) is a live document; detached ones may be destroyed by the caller. */
+  isLive(doc: Y.Doc): boolean {
+    return this.live.has(doc);
+  }
+
+  /** Gives a new file its first content: `state` (a copy) or the kind's initial content. */
+  async initialize(db: Db, appId: string, fileId: string, kind: ContentKind, state?: Uint8Array): Promise<void> {
+    await this.store.initialize(db, appId, fileId, state ?? initialContent(kind));
+  }
+
+  private async loadDetached(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
+    const { content } = await this.loadStored(appId, fileId, kind);
+    const doc = new Y.Doc();
+    applyStored(doc, content, FROM_STORAGE, this.badEntry(appId, fileId));
+    return doc;
+  }
+
+  private async loadStored(appId: string, fileId: string, kind: ContentKind): Promise<{ content: StoredContent }> {
+    let content = await this.store.load(appId, fileId);
+    if (!content) {
+      await this.store.initialize(this.storage.db, appId, fileId, initialContent(kind));
+      content = await this.store.load(appId, fileId);
+      if (!content) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
+    }
+    return { content };
+  }
+
+  private badEntry(appId: string, fileId: string) {
+    return (seq: number, error: unknown) =>
+      this.log?.error({ appId, fileId, seq, err: error }, 'stored content update does not decode; skipped');
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Live documents (Hocuspocus)
+
+  /** Hands an accepted WebSocket to the application's collaboration server. */
+  handleConnection(socket: WebSocket, request: IncomingMessage, context: CollaborationContext): void {
+    this.serverFor(context.appId).handleConnection(socket, request, context);
+  }
+
+  /** Live document of the file if editors have it open (waits for one that is loading). */
+  private async liveDocument(appId: string, fileId: string): Promise<Document | undefined> {
+    const server = this.servers.get(appId);
+    if (!server) return undefined;
+    const loading = server.loadingDocuments.get(fileId);
+    if (loading) return loading.catch(() => undefined);
+    return server.documents.get(fileId);
+  }
+
+  /** Number of open collaboration connections on this process (all apps). */
+  connectionCount(): number {
+    let count = 0;
+    for (const server of this.servers.values()) count += server.getConnectionsCount();
+    return count;
+  }
+
+  private serverFor(appId: string): Hocuspocus {
+    let server = this.servers.get(appId);
+    if (!server) {
+      server = new Hocuspocus({ name: `svc-${appId}`, quiet: true, extensions: [this.extension(appId)] });
+      this.servers.set(appId, server);
+      this.startPolling();
+    }
+    return server;
+  }
+
+  private extension(appId: string): Extension {
+    return {
+      extensionName: 'svc-content',
+      onConnect: async ({ documentName, context, connectionConfig }) => {
+        const admitted = context as CollaborationContext;
+        // the WebSocket was admitted for one file: a provider may not switch to another over it
+        if (documentName !== admitted.fileId || admitted.appId !== appId) throw new Error(`connection admitted for ${admitted.fileId}, not ${documentName}`);
+        connectionConfig.readOnly = admitted.readOnly;
+      },
+      onLoadDocument: async ({ document, documentName }) => {
+        const kind = await this.kindOf(appId, documentName);
+        const { content } = await this.loadStored(appId, documentName, kind);
+        applyStored(document, content, FROM_STORAGE, this.badEntry(appId, documentName));
+        this.live.set(document, { appId, fileId: documentName, kind, seenSeq: content.seq, catchingUp: undefined });
+      },
+      beforeHandleMessage: async ({ connection, update, document, context }) => {
+        if (connection.readOnly) return;
+        const incoming = incomingUpdate(update);
+        if (!incoming) return;
+        await this.persistIncoming(document, incoming, (context as CollaborationContext).actor);
+      },
+      connected: async ({ context, connection }) => {
+        const admitted = context as CollaborationContext;
+        await this.emitCollaborator(admitted, 'enter', connection.socketId);
+      },
+      onDisconnect: async ({ context, socketId }) => {
+        await this.emitCollaborator(context as CollaborationContext, 'leave', socketId);
+      },
+      afterUnloadDocument: async ({ documentName }) => {
+        this.track(this.flush(appId, documentName).then(() => this.compact(appId, documentName, 1)));
+      },
+    };
+  }
+
+  /**
+   * Applies a client's update to the live document and appends it to the log before Hocuspocus applies
+   * (a no-op then) and acknowledges it. An update that Yjs refuses throws: the connection is closed and
+   * nothing is stored. Updates that change nothing (a reconnecting client's sync) are not stored.
+   */
+  private async persistIncoming(document: Document, update: Uint8Array, actor: ContentActor): Promise<void> {
+    const state = this.live.get(document);
+    if (!state) return;
+    let changed = false;
+    const pendingBefore = document.store.pendingStructs;
+    const detect = () => {
+      changed = true;
+    };
+    document.on('update', detect);
+    try {
+      Y.applyUpdate(document, update, FROM_STORAGE);
+    } finally {
+      document.off('update', detect);
+    }
+    if (!changed && document.store.pendingStructs === pendingBefore) return;
+    await this.store.append(state.appId, state.fileId, update, actor.userId);
+    this.markChanged(state.appId, state.fileId, actor, HistoryType.edit);
+  }
+
+  private startPolling(): void {
+    if (this.poller || this.closed) return;
+    this.poller = setInterval(() => {
+      for (const server of this.servers.values()) {
+        for (const document of server.documents.values()) {
+          if (!document.isLoading) this.track(this.catchUp(document).catch((error) => this.log?.error({ err: error }, 'content catch-up failed')));
+        }
+      }
+    }, this.options.pollMs);
+    this.poller.unref();
+  }
+
+  /** Applies to a live document what other processes appended since it last looked. */
+  private catchUp(document: Y.Doc): Promise<void> {
+    const state = this.live.get(document);
+    if (!state) return Promise.resolve();
+    if (state.catchingUp) return state.catchingUp;
+    const run = (async () => {
+      const head = await this.store.head(state.appId, state.fileId);
+      if (!head || head.updateSeq <= state.seenSeq) return;
+      if (head.snapshotSeq > state.seenSeq) {
+        const content = await this.store.load(state.appId, state.fileId);
+        if (!content) return;
+        applyStored(document, content, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
+        state.seenSeq = Math.max(state.seenSeq, content.seq);
+        return;
+      }
+      const updates = await this.store.updatesAfter(state.appId, state.fileId, state.seenSeq);
+      applyStored(document, { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: state.seenSeq, seq: state.seenSeq }, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
+      state.seenSeq = Math.max(state.seenSeq, updates.at(-1)?.seq ?? state.seenSeq);
+    })().finally(() => {
+      state.catchingUp = undefined;
+    });
+    state.catchingUp = run;
+    return run;
+  }
+
+  private async emitCollaborator(context: CollaborationContext, action: 'enter' | 'leave', clientId: string): Promise<void> {
+    const events = this.events;
+    if (!events) return;
+    try {
+      await events.sink.add(
+        this.storage.db,
+        events.collaborator({ appId: context.appId, fileId: context.fileId, userId: context.actor.userId, action, clientId }),
+      );
+    } catch (error) {
+      this.log?.error({ err: error, fileId: context.fileId }, 'collaborator event not stored');
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Recording changes: version, history, FileContent event, once per burst
+
+  private markChanged(appId: string, fileId: string, actor: ContentActor, historyType: HistoryTypeValue): void {
+    const id = key(appId, fileId);
+    const now = Date.now();
+    const existing = this.pending.get(id);
+    if (existing) {
+      clearTimeout(existing.timer);
+      existing.actors.set(actor.userId, actor);
+      existing.lastActor = actor;
+      if (historyType !== HistoryType.edit) existing.historyType = historyType;
+    }
+    const record: PendingRecord = existing ?? { appId, fileId, actors: new Map([[actor.userId, actor]]), lastActor: actor, historyType, firstAt: now, timer: undefined as unknown as NodeJS.Timeout };
+    const wait = Math.max(0, Math.min(this.options.coalesceMs, record.firstAt + this.options.coalesceMaxMs - now));
+    record.timer = setTimeout(() => this.track(this.flush(appId, fileId)), wait);
+    this.pending.set(id, record);
+  }
+
+  /**
+   * Records the pending change of a file now (if any): bumps its version, stores a history snapshot with
+   * who changed it and queues one FileContent event, in one transaction.
+   */
+  async flush(appId: string, fileId: string): Promise<RecordedChange | undefined> {
+    const record = this.pending.get(key(appId, fileId));
+    if (!record) return undefined;
+    this.pending.delete(key(appId, fileId));
+    clearTimeout(record.timer);
+    try {
+      return await this.record(appId, fileId, record.historyType, record.lastActor, [...record.actors.keys()], true);
+    } catch (error) {
+      if (error instanceof ApiError && error.spec === Errors.fileNotFound) return undefined;
+      this.log?.error({ err: error, appId, fileId }, 'content change not recorded');
+      return undefined;
+    }
+  }
+
+  /** Stores a history entry of the current content; with `bump`, as a new version announced by FileContent. */
+  async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: boolean): Promise<RecordedChange> {
+    const state = await this.state(appId, fileId);
+    const historyId = crypto.randomUUID();
+    const events = this.events;
+    return this.storage.db.transaction().execute(async (trx) => {
+      const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.currentVersion(trx, appId, fileId);
+      await trx
+        .insertInto('content_history')
+        .values({
+          id: historyId,
+          app_id: appId,
+          file_id: fileId,
+          version,
+          history_type: historyType,
+          snapshot: Buffer.from(state.buffer, state.byteOffset, state.byteLength),
+          user_id: actor.userId,
+          user_name: actor.name ?? null,
+          user_ids: JSON.stringify(userIds),
+          created_at: Date.now(),
+        })
+        .execute();
+      if (bump && events) await events.sink.add(trx, events.fileContent({ appId, fileId, userId: actor.userId, version }));
+      return { historyId, version };
+    });
+  }
+
+  private async currentVersion(db: Db, appId: string, fileId: string): Promise<number> {
+    const row = await db.selectFrom('files').select('version').where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
+    if (!row) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
+    return row.version;
+  }
+
+  /** Merges the file's log into its snapshot when it holds `minUpdates` entries or more. */
+  async compact(appId: string, fileId: string, minUpdates = this.options.compactAfter): Promise<boolean> {
+    try {
+      return await this.store.compact(appId, fileId, minUpdates, this.badEntry(appId, fileId));
+    } catch (error) {
+      this.log?.error({ err: error, appId, fileId }, 'content compaction failed');
+      return false;
+    }
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /**
+   * Stops: closes every collaboration connection, records pending changes, waits for background work and
+   * compacts what editors had open. Called when the server closes.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.poller) clearInterval(this.poller);
+    this.poller = undefined;
+    const open: Array<[string, string]> = [];
+    for (const [appId, server] of this.servers) {
+      for (const name of server.documents.keys()) open.push([appId, name]);
+      server.closeConnections();
+    }
+    await Promise.all([...this.pending.values()].map((record) => this.flush(record.appId, record.fileId)));
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await Promise.all(open.map(([appId, fileId]) => this.compact(appId, fileId, 1)));
+    this.servers.clear();
+  }
+}
+
+/**
+ * The Yjs update carried by a raw Hocuspocus message (sync step 2 or update), or undefined for every other
+ * message. Layout: varString documentName, varUint message type (0 Sync / 4 SyncReply), varUint sync type
+ * (1 step 2, 2 update), varUint8Array update.
+ */
+export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
+  let offset = 0;
+  const readVarUint = (): number => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      if (offset >= message.length) throw new Error('truncated message');
+      const byte = message[offset++]!;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (byte < 0x80) return value;
+      if (shift > 49) throw new Error('varuint too long');
+    }
+  };
+  try {
+    const nameLength = readVarUint();
+    offset += nameLength;
+    const type = readVarUint();
+    if (type !== 0 && type !== 4) return undefined;
+    const syncType = readVarUint();
+    if (syncType !== 1 && syncType !== 2) return undefined;
+    const length = readVarUint();
+    if (offset + length > message.length) throw new Error('truncated update');
+    return message.subarray(offset, offset + length);
+  } catch {
+    throw new Error('malformed collaboration message');
+  }
+}

@@ -1,0 +1,147 @@
+import * as Y from 'yjs';
+import type { Db, Storage } from '../../storage/database.js';
+
+/** One entry of a file's update log. */
+export interface StoredUpdate {
+  seq: number;
+  update: Uint8Array;
+}
+
+/** Everything needed to rebuild a file's content: the compacted snapshot and the updates after it. */
+export interface StoredContent {
+  snapshot: Uint8Array;
+  updates: StoredUpdate[];
+  /** seq the snapshot covers */
+  snapshotSeq: number;
+  /** highest seq the two cover */
+  seq: number;
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Rebuilds a Y.Doc from stored content; an entry that does not decode is skipped, never fatal. */
+export function applyStored(doc: Y.Doc, content: StoredContent, origin: unknown, onBadEntry: (seq: number, error: unknown) => void): void {
+  Y.applyUpdate(doc, content.snapshot, origin);
+  for (const entry of content.updates) {
+    try {
+      Y.applyUpdate(doc, entry.update, origin);
+    } catch (error) {
+      onBadEntry(entry.seq, error);
+    }
+  }
+}
+
+/**
+ * Durable content of collaborative files (docs/CONTENT-MODEL.md "Storage"): per file, a compacted snapshot
+ * plus an append-only log of Yjs updates numbered by a per-file counter. Yjs updates commute, so any
+ * process may append at any time and compaction only ever merges what is stored: nothing written by any
+ * process is lost. Every write transaction starts with a write, so SQLite takes its lock up front and a
+ * second process waits (busy_timeout) instead of failing.
+ */
+export class ContentStore {
+  constructor(private readonly storage: Storage) {}
+
+  private get db(): Db {
+    return this.storage.db;
+  }
+
+  /** Creates the file's content row with `initial` unless it exists; true when this call created it. */
+  async initialize(db: Db, appId: string, fileId: string, initial: Uint8Array): Promise<boolean> {
+    const result = await db
+      .insertInto('content_docs')
+      .values({ app_id: appId, file_id: fileId, snapshot: toBuffer(initial), snapshot_seq: 0, update_seq: 0, updated_at: Date.now() })
+      .onConflict((conflict) => conflict.columns(['app_id', 'file_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async head(appId: string, fileId: string): Promise<{ snapshotSeq: number; updateSeq: number } | undefined> {
+    const row = await this.db
+      .selectFrom('content_docs')
+      .select(['snapshot_seq', 'update_seq'])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row ? { snapshotSeq: row.snapshot_seq, updateSeq: row.update_seq } : undefined;
+  }
+
+  async updatesAfter(appId: string, fileId: string, seq: number): Promise<StoredUpdate[]> {
+    const rows = await this.db
+      .selectFrom('content_updates')
+      .select(['seq', 'update'])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('seq', '>', seq)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => ({ seq: row.seq, update: row.update }));
+  }
+
+  /**
+   * Snapshot and log read consistently: if a compaction moved the snapshot between the two reads (and
+   * deleted log entries this read expected), read again.
+   */
+  async load(appId: string, fileId: string): Promise<StoredContent | undefined> {
+    for (;;) {
+      const row = await this.db
+        .selectFrom('content_docs')
+        .select(['snapshot', 'snapshot_seq'])
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const updates = await this.updatesAfter(appId, fileId, row.snapshot_seq);
+      const after = await this.head(appId, fileId);
+      if (after && after.snapshotSeq !== row.snapshot_seq) continue;
+      const last = updates.at(-1)?.seq ?? row.snapshot_seq;
+      return { snapshot: row.snapshot, updates, snapshotSeq: row.snapshot_seq, seq: last };
+    }
+  }
+
+  /** Appends one update to the file's log and returns its seq. The file's content row must exist. */
+  async append(appId: string, fileId: string, update: Uint8Array, userId: string | null): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const counter = await trx
+        .updateTable('content_docs')
+        .set((eb) => ({ update_seq: eb('update_seq', '+', 1), updated_at: Date.now() }))
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .returning('update_seq')
+        .executeTakeFirst();
+      if (!counter) throw new Error(`content of ${appId}/${fileId} is not initialised`);
+      await trx
+        .insertInto('content_updates')
+        .values({ app_id: appId, file_id: fileId, seq: counter.update_seq, update: toBuffer(update), user_id: userId, created_at: Date.now() })
+        .execute();
+      return counter.update_seq;
+    });
+  }
+
+  /**
+   * Merges the log into the snapshot when it holds at least `minUpdates` entries. Reads first, then writes
+   * only if no other process compacted meanwhile (the snapshot_seq guard); entries appended after the read
+   * stay in the log. Returns whether it compacted.
+   */
+  async compact(appId: string, fileId: string, minUpdates: number, onBadEntry: (seq: number, error: unknown) => void): Promise<boolean> {
+    const content = await this.load(appId, fileId);
+    if (!content || content.updates.length < Math.max(1, minUpdates)) return false;
+    const doc = new Y.Doc();
+    applyStored(doc, content, null, onBadEntry);
+    const merged = Y.encodeStateAsUpdate(doc);
+    doc.destroy();
+    return this.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('content_docs')
+        .set({ snapshot: toBuffer(merged), snapshot_seq: content.seq, updated_at: Date.now() })
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .where('snapshot_seq', '=', content.snapshotSeq)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) return false;
+      await trx.deleteFrom('content_updates').where('app_id', '=', appId).where('file_id', '=', fileId).where('seq', '<=', content.seq).execute();
+      return true;
+    });
+  }
+}

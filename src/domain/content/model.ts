@@ -1,0 +1,140 @@
+import * as Y from 'yjs';
+import type { FileType } from '../files/file-types.js';
+
+/**
+ * The Yjs model of every file kind, as docs/CONTENT-MODEL.md describes it for editors. Everything that
+ * reads or writes content goes through these names, so the model is defined once.
+ */
+
+/** File kinds whose content lives in the content engine (a table file's data lives in the table API). */
+export const CONTENT_KINDS = ['document', 'documentPro', 'spreadsheet', 'presentation'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+
+export function isContentKind(type: FileType | string): type is ContentKind {
+  return (CONTENT_KINDS as readonly string[]).includes(type);
+}
+
+/** Root XmlFragment of document and documentPro: the field Tiptap's Collaboration extension binds by default. */
+export const RICH_TEXT_ROOT = 'default';
+/** Root Y.Array of a spreadsheet's sheets, in sheet order. */
+export const SHEETS_ROOT = 'sheets';
+/** Root Y.Array of a presentation's slides, in slide order. */
+export const SLIDES_ROOT = 'slides';
+
+/** One spreadsheet cell: `v` the last known value, `f` the formula text (starting with "="). Plain JSON. */
+export interface Cell {
+  v?: string | number | boolean | null;
+  f?: string;
+}
+
+export const DEFAULT_SHEET_NAME = 'Sheet1';
+export const DEFAULT_ROW_COUNT = 1000;
+export const DEFAULT_COLUMN_COUNT = 26;
+
+export function cellKey(row: number, column: number): string {
+  return `${row}:${column}`;
+}
+
+/** `"row:col"` back to zero-based integers; undefined for keys that are not a cell address. */
+export function parseCellKey(key: string): { row: number; column: number } | undefined {
+  const match = /^(\d{1,9}):(\d{1,9})$/.exec(key);
+  return match ? { row: Number(match[1]), column: Number(match[2]) } : undefined;
+}
+
+export function richTextOf(doc: Y.Doc): Y.XmlFragment {
+  return doc.getXmlFragment(RICH_TEXT_ROOT);
+}
+
+export function sheetsOf(doc: Y.Doc): Y.Array<Y.Map<unknown>> {
+  return doc.getArray<Y.Map<unknown>>(SHEETS_ROOT);
+}
+
+export function slidesOf(doc: Y.Doc): Y.Array<Y.Map<unknown>> {
+  return doc.getArray<Y.Map<unknown>>(SLIDES_ROOT);
+}
+
+/** A new, empty sheet (integrate it into the document before reading it back). */
+export function newSheet(name: string, id: string = crypto.randomUUID()): Y.Map<unknown> {
+  const sheet = new Y.Map<unknown>();
+  sheet.set('id', id);
+  sheet.set('name', name);
+  sheet.set('rowCount', DEFAULT_ROW_COUNT);
+  sheet.set('columnCount', DEFAULT_COLUMN_COUNT);
+  sheet.set('cells', new Y.Map<Cell>());
+  return sheet;
+}
+
+/** A new, empty slide: `id` and its ordered text `boxes`. */
+export function newSlide(id: string = crypto.randomUUID()): Y.Map<unknown> {
+  const slide = new Y.Map<unknown>();
+  slide.set('id', id);
+  slide.set('boxes', new Y.Array<Y.Map<unknown>>());
+  return slide;
+}
+
+/** A text box of a slide: position and size in points, rich text in `content` (same nodes as documents). */
+export function newTextBox(
+  frame: { x: number; y: number; width: number; height: number },
+  id: string = crypto.randomUUID(),
+): Y.Map<unknown> {
+  const box = new Y.Map<unknown>();
+  box.set('id', id);
+  box.set('x', frame.x);
+  box.set('y', frame.y);
+  box.set('width', frame.width);
+  box.set('height', frame.height);
+  box.set('content', new Y.XmlFragment());
+  return box;
+}
+
+/** The content a new file of `kind` starts with, as one Yjs update. */
+export function initialContent(kind: ContentKind): Uint8Array {
+  const doc = new Y.Doc();
+  doc.transact(() => {
+    if (kind === 'spreadsheet') sheetsOf(doc).push([newSheet(DEFAULT_SHEET_NAME)]);
+    else if (kind === 'presentation') slidesOf(doc).push([newSlide()]);
+    // documents start empty: editors create their first paragraph themselves
+  });
+  const update = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return update;
+}
+
+/** The root shared types of `kind`; restore and copy replace exactly these. */
+export function rootsOf(doc: Y.Doc, kind: ContentKind): Array<Y.XmlFragment | Y.Array<Y.Map<unknown>>> {
+  switch (kind) {
+    case 'document':
+    case 'documentPro':
+      return [richTextOf(doc)];
+    case 'spreadsheet':
+      return [sheetsOf(doc)];
+    case 'presentation':
+      return [slidesOf(doc)];
+  }
+}
+
+/**
+ * Makes `target`'s content equal to `source`'s, as an ordinary change of `target` (so it merges with
+ * concurrent edits and collaborators see it live): each root is emptied and refilled with deep copies.
+ * Call inside a transaction of `target`.
+ */
+export function replaceContent(target: Y.Doc, source: Y.Doc, kind: ContentKind): void {
+  const targets = rootsOf(target, kind);
+  const sources = rootsOf(source, kind);
+  targets.forEach((root, index) => {
+    const from = sources[index]!;
+    if (root.length > 0) root.delete(0, root.length);
+    if (root instanceof Y.XmlFragment && from instanceof Y.XmlFragment) {
+      root.insert(0, from.toArray().flatMap((node) => (node instanceof Y.XmlHook ? [] : [node.clone()])));
+    } else if (root instanceof Y.Array && from instanceof Y.Array) {
+      root.insert(0, from.toArray().map((item) => item.clone()));
+    }
+  });
+}
+
+/** A document built from one encoded state (a snapshot or a merged update). */
+export function docFromState(state: Uint8Array): Y.Doc {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, state);
+  return doc;
+}

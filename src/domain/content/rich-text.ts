@@ -1,0 +1,226 @@
+import * as Y from 'yjs';
+
+/**
+ * Rich text in the shape ProseMirror/Tiptap editors bind through y-prosemirror: every node is a
+ * Y.XmlElement named after its node type with its attributes, a textblock's text runs are one Y.XmlText
+ * whose formatting attributes are the marks (`{bold: {}}`, `{link: {href}}`).
+ */
+
+/** A node in ProseMirror's JSON form, as editors and the bookmark API exchange document fragments. */
+export interface ProseMirrorNode {
+  type: string;
+  attrs?: Record<string, unknown>;
+  content?: ProseMirrorNode[];
+  text?: string;
+  marks?: Array<{ type: string; attrs?: Record<string, unknown> }>;
+}
+
+/** Block nodes whose children are inline content (text, hard breaks, mentions, inline images). */
+export const TEXTBLOCK_NODES = ['paragraph', 'heading', 'codeBlock'] as const;
+/** Block nodes that hold other blocks. `bookmark` (documentPro) names the blocks it wraps. */
+export const CONTAINER_NODES = ['blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'table', 'tableRow', 'tableCell', 'tableHeader', 'bookmark'] as const;
+export const LEAF_BLOCK_NODES = ['horizontalRule', 'image'] as const;
+export const INLINE_NODES = ['hardBreak', 'mention', 'image'] as const;
+export const MARKS = ['bold', 'italic', 'underline', 'strike', 'code', 'link', 'highlight', 'textStyle', 'subscript', 'superscript'] as const;
+
+const textblocks = new Set<string>(TEXTBLOCK_NODES);
+const inlineNodes = new Set<string>(INLINE_NODES);
+const blockNodes = new Set<string>([...TEXTBLOCK_NODES, ...CONTAINER_NODES, ...LEAF_BLOCK_NODES]);
+const marks = new Set<string>(MARKS);
+
+const MAX_DEPTH = 64;
+
+// ---------------------------------------------------------------------------------------------------
+// Plain text
+
+/** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */
+function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.XmlHook>): string {
+  let text = '';
+  for (const child of children) {
+    if (child instanceof Y.XmlText) {
+      for (const op of child.toDelta() as Array<{ insert: unknown }>) if (typeof op.insert === 'string') text += op.insert;
+    } else if (child instanceof Y.XmlElement) {
+      if (child.nodeName === 'hardBreak') text += '\n';
+      else if (child.nodeName === 'mention') text += `@${String(child.getAttribute('label') ?? child.getAttribute('id') ?? '')}`;
+      else if (child.nodeName !== 'image') text += inlineText(child.toArray());
+    }
+  }
+  return text;
+}
+
+function hasInlineContent(element: Y.XmlElement): boolean {
+  return element.toArray().some((child) => child instanceof Y.XmlText || (child instanceof Y.XmlElement && inlineNodes.has(child.nodeName) && child.nodeName !== 'image'));
+}
+
+function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void {
+  for (const child of node.toArray()) {
+    if (child instanceof Y.XmlText) {
+      lines.push(inlineText([child]));
+      continue;
+    }
+    if (!(child instanceof Y.XmlElement) && !(child instanceof Y.XmlFragment)) continue;
+    const name = child instanceof Y.XmlElement ? child.nodeName : '';
+    if (name === 'table') {
+      for (const row of child.toArray()) {
+        if (!(row instanceof Y.XmlElement)) continue;
+        const cells = row.toArray().map((cell) => {
+          if (!(cell instanceof Y.XmlElement)) return '';
+          const cellLines: string[] = [];
+          collectLines(cell, cellLines);
+          return cellLines.join(' ');
+        });
+        lines.push(cells.join('\t'));
+      }
+    } else if (child instanceof Y.XmlElement && (textblocks.has(name) || (!blockNodes.has(name) && hasInlineContent(child)))) {
+      lines.push(inlineText(child.toArray()));
+    } else if (name !== 'horizontalRule' && name !== 'image') {
+      collectLines(child, lines);
+    }
+  }
+}
+
+/** The text of a rich-text fragment in reading order: one line per textblock, table rows tab-separated. */
+export function richTextToPlain(fragment: Y.XmlFragment | Y.XmlElement): string {
+  const lines: string[] = [];
+  collectLines(fragment, lines);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Walking
+
+function* elements(node: Y.XmlFragment | Y.XmlElement): Generator<Y.XmlElement> {
+  for (const child of node.toArray()) {
+    if (child instanceof Y.XmlElement) {
+      yield child;
+      yield* elements(child);
+    }
+  }
+}
+
+/** Users mentioned in the text, in reading order: `mention` nodes carry `id` (user id) and `guid`. */
+export function mentionsIn(fragment: Y.XmlFragment): Array<{ userId: string; atGuid: string }> {
+  const found: Array<{ userId: string; atGuid: string }> = [];
+  for (const element of elements(fragment)) {
+    if (element.nodeName !== 'mention') continue;
+    const userId = element.getAttribute('id');
+    if (userId === undefined || userId === null) continue;
+    found.push({ userId: String(userId), atGuid: String(element.getAttribute('guid') ?? '') });
+  }
+  return found;
+}
+
+/** Named bookmarks (documentPro), first occurrence of each name, in document order. */
+export function bookmarksIn(fragment: Y.XmlFragment): Map<string, Y.XmlElement> {
+  const found = new Map<string, Y.XmlElement>();
+  for (const element of elements(fragment)) {
+    if (element.nodeName !== 'bookmark') continue;
+    const name = element.getAttribute('name');
+    if (typeof name === 'string' && !found.has(name)) found.set(name, element);
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// ProseMirror JSON in
+
+/** Why a ProseMirror JSON value was refused, with the path of the offending node. */
+export class InvalidFragment extends Error {}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkAttrs(value: unknown, path: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) throw new InvalidFragment(`${path}.attrs must be an object`);
+  for (const [key, attr] of Object.entries(value)) {
+    const ok = attr === null || ['string', 'number', 'boolean'].includes(typeof attr);
+    if (!ok) throw new InvalidFragment(`${path}.attrs.${key} must be a string, number, boolean or null`);
+  }
+  return value;
+}
+
+function checkNode(value: unknown, path: string, depth: number, inline: boolean): ProseMirrorNode {
+  if (depth > MAX_DEPTH) throw new InvalidFragment(`${path}: nested deeper than ${MAX_DEPTH}`);
+  if (!isRecord(value)) throw new InvalidFragment(`${path} must be a node object`);
+  const type = value.type;
+  if (typeof type !== 'string') throw new InvalidFragment(`${path}.type must be a string`);
+  if (type === 'text') {
+    if (!inline) throw new InvalidFragment(`${path}: text must be inside a paragraph, heading or code block`);
+    if (typeof value.text !== 'string' || value.text.length === 0) throw new InvalidFragment(`${path}.text must be a non-empty string`);
+    const nodeMarks: ProseMirrorNode['marks'] = [];
+    if (value.marks !== undefined) {
+      if (!Array.isArray(value.marks)) throw new InvalidFragment(`${path}.marks must be an array`);
+      value.marks.forEach((mark, index) => {
+        if (!isRecord(mark) || typeof mark.type !== 'string' || !marks.has(mark.type)) {
+          throw new InvalidFragment(`${path}.marks[${index}] must be one of ${MARKS.join(', ')}`);
+        }
+        const attrs = checkAttrs(mark.attrs, `${path}.marks[${index}]`);
+        nodeMarks.push(attrs ? { type: mark.type, attrs } : { type: mark.type });
+      });
+    }
+    return { type, text: value.text, marks: nodeMarks };
+  }
+  const allowed = inline ? inlineNodes : blockNodes;
+  if (!allowed.has(type)) {
+    throw new InvalidFragment(`${path}.type ${JSON.stringify(type)} is not a known ${inline ? 'inline' : 'block'} node`);
+  }
+  const attrs = checkAttrs(value.attrs, path);
+  const node: ProseMirrorNode = attrs ? { type, attrs } : { type };
+  if (value.content !== undefined) {
+    if (!Array.isArray(value.content)) throw new InvalidFragment(`${path}.content must be an array`);
+    const childInline = textblocks.has(type);
+    node.content = value.content.map((child, index) => checkNode(child, `${path}.content[${index}]`, depth + 1, childInline));
+  }
+  return node;
+}
+
+/**
+ * Validates a document fragment given as ProseMirror JSON: a `doc` node, one block node or an array of
+ * block nodes. Returns the block nodes; throws InvalidFragment naming the first problem.
+ */
+export function parseFragment(value: unknown): ProseMirrorNode[] {
+  const blocks = Array.isArray(value) ? value : isRecord(value) && value.type === 'doc' ? value.content ?? [] : [value];
+  if (!Array.isArray(blocks)) throw new InvalidFragment('doc.content must be an array');
+  return blocks.map((block, index) => checkNode(block, `content[${index}]`, 0, false));
+}
+
+function markAttributes(node: ProseMirrorNode): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const mark of node.marks ?? []) attributes[mark.type] = mark.attrs ?? {};
+  return attributes;
+}
+
+/** Y nodes for validated ProseMirror nodes; consecutive text runs share one Y.XmlText, as y-prosemirror does. */
+export function toYNodes(nodes: ProseMirrorNode[]): Array<Y.XmlElement | Y.XmlText> {
+  const out: Array<Y.XmlElement | Y.XmlText> = [];
+  let runs: ProseMirrorNode[] = [];
+  const flushRuns = () => {
+    if (runs.length === 0) return;
+    const text = new Y.XmlText();
+    text.applyDelta(runs.map((run) => ({ insert: run.text ?? '', attributes: markAttributes(run) })));
+    out.push(text);
+    runs = [];
+  };
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      runs.push(node);
+      continue;
+    }
+    flushRuns();
+    const element = new Y.XmlElement(node.type);
+    for (const [key, value] of Object.entries(node.attrs ?? {})) {
+      if (value !== null && value !== undefined) element.setAttribute(key, value as string);
+    }
+    if (node.content?.length) element.insert(0, toYNodes(node.content));
+    out.push(element);
+  }
+  flushRuns();
+  return out;
+}
+
+/** Paragraphs for plain text, one per line. */
+export function paragraphsFromText(text: string): ProseMirrorNode[] {
+  return text.split(/\r\n|\r|\n/).map((line) => (line.length > 0 ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));
+}
