@@ -2,15 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ApiError } from '../../src/errors.js';
+import { docFromState, initialContent } from '../../src/domain/content/model.js';
 import { parseA1 } from '../../src/domain/sheets/a1.js';
 import type { CellInput } from '../../src/domain/sheets/cells.js';
 import { addSheet, appendValues, deleteRows, readValues, writeValues } from '../../src/domain/sheets/workbook.js';
 
 /** A spreadsheet as a new file starts: one sheet "Sheet1", 1000 × 26. */
 function newSpreadsheet(): Y.Doc {
-  const doc = new Y.Doc();
-  addSheet(doc, 'Sheet1');
-  return doc;
+  return docFromState(initialContent('spreadsheet'));
 }
 
 const read = (doc: Y.Doc, range: string, render: 'value' | 'formula' = 'value') => readValues(doc, parseA1(range), render);

@@ -1,13 +1,9 @@
-/**
- * Cells of the spreadsheet content model (docs/CONTENT-MODEL.md): plain JSON objects in a sheet's `cells`
- * map, keyed `"row:col"` (zero-based). `f` is formula text starting with "=", `v` the last known value.
- */
-export type CellValue = string | number | boolean | null;
+import type { Cell } from '../content/model.js';
 
-export interface Cell {
-  v?: CellValue;
-  f?: string;
-}
+/**
+ * Cell values as the values API sees them. Cells are the content model's (docs/CONTENT-MODEL.md): plain
+ * JSON objects, `f` the formula text starting with "=", `v` the last known value; an empty cell is absent.
+ */
 
 /** What a client sends for one cell: a value, a formula ("=…"), or null / "" to clear the cell. */
 export type CellInput = string | number | boolean | null;
@@ -16,20 +12,6 @@ export type CellInput = string | number | boolean | null;
 export const MAX_CELL_TEXT = 32_767;
 /** Longest formula text, as in the common desktop format. */
 export const MAX_FORMULA_TEXT = 8_192;
-
-export function cellKey(row: number, column: number): string {
-  return `${row}:${column}`;
-}
-
-/** `"12:3" → [12, 3]`; keys that are not two non-negative integers (foreign data) → undefined. */
-export function parseCellKey(key: string): [number, number] | undefined {
-  const colon = key.indexOf(':');
-  if (colon <= 0) return undefined;
-  const row = Number(key.slice(0, colon));
-  const column = Number(key.slice(colon + 1));
-  if (!Number.isInteger(row) || !Number.isInteger(column) || row < 0 || column < 0) return undefined;
-  return [row, column];
-}
 
 function isCell(value: unknown): value is Cell {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,11 +2,10 @@ import crypto from 'node:crypto';
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, sheetsOf } from '../content/model.js';
 import {
-  cellKey,
   invalidInput,
   isEmptyCell,
-  parseCellKey,
   renderCell,
   sameCell,
   toCell,
@@ -21,8 +20,6 @@ import {
  * must leave the sheet as it was.
  */
 
-export const NEW_SHEET_ROWS = 1000;
-export const NEW_SHEET_COLUMNS = 26;
 /** Most cells one read may answer with (after trimming), so one call cannot exhaust the server. */
 export const MAX_READ_CELLS = 2_000_000;
 /** Most cells one write or append may carry; the body limit usually binds first. */
@@ -53,10 +50,6 @@ export interface SheetInfo {
   index: number;
   rowCount: number;
   columnCount: number;
-}
-
-function sheetsOf(doc: Y.Doc): Y.Array<Sheet> {
-  return doc.getArray<Sheet>('sheets');
 }
 
 function nameOf(sheet: Sheet): string {
@@ -108,7 +101,7 @@ function forEachCellIn(cells: Cells, range: A1Range, visit: (row: number, column
   cells.forEach((value, key) => {
     const at = parseCellKey(key);
     if (!at || isEmptyCell(value)) return;
-    const [row, column] = at;
+    const { row, column } = at;
     if (row >= range.startRow && row <= range.endRow && column >= range.startColumn && column <= range.endColumn) visit(row, column, value);
   });
 }
@@ -200,8 +193,8 @@ function putValues(sheet: Sheet, row: number, column: number, values: readonly (
       if (!sameCell(stored, next)) cells.set(key, next);
     });
   });
-  if (lastRow >= countOf(sheet, 'rowCount', NEW_SHEET_ROWS)) sheet.set('rowCount', lastRow + 1);
-  if (lastColumn >= countOf(sheet, 'columnCount', NEW_SHEET_COLUMNS)) sheet.set('columnCount', lastColumn + 1);
+  if (lastRow >= countOf(sheet, 'rowCount', DEFAULT_ROW_COUNT)) sheet.set('rowCount', lastRow + 1);
+  if (lastColumn >= countOf(sheet, 'columnCount', DEFAULT_COLUMN_COUNT)) sheet.set('columnCount', lastColumn + 1);
 }
 
 function written(sheetName: string, row: number, column: number, shape: { height: number; width: number; cells: number }): WriteResult {
@@ -279,7 +272,7 @@ export interface DeleteRowsResult {
  */
 export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: number): DeleteRowsResult {
   const { sheet } = findSheet(doc, sheetName);
-  const rowCount = countOf(sheet, 'rowCount', NEW_SHEET_ROWS);
+  const rowCount = countOf(sheet, 'rowCount', DEFAULT_ROW_COUNT);
   if (index >= rowCount) {
     throw new ApiError(Errors.sheetRowOutOfRange, `row index ${index} is past the sheet's last row (${rowCount} rows, indexes from 0)`, { rowCount });
   }
@@ -291,9 +284,9 @@ export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: 
     const removals: string[] = [];
     cells.forEach((value, key) => {
       const at = parseCellKey(key);
-      if (!at || at[0] < index) return;
+      if (!at || at.row < index) return;
       removals.push(key);
-      if (at[0] >= end) moves.push([cellKey(at[0] - deleted, at[1]), value]);
+      if (at.row >= end) moves.push([cellKey(at.row - deleted, at.column), value]);
     });
     for (const key of removals) cells.delete(key);
     for (const [key, value] of moves) cells.set(key, value);
@@ -323,13 +316,7 @@ export function addSheet(doc: Y.Doc, name: string): SheetInfo {
   if (sheets.toArray().some((sheet) => nameOf(sheet).toLowerCase() === folded)) {
     throw new ApiError(Errors.sheetExists, `a sheet named "${name}" already exists`, { sheetName: name });
   }
-  const sheet = new Y.Map<unknown>();
   const sheetId = crypto.randomUUID();
-  sheet.set('id', sheetId);
-  sheet.set('name', name);
-  sheet.set('rowCount', NEW_SHEET_ROWS);
-  sheet.set('columnCount', NEW_SHEET_COLUMNS);
-  sheet.set('cells', new Y.Map<unknown>());
-  sheets.push([sheet]);
-  return { sheetId, name, index: sheets.length - 1, rowCount: NEW_SHEET_ROWS, columnCount: NEW_SHEET_COLUMNS };
+  sheets.push([newSheet(name, sheetId)]);
+  return { sheetId, name, index: sheets.length - 1, rowCount: DEFAULT_ROW_COUNT, columnCount: DEFAULT_COLUMN_COUNT };
 }
