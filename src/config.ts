@@ -17,8 +17,30 @@ export interface Config {
   appQps: number;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
+  /** Integrator link: callback deadlines, permission cache and event delivery (README "Integrator link"). */
+  integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+}
+
+export interface IntegratorConfig {
+  /** Deadline of one callback to the integrator, retries included, in ms. */
+  callbackTimeoutMs: number;
+  /** How long a resolved token/permission answer is reused, in ms; 0 disables the cache. */
+  permissionCacheMs: number;
+  /** Run the event delivery worker in this process. */
+  deliveryWorker: boolean;
+  /** Deadline of one event delivery (POST /events), in ms. */
+  deliveryTimeoutMs: number;
+  /** Events delivered at the same time (each to a different file). */
+  deliveryConcurrency: number;
+  /** First retry delay; each further one doubles (with jitter) up to deliveryMaxDelayMs. */
+  deliveryRetryBaseMs: number;
+  deliveryMaxDelayMs: number;
+  /** Attempts before an event is marked failed. */
+  deliveryMaxAttempts: number;
+  /** How often the worker looks for due events when nothing woke it, in ms. */
+  deliveryPollMs: number;
 }
 
 export interface BootstrapApp {
@@ -70,6 +92,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
+    integratorLink: {
+      callbackTimeoutMs: integer(env, 'SVC_CALLBACK_TIMEOUT_MS', 5000, 100, 120_000),
+      permissionCacheMs: integer(env, 'SVC_PERMISSION_CACHE_MS', 3000, 0, 600_000),
+      deliveryWorker: env.SVC_EVENT_WORKER !== '0' && env.SVC_EVENT_WORKER !== 'false',
+      deliveryTimeoutMs: integer(env, 'SVC_EVENT_TIMEOUT_MS', 10_000, 100, 120_000),
+      deliveryConcurrency: integer(env, 'SVC_EVENT_CONCURRENCY', 16, 1, 1000),
+      deliveryRetryBaseMs: integer(env, 'SVC_EVENT_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+      deliveryMaxDelayMs: integer(env, 'SVC_EVENT_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
+      deliveryMaxAttempts: integer(env, 'SVC_EVENT_MAX_ATTEMPTS', 16, 1, 100),
+      deliveryPollMs: integer(env, 'SVC_EVENT_POLL_MS', 500, 5, 60_000),
+    },
     content: {
       coalesceMs: integer(env, 'SVC_CONTENT_COALESCE_MS', 2000, 0, 600_000),
       coalesceMaxMs: integer(env, 'SVC_CONTENT_COALESCE_MAX_MS', 10_000, 0, 3_600_000),

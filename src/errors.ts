@@ -24,6 +24,24 @@ export const Errors = {
 
   // Integrator endpoint (spec 7.1 family 10001-10015).
   invalidEndpointUrl: { http: 400, code: 10001, tableCode: 70000 },
+  // Callback failures (contract notes 5). The integrator is a dependency of ours: its faults answer 424/502,
+  // never 500. A file it does not know is a missing file (404); a token it refuses is unauthenticated (401).
+  integratorEndpointMissing: { http: 424, code: 10001, tableCode: 10000 },
+  integratorFileNotFound: { http: 404, code: 10002, tableCode: 70001 },
+  integratorTokenRejected: { http: 401, code: 10003, tableCode: 20000 },
+  integratorUserNotFound: { http: 404, code: 10004, tableCode: 10000 },
+  integratorUserListNotFound: { http: 502, code: 10005, tableCode: 10000 },
+  integratorCollaboratorsNotFound: { http: 502, code: 10006, tableCode: 10000 },
+  integratorRecentUsersNotFound: { http: 502, code: 10007, tableCode: 10000 },
+  integratorRecentFilesNotFound: { http: 502, code: 10008, tableCode: 10000 },
+  integratorHttpError: { http: 502, code: 10009, tableCode: 10000 },
+  integratorUnexpectedStatus: { http: 502, code: 10010, tableCode: 10000 },
+  integratorInvalidJson: { http: 502, code: 10011, tableCode: 10000 },
+  integratorMalformedFile: { http: 502, code: 10012, tableCode: 10000 },
+  integratorUnknownFileType: { http: 502, code: 10013, tableCode: 10000 },
+  integratorMalformedUser: { http: 502, code: 10014, tableCode: 10000 },
+  integratorUnreachable: { http: 502, code: 10015, tableCode: 10000 },
+  integratorTimeout: { http: 408, code: 10015, tableCode: 70006 },
 
   // Application management (spec 7.1 family 20001-20005).
   invalidAppUpdate: { http: 400, code: 20003, tableCode: 70000 },
@@ -46,6 +64,12 @@ export const Errors = {
   fileTypeNotAvailable: { http: 400, code: 70003, tableCode: 70000 },
   fileExists: { http: 409, code: 70012, tableCode: 70000 },
   fileNotFound: { http: 404, code: 70013, tableCode: 70001 },
+
+  // Permissions decided by the integrator (our own family).
+  permissionDenied: { http: 403, code: 40300, tableCode: 20000 },
+
+  // Event delivery administration (our own family).
+  eventNotFound: { http: 404, code: 40410, tableCode: 40400 },
 
   // Collaborative content (docs/CONTENT-MODEL.md): our picks inside the 70001-70020 and 60010-60014 families.
   fileTypeUnsupported: { http: 400, code: 70004, tableCode: 70000 },

@@ -34,6 +34,15 @@ export async function buildServer(services: Services, options: ServerOptions = {
   });
   app.setValidatorCompiler(validatorCompiler());
   app.decorate('services', services);
+  // The event delivery worker lives as long as the server: started when it is ready, stopped (in-flight
+  // deliveries finished) before it closes, so storage is never closed under a running delivery.
+  app.addHook('onReady', async () => {
+    if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+  });
+  app.addHook('onClose', async () => {
+    await services.delivery.close();
+    await services.callbacks.close();
+  });
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

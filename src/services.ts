@@ -4,6 +4,12 @@ import { FileService } from './domain/files/file-service.js';
 import { SeatService } from './domain/seats/seat-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import type { Storage } from './storage/database.js';
+import { reportCallbackFailures } from './events/callback-failures.js';
+import { DeliveryWorker } from './events/delivery.js';
+import { EventAdmin } from './events/event-admin.js';
+import { Outbox } from './events/outbox.js';
+import { AccessService } from './integrator/access-service.js';
+import { CallbackClient } from './integrator/callback-client.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
@@ -14,16 +20,43 @@ export interface Services {
   files: FileService;
   /** collaborative content: live Yjs documents shared by editors and the backend API (docs/CONTENT-MODEL.md) */
   content: ContentService;
+  /** the integrator's callbacks (contract notes 2) */
+  callbacks: CallbackClient;
+  /** who the caller is and what they may do with a file, per the integrator */
+  access: AccessService;
+  /** events to the integrator, stored with the change that caused them */
+  outbox: Outbox;
+  /** delivers the outbox; started and stopped with the server */
+  delivery: DeliveryWorker;
+  /** the admin view of deliveries: list, redeliver */
+  events: EventAdmin;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
   const files = new FileService(storage);
+  const apps = new AppService(storage);
+  const outbox = new Outbox();
+  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs });
+  const delivery = new DeliveryWorker(storage, apps, callbacks, outbox, {
+    timeoutMs: config.integratorLink.deliveryTimeoutMs,
+    concurrency: config.integratorLink.deliveryConcurrency,
+    retryBaseMs: config.integratorLink.deliveryRetryBaseMs,
+    maxDelayMs: config.integratorLink.deliveryMaxDelayMs,
+    maxAttempts: config.integratorLink.deliveryMaxAttempts,
+    pollMs: config.integratorLink.deliveryPollMs,
+  });
+  callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   return {
     config,
     storage,
-    apps: new AppService(storage),
+    apps,
     seats: new SeatService(storage),
     files,
     content: new ContentService(storage, files, config.content),
+    callbacks,
+    access: new AccessService(callbacks, config.integratorLink.permissionCacheMs),
+    outbox,
+    delivery,
+    events: new EventAdmin(storage, delivery),
   };
 }

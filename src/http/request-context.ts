@@ -18,6 +18,8 @@ export interface RequestAuth {
   claims: SignatureClaims;
   /** The integrator's opaque session token, when sent; resolved to a user through the callbacks. */
   token: string | undefined;
+  /** The request's id: callbacks made for this request carry it (X-Request-Id) and name it in errors. */
+  requestId?: string | undefined;
 }
 
 declare module 'fastify' {

@@ -33,3 +33,73 @@ export interface FileAccess {
   user: IntegratorUser;
   file: FileMetadata;
 }
+
+/** A collaborator of a file: a user plus whether they manage it (`/files/{fileId}/collaborators`). */
+export interface Collaborator extends IntegratorUser {
+  isManager: boolean;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  memberCount: number;
+}
+
+export interface DepartmentRef {
+  id: string;
+  name: string;
+}
+
+export interface Department extends DepartmentRef {
+  allMemberCount: number;
+}
+
+export interface DepartmentMembers {
+  total: number;
+  members: IntegratorUser[];
+}
+
+/** A file list entry (spec 2.3): `fullUrl` only for third-party files (type `file`). */
+export interface FileListEntry {
+  id: string;
+  name: string;
+  type: string;
+  permissions: { readable?: boolean; editable?: boolean; commentable?: boolean };
+  creatorId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  views?: number;
+  fullUrl?: string;
+}
+
+export interface SearchPage<T> {
+  count: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  results: T[];
+}
+
+export interface SearchResults {
+  files: SearchPage<FileListEntry>;
+  recentUsers: SearchPage<IntegratorUser>;
+  collaborators: SearchPage<IntegratorUser>;
+  teamMembers: SearchPage<IntegratorUser>;
+  department: SearchPage<unknown>;
+}
+
+export interface SearchQuery {
+  fileId?: string;
+  keyword: string;
+  page?: number;
+  pageSize?: number;
+  type?: string;
+}
+
+/**
+ * On whose behalf a callback is made: a user's (their token is forwarded, credential type 0) or the
+ * service's own (a signature we make with the app secret, credential type 3).
+ */
+export type CallbackCredential =
+  | { kind: 'user'; token: string }
+  | { kind: 'system'; fileId?: string | undefined; userId?: string | undefined };

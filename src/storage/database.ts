@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type MigrationProvider, type SelectQueryBuilder } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -19,6 +19,11 @@ export interface Storage {
   isUniqueViolation(error: unknown): boolean;
   /** Cheap round trip, for health checks. */
   ping(): Promise<void>;
+  /**
+   * Makes a select of rows to claim (a work queue) skip rows another transaction is claiming right now:
+   * `FOR UPDATE SKIP LOCKED` on PostgreSQL; on SQLite, whose writers are serialised, the query as is.
+   */
+  skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   close(): Promise<void>;
 }
 
@@ -42,7 +47,7 @@ const staticMigrations: MigrationProvider = { getMigrations: async () => migrati
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
   try {
-    await migrate(storage.db);
+    await migrate(storage.db, options.databaseUrl ? options.pgSchema : undefined);
   } catch (error) {
     await storage.close();
     throw error;
@@ -50,8 +55,12 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   return storage;
 }
 
-async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: staticMigrations });
+/**
+ * `schema`: the PostgreSQL schema in use. Named explicitly because the migrator otherwise takes a migration
+ * table in any schema of the database (another test's, say) for its own.
+ */
+async function migrate(db: Db, schema: string | undefined): Promise<void> {
+  const migrator = new Migrator({ db, provider: staticMigrations, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
@@ -72,6 +81,7 @@ function openSqlite(options: StorageOptions): Storage {
   return {
     engine: 'sqlite',
     db,
+    skipLocked: (query) => query,
     isUniqueViolation: (error) =>
       typeof error === 'object' &&
       error !== null &&
@@ -112,6 +122,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
   return {
     engine: 'postgres',
     db,
+    skipLocked: (query) => query.forUpdate().skipLocked(),
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
     ping: async () => {

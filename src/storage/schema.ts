@@ -8,6 +8,8 @@ export interface Database {
   apps: AppsTable;
   seats: SeatsTable;
   files: FilesTable;
+  event_streams: EventStreamsTable;
+  event_outbox: EventOutboxTable;
   content_docs: ContentDocsTable;
   content_updates: ContentUpdatesTable;
   content_history: ContentHistoryTable;
@@ -96,4 +98,39 @@ export interface ContentRevisionsTable {
   user_name: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** Per (app, stream) event sequence; a stream is one file's events (contract: ordered per file). */
+export interface EventStreamsTable {
+  app_id: string;
+  stream_key: string;
+  last_seq: number;
+}
+
+export type EventDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event to the integrator, from the transaction that caused it until it is delivered or failed. */
+export interface EventOutboxTable {
+  /** the stable event id sent as X-Svc-Event-Id */
+  id: string;
+  app_id: string;
+  stream_key: string;
+  seq: number;
+  file_id: string | null;
+  event_class: string;
+  /** JSON body */
+  payload: string;
+  user_token: string | null;
+  status: EventDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  /** a worker owns the event until then (crash recovery: an expired lease is claimable again) */
+  lease_until: number | null;
+  /** the worker holding the lease; completion only counts while it still holds it */
+  lease_owner: string | null;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
 }

@@ -8,7 +8,7 @@ for (const database of testDatabases()) {
   describe(`signature authentication [${database.name}]`, () => {
     let svc: TestService;
     beforeEach(async () => {
-      svc = await startService(database);
+      svc = await startService(database, { integrator: true });
     });
     afterEach(async () => svc.close());
 
@@ -29,7 +29,7 @@ for (const database of testDatabases()) {
       const response = await svc.call('POST', '/sdk/v2/api/files', {
         signature: null,
         token: null,
-        query: { signature, token: 'tok' },
+        query: { signature, token: 'user-token' },
         body: { type: 'document', fileId: 'q1' },
       });
       expect(response.status).toBe(200);

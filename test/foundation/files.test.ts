@@ -6,7 +6,7 @@ for (const database of testDatabases()) {
   describe(`collaborative file registry [${database.name}]`, () => {
     let svc: TestService;
     beforeEach(async () => {
-      svc = await startService(database);
+      svc = await startService(database, { integrator: true });
     });
     afterEach(async () => svc.close());
 

@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { startTestIntegrator } from '../support/integrator.js';
 import { sign, signLicense } from '../support/signing.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -105,7 +106,11 @@ describe('npm start', () => {
 
   it('keeps data across restarts', async () => {
     const dataDir = tempDir();
-    const env = { SVC_DATA_DIR: dataDir, SVC_APP_ID: 'keep', SVC_APP_SECRET: 'keep-secret' };
+    // Creating a file needs a token the integrator resolves to a user.
+    const integrator = await startTestIntegrator((appId) => (appId === 'keep' ? 'keep-secret' : undefined));
+    integrator.addUser({ id: 'u-t', name: 'T', token: 't' });
+    onTestFinished(() => integrator.close());
+    const env = { SVC_DATA_DIR: dataDir, SVC_APP_ID: 'keep', SVC_APP_SECRET: 'keep-secret', SVC_APP_ENDPOINT_URL: integrator.url };
     let service = await startProcess(env);
     const signature = await sign('keep', 'keep-secret');
     const create = await fetch(`${service.url}/sdk/v2/api/files`, {

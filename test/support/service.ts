@@ -5,6 +5,8 @@ import { createServices, type Services } from '../../src/services.js';
 import { openStorage } from '../../src/storage/database.js';
 import type { TestDatabase } from './databases.js';
 import { sign, signLicense, type SignOptions } from './signing.js';
+import type { ReferenceIntegrator } from '../../examples/integrator/integrator.js';
+import { FAST_DELIVERY, startTestIntegrator, type TestIntegratorOptions } from './integrator.js';
 
 export interface CallOptions {
   body?: unknown;
@@ -34,15 +36,35 @@ export interface TestService {
   /** HTTP call to the running server; signs as `app` with a plain signature unless told otherwise. */
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
   close(): Promise<void>;
+  /** the reference integrator behind the app's endpoint URL; only with `{ integrator: true }` (throws otherwise) */
+  integrator: ReferenceIntegrator;
+}
+
+export interface StartOptions extends Partial<Config> {
+  /** start the reference integrator (test/support/integrator.ts) and point the test apps at it */
+  integrator?: boolean | TestIntegratorOptions;
 }
 
 /**
  * Starts the real HTTP server on a loopback port over a fresh database of the given engine, with one
  * application ready. Tests talk to it over HTTP only.
  */
-export async function startService(database: TestDatabase, configOverrides: Partial<Config> = {}): Promise<TestService> {
+export async function startService(database: TestDatabase, startOptions: StartOptions = {}): Promise<TestService> {
+  const { integrator: integratorOption, ...configOverrides } = startOptions;
   const fresh = await database.fresh();
-  const config: Config = { ...loadConfig({}), ...configOverrides, dataDir: fresh.options.dataDir, databaseUrl: fresh.options.databaseUrl };
+  const defaults = loadConfig({});
+  const config: Config = {
+    ...defaults,
+    ...configOverrides,
+    integratorLink: { ...defaults.integratorLink, ...FAST_DELIVERY, ...configOverrides.integratorLink },
+    dataDir: fresh.options.dataDir,
+    databaseUrl: fresh.options.databaseUrl,
+  };
+  const secrets = new Map<string, string>();
+  const integrator = integratorOption
+    ? await startTestIntegrator((appId) => secrets.get(appId), integratorOption === true ? {} : integratorOption)
+    : undefined;
+  const endpoint = integrator ? { endpointUrl: integrator.url } : {};
   const storage = await openStorage(fresh.options);
   const services = createServices(config, storage);
   const server = await buildServer(services, { logger: false });
@@ -50,13 +72,22 @@ export async function startService(database: TestDatabase, configOverrides: Part
   const address = server.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind');
   const url = `http://127.0.0.1:${address.port}`;
-  const app = await services.apps.create({ name: 'Test app' });
+  const app = await services.apps.create({ name: 'Test app', ...endpoint });
+  secrets.set(app.id, app.secret);
 
   const service: TestService = {
     url,
     services,
     app,
-    createApp: (settings = {}) => services.apps.create(settings),
+    async createApp(settings = {}) {
+      const created = await services.apps.create({ ...endpoint, ...settings });
+      secrets.set(created.id, created.secret);
+      return created;
+    },
+    get integrator(): ReferenceIntegrator {
+      if (!integrator) throw new Error('start the service with { integrator: true } to use svc.integrator');
+      return integrator;
+    },
     sign: (options = {}, who = app) => sign(who.id, who.secret, options),
     signLicense: (who = app) => signLicense(who.id, who.secret),
     async call(method, path, options = {}) {
@@ -82,6 +113,7 @@ export async function startService(database: TestDatabase, configOverrides: Part
     },
     async close() {
       await server.close();
+      await integrator?.close();
       await storage.close();
       await fresh.dispose();
     },

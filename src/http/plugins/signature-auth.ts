@@ -29,7 +29,7 @@ export const signatureAuth = fp(
       if (requirement === 'user' && token === undefined) {
         throw new ApiError(Errors.tokenMissing, 'user token missing: send X-Svc-Token or ?token=');
       }
-      request.auth = { app: verified.app, claims: verified.claims, token };
+      request.auth = { app: verified.app, claims: verified.claims, token, requestId: request.id };
     });
   },
   { name: 'signature-auth' },

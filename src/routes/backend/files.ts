@@ -28,6 +28,7 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Create a collaborative file',
         description:
           'Not idempotent: a second create of the same fileId fails with 70012 and changes nothing. ' +
+          'The token must resolve to a user through the integrator (`/users/current/info`); that user is recorded as the creator. ' +
           '`type` must be among the application\'s availableFileTypes (70003 otherwise).',
         querystring: Type.Object({ lang: Type.Optional(Type.String()) }),
         body: Type.Object({
@@ -39,9 +40,10 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { app: caller } = callerOf(request);
+      const caller = callerOf(request);
+      const user = await app.services.access.currentUser(caller);
       const { type, fileId, contentKey } = request.body;
-      return ok(await app.services.files.create(caller, { type: type as FileType, fileId, contentKey }));
+      return ok(await app.services.files.create(caller.app, { type: type as FileType, fileId, contentKey, createdBy: user.id }));
     },
   );
 
@@ -52,11 +54,17 @@ export const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['files'],
         summary: 'Delete a collaborative file',
-        description: 'Final-state idempotent: deleting a file that is already gone succeeds; `data.deleted` tells which.',
+        description:
+          'Needs the `manageable` permission from the integrator (`/files/{fileId}`), 403 / 40300 otherwise. ' +
+          'Final-state idempotent: deleting a file that is already gone succeeds; `data.deleted` tells which.',
         params: FileIdParams,
         response: { 200: BackendOk(Type.Object({ deleted: Type.Boolean() })) },
       },
     },
-    async (request) => ok(await app.services.files.delete(callerOf(request).app.id, request.params.fileId)),
+    async (request) => {
+      const caller = callerOf(request);
+      await app.services.access.authorize(caller, request.params.fileId, 'manageable');
+      return ok(await app.services.files.delete(caller.app.id, request.params.fileId));
+    },
   );
 };

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.js';
+import { integrator } from './0002-integrator.js';
 import { content } from './0004-content.js';
 
 /**
@@ -8,5 +9,6 @@ import { content } from './0004-content.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-integrator': integrator,
   '0004-content': content,
 };

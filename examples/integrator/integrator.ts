@@ -1,0 +1,460 @@
+/**
+ * A reference integrator: the other side of the Svc integrator link, small enough to read in one sitting.
+ * It keeps users, files and permissions in memory, answers every callback of contract notes 2, verifies the
+ * signatures Svc puts on system calls and events, and receives events, deduplicating them by X-Svc-Event-Id.
+ *
+ * Run it on its own with `npx tsx examples/integrator/main.ts` (see README "Reference integrator"); tests
+ * start it in-process through `startIntegrator`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeProtectedHeader, jwtVerify } from 'jose';
+
+export type Permissions = Partial<Record<'readable' | 'editable' | 'commentable' | 'copyable' | 'exportable' | 'manageable', boolean>>;
+
+export const ALL_PERMISSIONS: Required<Permissions> = {
+  readable: true,
+  editable: true,
+  commentable: true,
+  copyable: true,
+  exportable: true,
+  manageable: true,
+};
+
+export interface User {
+  id: string;
+  name: string;
+  email?: string;
+  avatar?: string;
+  teamGuid?: string;
+  departmentId?: string;
+}
+
+export interface File {
+  id: string;
+  name: string;
+  /** document, documentPro, spreadsheet, presentation, table, or `file` for a third-party (preview) file */
+  type: string;
+  creatorId: string;
+  createdAt: string;
+  updatedAt: string;
+  views: number;
+  advancedPermissions: boolean;
+  /** what each user may do; users not listed may do nothing */
+  grants: Record<string, Permissions>;
+}
+
+export interface Department {
+  id: string;
+  name: string;
+  parentId?: string;
+}
+
+/** An event as received: class, id, headers that matter, body. */
+export interface ReceivedEvent {
+  eventId: string;
+  eventClass: string;
+  credentialType: string | undefined;
+  token: string | undefined;
+  /** claims of the verified X-Svc-Signature, when one was sent */
+  claims: Record<string, unknown> | undefined;
+  body: Record<string, unknown>;
+  receivedAt: number;
+}
+
+/** A request the integrator served, as a test may want to see it. */
+export interface ServedCall {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/**
+ * A hook in front of every route: return a response to answer with instead (tests use it to play a slow,
+ * failing or lying integrator), or undefined to answer normally.
+ */
+export type Intercept = (call: ServedCall) =>
+  | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number; destroy?: boolean }
+  | undefined
+  | Promise<{ status: number; body?: string; headers?: Record<string, string>; delayMs?: number; destroy?: boolean } | undefined>;
+
+export interface IntegratorOptions {
+  /** the app secret per appId: signatures on system calls and events are verified with it */
+  secretOf: (appId: string) => string | undefined;
+  port?: number;
+  host?: string;
+  /** base of the integrator's own pages (full file URLs) */
+  publicUrl?: string;
+  /**
+   * Development convenience: a file id nobody registered is created on first sight as a document of the
+   * caller with every permission. Off by default: an unknown file answers 404.
+   */
+  autoFiles?: boolean;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ReferenceIntegrator {
+  readonly users = new Map<string, User>();
+  readonly tokens = new Map<string, string>();
+  readonly files = new Map<string, File>();
+  readonly departments = new Map<string, Department>();
+  readonly teams = new Map<string, { id: string; name: string }>();
+  /** every event delivery received, duplicates included, in arrival order */
+  readonly deliveries: ReceivedEvent[] = [];
+  /** every served call, in arrival order */
+  readonly calls: ServedCall[] = [];
+  intercept: Intercept | undefined;
+  /** what /events answers (tests switch it to make deliveries fail) */
+  eventsAnswer: { status: number; delayMs?: number } = { status: 200 };
+  private readonly seenEventIds = new Set<string>();
+  private readonly uniqueEvents: ReceivedEvent[] = [];
+  private readonly server: http.Server;
+
+  constructor(private readonly options: IntegratorOptions) {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** events received, each once (deduplicated by X-Svc-Event-Id), in order of first arrival */
+  get events(): readonly ReceivedEvent[] {
+    return this.uniqueEvents;
+  }
+
+  get url(): string {
+    const address = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${address.port}`;
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  addUser(user: User & { token?: string }): User {
+    const { token, ...record } = user;
+    this.users.set(record.id, record);
+    if (token !== undefined) this.tokens.set(token, record.id);
+    return record;
+  }
+
+  addFile(file: Partial<File> & { id: string; grants?: Record<string, Permissions> }): File {
+    const now = new Date().toISOString();
+    const record: File = {
+      name: file.id,
+      type: 'document',
+      creatorId: Object.keys(file.grants ?? {})[0] ?? 'unknown',
+      createdAt: now,
+      updatedAt: now,
+      views: 0,
+      advancedPermissions: false,
+      grants: {},
+      ...file,
+    };
+    this.files.set(record.id, record);
+    return record;
+  }
+
+  grant(fileId: string, userId: string, permissions: Permissions): void {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`no file ${fileId}`);
+    file.grants[userId] = { ...file.grants[userId], ...permissions };
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://integrator.local');
+    const call: ServedCall = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers };
+    this.calls.push(call);
+    try {
+      const body = await readBody(req);
+      const override = await this.intercept?.(call);
+      if (override) {
+        if (override.delayMs) await new Promise((resolve) => setTimeout(resolve, override.delayMs));
+        if (override.destroy) {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(override.status, { 'content-type': 'application/json', ...override.headers }).end(override.body ?? '');
+        return;
+      }
+      const answer = await this.route(req, url, body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+    }
+  }
+
+  private async route(req: http.IncomingMessage, url: URL, body: unknown): Promise<unknown> {
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const query = url.searchParams;
+    let m: RegExpMatchArray | null;
+
+    if (method === 'POST' && path === '/events') return this.receiveEvent(req, body);
+
+    // System calls (credential type 3) are made by Svc itself, signed with the app secret.
+    if (path.startsWith('/admin/') || (method === 'POST' && /^\/files\/[^/]+\/url$/.test(path))) {
+      const claims = await this.verifySignature(req);
+      if ((m = path.match(/^\/admin\/files\/([^/]+)$/))) return this.fileMetadata(this.file(m[1]!), undefined);
+      if ((m = path.match(/^\/admin\/files\/([^/]+)\/by-user-id$/))) return this.fileMetadata(this.file(m[1]!), this.userById(query.get('userId') ?? ''));
+      if ((m = path.match(/^\/files\/([^/]+)\/url$/))) {
+        const file = this.file(m[1]!);
+        if (claims.fileId !== undefined && claims.fileId !== file.id) throw new HttpError(403, 'signature is for another file');
+        return { url: `${this.options.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` };
+      }
+      throw new HttpError(404, 'no such system call');
+    }
+
+    // User calls (credential type 0) carry the user's own session token.
+    const me = this.currentUser(req);
+    if (method === 'GET' && path === '/users/current/info') return publicUser(me);
+    if (method === 'GET' && path === '/users/current/team') {
+      const team = me.teamGuid ? this.teams.get(me.teamGuid) : undefined;
+      if (!team) throw new HttpError(404, 'no team');
+      return { ...team, memberCount: this.teamMembers(team.id).length };
+    }
+    if (method === 'POST' && path === '/users/batch/get') {
+      const ids = Array.isArray((body as { ids?: unknown })?.ids) ? ((body as { ids: unknown[] }).ids as unknown[]) : [];
+      return ids.flatMap((id) => (typeof id === 'string' && this.users.has(id) ? [publicUser(this.users.get(id)!)] : []));
+    }
+    if ((m = path.match(/^\/users\/([^/]+)$/))) return publicUser(this.userById(decodeURIComponent(m[1]!)));
+    if ((m = path.match(/^\/users\/([^/]+)\/watermark$/))) {
+      const user = this.userById(decodeURIComponent(m[1]!));
+      return { watermarks: [user.name, user.email ?? user.id] };
+    }
+    if ((m = path.match(/^\/users\/([^/]+)\/department-paths$/))) return this.departmentPaths(this.userById(decodeURIComponent(m[1]!)));
+    if (method === 'GET' && path === '/files') {
+      const limit = Number(query.get('limit') ?? 50);
+      const key = query.get('orderBy') === 'created_at' ? 'createdAt' : 'updatedAt';
+      return this.visibleFiles(me)
+        .sort((a, b) => b[key].localeCompare(a[key]))
+        .slice(0, limit)
+        .map((file) => this.listEntry(file, me));
+    }
+    if ((m = path.match(/^\/files\/([^/]+)$/))) return this.fileMetadata(this.file(decodeURIComponent(m[1]!), me), me);
+    if ((m = path.match(/^\/files\/([^/]+)\/collaborators$/))) {
+      const file = this.file(decodeURIComponent(m[1]!), me);
+      return Object.entries(file.grants)
+        .filter(([userId, grant]) => grant.readable && this.users.has(userId))
+        .map(([userId, grant]) => ({ ...publicUser(this.users.get(userId)!), isManager: grant.manageable === true }));
+    }
+    if ((m = path.match(/^\/teams\/([^/]+)\/members$/))) return this.page(this.teamMembers(decodeURIComponent(m[1]!)), query).map(publicUser);
+    if ((m = path.match(/^\/departments\/([^/]+)(\/children|\/members)?$/))) {
+      const department = this.departments.get(decodeURIComponent(m[1]!));
+      if (!department) throw new HttpError(404, 'no such department');
+      const members = [...this.users.values()].filter((u) => this.departmentChain(u.departmentId).some((d) => d.id === department.id));
+      if (m[2] === '/children') {
+        return [...this.departments.values()].filter((d) => d.parentId === department.id).map((d) => this.departmentInfo(d));
+      }
+      if (m[2] === '/members') return { total: members.length, members: this.page(members, query).map(publicUser) };
+      return this.departmentInfo(department);
+    }
+    if (method === 'GET' && path === '/search/users/recent') {
+      const fileId = query.get('fileId');
+      const file = fileId ? this.files.get(fileId) : undefined;
+      const ids = file ? Object.keys(file.grants) : [...this.users.keys()];
+      return ids.filter((id) => id !== me.id && this.users.has(id)).map((id) => publicUser(this.users.get(id)!));
+    }
+    if (method === 'GET' && path === '/search/files/recent') {
+      const fileId = query.get('fileId');
+      return this.visibleFiles(me)
+        .filter((file) => file.id !== fileId)
+        .map((file) => this.listEntry(file, me));
+    }
+    if (method === 'POST' && path === '/search') {
+      const request = body as { keyword?: unknown; page?: unknown; pageSize?: unknown };
+      const keyword = typeof request.keyword === 'string' ? request.keyword.toLowerCase() : '';
+      const page = typeof request.page === 'number' ? request.page : 1;
+      const pageSize = typeof request.pageSize === 'number' ? request.pageSize : 20;
+      const files = this.visibleFiles(me).filter((f) => f.name.toLowerCase().includes(keyword)).map((f) => this.listEntry(f, me));
+      const users = [...this.users.values()].filter((u) => u.name.toLowerCase().includes(keyword)).map(publicUser);
+      const paged = <T>(all: T[]) => ({
+        count: all.length,
+        page,
+        pageSize,
+        pageCount: Math.ceil(all.length / pageSize),
+        results: all.slice((page - 1) * pageSize, page * pageSize),
+      });
+      return { files: paged(files), recentUsers: paged(users), collaborators: paged([]), teamMembers: paged([]), department: paged([]) };
+    }
+    throw new HttpError(404, `no route ${method} ${path}`);
+  }
+
+  /** Verifies the X-Svc-Signature Svc puts on system calls and events: HS256 with the app secret, unexpired. */
+  private async verifySignature(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+    const signature = req.headers['x-svc-signature'];
+    if (typeof signature !== 'string') throw new HttpError(401, 'signature missing');
+    try {
+      const { kid } = decodeProtectedHeader(signature);
+      const secret = typeof kid === 'string' ? this.options.secretOf(kid) : undefined;
+      if (!secret) throw new Error('unknown app');
+      const { payload } = await jwtVerify(signature, new TextEncoder().encode(secret), { algorithms: ['HS256'], requiredClaims: ['exp'] });
+      return payload as Record<string, unknown>;
+    } catch {
+      throw new HttpError(401, 'signature invalid');
+    }
+  }
+
+  private async receiveEvent(req: http.IncomingMessage, body: unknown): Promise<unknown> {
+    const claims = req.headers['x-svc-signature'] !== undefined ? await this.verifySignature(req) : undefined;
+    if (req.headers['x-svc-credential-type'] === '3' && !claims) throw new HttpError(401, 'system event without signature');
+    const eventId = req.headers['x-svc-event-id'];
+    const eventClass = req.headers['x-svc-sdk-event'];
+    if (typeof eventId !== 'string' || typeof eventClass !== 'string' || typeof body !== 'object' || body === null) {
+      throw new HttpError(400, 'not an event');
+    }
+    if (this.eventsAnswer.delayMs) await new Promise((resolve) => setTimeout(resolve, this.eventsAnswer.delayMs));
+    if (this.eventsAnswer.status !== 200) throw new HttpError(this.eventsAnswer.status, 'events refused for now');
+    const event: ReceivedEvent = {
+      eventId,
+      eventClass,
+      credentialType: header(req, 'x-svc-credential-type'),
+      token: header(req, 'x-svc-token'),
+      claims,
+      body: body as Record<string, unknown>,
+      receivedAt: Date.now(),
+    };
+    this.deliveries.push(event);
+    if (!this.seenEventIds.has(eventId)) {
+      this.seenEventIds.add(eventId);
+      this.uniqueEvents.push(event);
+    }
+    return {};
+  }
+
+  private currentUser(req: http.IncomingMessage): User {
+    const token = header(req, 'x-svc-token');
+    const userId = token === undefined ? undefined : this.tokens.get(token);
+    const user = userId === undefined ? undefined : this.users.get(userId);
+    if (!user) throw new HttpError(401, 'unknown token');
+    return user;
+  }
+
+  private userById(id: string): User {
+    const user = this.users.get(id);
+    if (!user) throw new HttpError(404, 'no such user');
+    return user;
+  }
+
+  private file(id: string, caller?: User): File {
+    const file = this.files.get(id);
+    if (file) return file;
+    if (this.options.autoFiles && caller) return this.addFile({ id, creatorId: caller.id, grants: { [caller.id]: { ...ALL_PERMISSIONS } } });
+    throw new HttpError(404, 'no such file');
+  }
+
+  private permissionsOf(file: File, user: User | undefined): Required<Permissions> {
+    if (!user) return { ...ALL_PERMISSIONS };
+    const grant = this.options.autoFiles ? { ...ALL_PERMISSIONS, ...file.grants[user.id] } : (file.grants[user.id] ?? {});
+    return {
+      readable: grant.readable === true,
+      editable: grant.editable === true,
+      commentable: grant.commentable === true,
+      copyable: grant.copyable === true,
+      exportable: grant.exportable === true,
+      manageable: grant.manageable === true,
+    };
+  }
+
+  private fileMetadata(file: File, user: User | undefined) {
+    return {
+      id: file.id,
+      name: file.name,
+      type: file.type,
+      creatorId: file.creatorId,
+      createdAt: file.createdAt,
+      updatedAt: file.updatedAt,
+      views: file.views,
+      permissions: this.permissionsOf(file, user),
+      advancedPermissions: file.advancedPermissions,
+      ...(file.type === 'file' ? { downloadUrl: `${this.options.publicUrl ?? this.url}/download/${encodeURIComponent(file.id)}`, ext: 'pdf' } : {}),
+    };
+  }
+
+  private visibleFiles(user: User): File[] {
+    return [...this.files.values()].filter((file) => this.permissionsOf(file, user).readable);
+  }
+
+  private listEntry(file: File, user: User) {
+    const { readable, editable, commentable } = this.permissionsOf(file, user);
+    return {
+      id: file.id,
+      name: file.name,
+      type: file.type,
+      permissions: { readable, editable, commentable },
+      creatorId: file.creatorId,
+      createdAt: file.createdAt,
+      updatedAt: file.updatedAt,
+      views: file.views,
+      ...(file.type === 'file' ? { fullUrl: `${this.options.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` } : {}),
+    };
+  }
+
+  private teamMembers(teamGuid: string): User[] {
+    return [...this.users.values()].filter((user) => user.teamGuid === teamGuid);
+  }
+
+  private departmentChain(departmentId: string | undefined): Department[] {
+    const chain: Department[] = [];
+    for (let id = departmentId; id !== undefined && chain.length < 64; ) {
+      const department = this.departments.get(id);
+      if (!department) break;
+      chain.unshift(department);
+      id = department.parentId;
+    }
+    return chain;
+  }
+
+  private departmentPaths(user: User) {
+    const chain = this.departmentChain(user.departmentId);
+    return chain.length ? [chain.map(({ id, name }) => ({ id, name }))] : [];
+  }
+
+  private departmentInfo(department: Department) {
+    const allMemberCount = [...this.users.values()].filter((u) => this.departmentChain(u.departmentId).some((d) => d.id === department.id)).length;
+    return { id: department.id, name: department.name, allMemberCount };
+  }
+
+  private page<T>(all: T[], query: URLSearchParams): T[] {
+    const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+    const pageSize = Math.max(1, Number(query.get('pageSize') ?? 50) || 50);
+    return all.slice((page - 1) * pageSize, page * pageSize);
+  }
+}
+
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function publicUser(user: User) {
+  return { id: user.id, name: user.name, avatar: user.avatar ?? '', email: user.email ?? '', ...(user.teamGuid ? { teamGuid: user.teamGuid } : {}) };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid JSON');
+  }
+}
+
+export async function startIntegrator(options: IntegratorOptions): Promise<ReferenceIntegrator> {
+  return new ReferenceIntegrator(options).listen();
+}

@@ -1,0 +1,71 @@
+import { ApiError, Errors } from '../errors.js';
+import type { RequestAuth } from '../http/request-context.js';
+import { AnswerCache, cacheKey } from './answer-cache.js';
+import type { CallbackClient, CallContext } from './callback-client.js';
+import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';
+
+const VERBS: Record<Permission, string> = {
+  readable: 'read',
+  editable: 'edit',
+  commentable: 'comment on',
+  copyable: 'copy',
+  exportable: 'export',
+  manageable: 'manage',
+};
+
+/**
+ * Permission resolution for user-context requests. The integrator owns users and permissions: the token
+ * becomes a user through `/users/current/info`, a file becomes metadata and permission booleans through
+ * `/files/{fileId}`. Answers are reused for `ttlMs` (0: never) per app + token (+ file).
+ */
+export class AccessService {
+  private readonly users: AnswerCache<IntegratorUser>;
+  private readonly files: AnswerCache<FileMetadata>;
+
+  constructor(
+    private readonly callbacks: CallbackClient,
+    ttlMs: number,
+  ) {
+    this.users = new AnswerCache(ttlMs);
+    this.files = new AnswerCache(ttlMs);
+  }
+
+  /** The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it. */
+  currentUser(auth: RequestAuth): Promise<IntegratorUser> {
+    const context = this.userContext(auth);
+    return this.users.get(cacheKey(auth.app.id, context.token), () => this.callbacks.currentUser(context.call));
+  }
+
+  /** The file's metadata as the caller sees it, without deciding anything. */
+  fileMetadata(auth: RequestAuth, fileId: string): Promise<FileMetadata> {
+    const context = this.userContext(auth);
+    return this.files.get(cacheKey(auth.app.id, context.token, fileId), () => this.callbacks.file(context.call, fileId));
+  }
+
+  /**
+   * Resolves the caller and the file, and checks one permission. Throws 403 (table 20000) when the
+   * integrator says no, 404 when it does not know the file, the callback's own error when it fails.
+   */
+  async authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<FileAccess> {
+    const [user, file] = await Promise.all([this.currentUser(auth), this.fileMetadata(auth, fileId)]);
+    if (file.permissions[permission] !== true) {
+      throw new ApiError(
+        Errors.permissionDenied,
+        `user ${user.id} may not ${VERBS[permission]} file ${fileId}: the integrator answered ${permission}: false`,
+        { fileId, permission },
+      );
+    }
+    return { user, file };
+  }
+
+  /** Forgets every cached answer (tests; an integrator that announces a permission change). */
+  forget(): void {
+    this.users.clear();
+    this.files.clear();
+  }
+
+  private userContext(auth: RequestAuth): { token: string; call: CallContext } {
+    if (auth.token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send X-Svc-Token or ?token=');
+    return { token: auth.token, call: { app: auth.app, credential: { kind: 'user', token: auth.token }, requestId: auth.requestId } };
+  }
+}
