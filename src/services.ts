@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import { AppService } from './domain/apps/app-service.js';
 import { FileService } from './domain/files/file-service.js';
 import { SeatService } from './domain/seats/seat-service.js';
+import { SheetService } from './domain/sheets/sheet-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import type { Storage } from './storage/database.js';
 import { reportCallbackFailures } from './events/callback-failures.js';
@@ -30,6 +31,8 @@ export interface Services {
   delivery: DeliveryWorker;
   /** the admin view of deliveries: list, redeliver */
   events: EventAdmin;
+  /** the spreadsheet values API: A1 ranges over spreadsheet content (docs/SHEETS.md) */
+  sheets: SheetService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -46,17 +49,20 @@ export function createServices(config: Config, storage: Storage): Services {
     pollMs: config.integratorLink.deliveryPollMs,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
+  const content = new ContentService(storage, files, config.content);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
   return {
     config,
     storage,
     apps,
     seats: new SeatService(storage),
     files,
-    content: new ContentService(storage, files, config.content),
+    content,
     callbacks,
-    access: new AccessService(callbacks, config.integratorLink.permissionCacheMs),
+    access,
     outbox,
     delivery,
     events: new EventAdmin(storage, delivery),
+    sheets: new SheetService(files, content, access),
   };
 }

@@ -4,6 +4,7 @@ import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
 import { signatureAuth } from '../../http/plugins/signature-auth.js';
 import { fileRoutes } from './files.js';
 import { licenseRoutes } from './license.js';
+import { sheetRoutes } from './sheets.js';
 
 /**
  * The backend API (spec 4.1-4.2) under /sdk/v2: the `{status, message, data}` envelope for every answer,
@@ -18,6 +19,7 @@ export const backendApi: FastifyPluginAsync<{ defaultQps: number }> = async (app
     async (api) => {
       await api.register(licenseRoutes);
       await api.register(fileRoutes);
+      await api.register(sheetRoutes);
     },
     { prefix: '/api' },
   );

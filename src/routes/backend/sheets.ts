@@ -1,0 +1,182 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MAX_ROWS } from '../../domain/sheets/a1.js';
+import { MAX_SHEET_NAME, MAX_WRITE_CELLS } from '../../domain/sheets/workbook.js';
+import { Errors } from '../../errors.js';
+import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
+import { BackendOk, ok } from '../../http/envelopes/backend.js';
+import { callerOf } from '../../http/request-context.js';
+import { FileIdParams } from './files.js';
+
+const RANGE_HELP =
+  'A1 notation: `Sheet1!A1:C3`, whole columns `A:C`, whole rows `2:5`, open-ended `A2:C`, one cell `B7`, a sheet name ' +
+  "alone (its used range); names with spaces, `!`, `:` or `'` single-quoted with `'` doubled (`'Q1!Plan''s'!B2`). " +
+  'Without a sheet name: the first sheet. Rows 1-1,048,576, columns A-XFD.';
+
+const Range = Type.String({ minLength: 1, maxLength: 1024, description: RANGE_HELP });
+
+const CellValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+  description: 'a number, text or boolean; text starting with "=" is a formula; null or "" clears the cell',
+});
+
+const ValuesBody = Type.Object({
+  range: Range,
+  resource: Type.Object({
+    values: Type.Array(Type.Array(CellValue), { description: `rows of cells, top-left first; at most ${MAX_WRITE_CELLS} cells` }),
+  }),
+});
+
+const WriteResult = Type.Object({
+  updatedRange: Type.String({ description: 'the cells the values covered, in A1' }),
+  updatedRows: Type.Integer(),
+  updatedColumns: Type.Integer(),
+  updatedCells: Type.Integer(),
+});
+
+const SheetRowsParams = Type.Composite([
+  FileIdParams,
+  Type.Object({
+    sheetName: Type.String({ minLength: 1, maxLength: 400, description: 'the sheet name as is (URL-encoded, not quoted)' }),
+    index: Type.Integer({ minimum: 0, maximum: MAX_ROWS - 1, description: 'zero-based index of the first row to remove (row 1 is index 0)' }),
+  }),
+]);
+
+/** The spreadsheet values API (spec 4.2 "Spreadsheet", contract notes 3; docs/SHEETS.md). */
+export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const routeConfig = { auth: 'user' as const, invalidRequest: Errors.invalidSheetParams };
+
+  app.get(
+    '/files/:fileId/sheets/values',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Read the values of a range',
+        description:
+          'Needs `readable`. Rows run from the range\'s first row to its last non-empty row, each from the range\'s first ' +
+          'column to its last non-empty cell (trailing empty rows and cells trimmed); empty cells inside read as "". ' +
+          'Numbers, text and booleans keep their types; dates are serial numbers (days since 1899-12-30). Formulas read as ' +
+          'their last known value ("" until an editor has computed one), or as their text with valueRenderOption=FORMULA.',
+        params: FileIdParams,
+        querystring: Type.Object({
+          range: Range,
+          valueRenderOption: Type.Optional(Type.String({ enum: ['UNFORMATTED_VALUE', 'FORMULA'], default: 'UNFORMATTED_VALUE' })),
+        }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              range: Type.String({ description: 'the range answered, with its sheet name, trimmed to its data' }),
+              values: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { range, valueRenderOption } = request.query;
+      const render = valueRenderOption === 'FORMULA' ? 'formula' : 'value';
+      return ok(await app.services.sheets.read(callerOf(request), request.params.fileId, range, render));
+    },
+  );
+
+  app.post(
+    '/files/:fileId/sheets/values',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Write values into a range',
+        description:
+          'Needs `editable`. Values go into the range from its top-left cell; cells of the range they do not reach keep ' +
+          'their content; null or "" clears a cell. Values larger than the range are refused (72004) and change nothing. ' +
+          'Idempotent: the same call twice leaves the same sheet. The sheet grows to hold what is written.',
+        params: FileIdParams,
+        body: ValuesBody,
+        response: { 200: BackendOk(WriteResult) },
+      },
+    },
+    async (request) => {
+      const { range, resource } = request.body;
+      return ok(await app.services.sheets.write(callerOf(request), request.params.fileId, range, resource.values));
+    },
+  );
+
+  app.put(
+    '/files/:fileId/sheets/values',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Append rows after a range\'s table',
+        description:
+          'Needs `editable`. The rows go after the last non-empty row of the range\'s table (the range\'s columns, widened ' +
+          'to the rows\' width, from its first row down), starting at its first column. NOT idempotent: each call adds ' +
+          'rows. Send `clientRequestId` to make retries safe: an id seen in the last 24 hours (last 1000 per file) answers ' +
+          'the first result with `alreadyApplied: true` and adds nothing; the same id with another range or values is ' +
+          'refused (72011).',
+        params: FileIdParams,
+        body: Type.Composite([
+          ValuesBody,
+          Type.Object({
+            clientRequestId: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9._:-]+$', description: 'the caller\'s id for this append (retry key)' }),
+            ),
+          }),
+        ]),
+        response: { 200: BackendOk(Type.Composite([WriteResult, Type.Object({ alreadyApplied: Type.Boolean() })])) },
+      },
+    },
+    async (request) => {
+      const { range, resource, clientRequestId } = request.body;
+      return ok(await app.services.sheets.append(callerOf(request), request.params.fileId, range, resource.values, clientRequestId));
+    },
+  );
+
+  app.delete(
+    '/files/:fileId/sheets/:sheetName/rows/:index',
+    {
+      config: routeConfig,
+      onRequest: ignoreContentTypeWithoutBody,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Delete rows',
+        description:
+          'Needs `editable`. Removes `count` rows from the zero-based `index` and shifts the rows below up. Rows past ' +
+          'the sheet\'s end are not there to remove: `deletedRows` says how many were. An index past the last row is ' +
+          'refused (72009). A sheet keeps at least one row.',
+        params: SheetRowsParams,
+        querystring: Type.Object({ count: Type.Integer({ minimum: 1, maximum: MAX_ROWS, default: 1 }) }),
+        response: {
+          200: BackendOk(Type.Object({ sheetName: Type.String(), deletedRows: Type.Integer(), rowCount: Type.Integer() })),
+        },
+      },
+    },
+    async (request) => {
+      const { fileId, sheetName, index } = request.params;
+      return ok(await app.services.sheets.deleteRows(callerOf(request), fileId, sheetName, index, request.query.count));
+    },
+  );
+
+  app.post(
+    '/files/:fileId/sheets',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Add a sheet',
+        description:
+          `Needs \`editable\`. Adds an empty sheet (1000 rows × 26 columns) at the end. Names: 1-${MAX_SHEET_NAME} characters, ` +
+          "none of : \\ / ? * [ ], no control characters, not starting or ending with ' or white space (72007); unique " +
+          'ignoring case (72008).',
+        params: FileIdParams,
+        body: Type.Object({ name: Type.String({ description: 'the new sheet\'s name' }) }),
+        response: {
+          200: BackendOk(
+            Type.Object({ sheetId: Type.String(), name: Type.String(), index: Type.Integer(), rowCount: Type.Integer(), columnCount: Type.Integer() }),
+          ),
+        },
+      },
+    },
+    async (request) => ok(await app.services.sheets.addSheet(callerOf(request), request.params.fileId, request.body.name)),
+  );
+};
