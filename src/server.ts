@@ -6,6 +6,7 @@ import { ApiError, Errors } from './errors.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
+import { collaborationEndpoint } from './routes/collaboration.js';
 import { healthRoutes } from './routes/health.js';
 import type { Services } from './services.js';
 import './http/request-context.js';
@@ -75,6 +76,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes);
+  await app.register(collaborationEndpoint);
   await app.register(backendApi, { prefix: '/sdk/v2', defaultQps: services.config.appQps });
 
   app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));

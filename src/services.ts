@@ -3,7 +3,9 @@ import { AppService } from './domain/apps/app-service.js';
 import { FileService } from './domain/files/file-service.js';
 import { SeatService } from './domain/seats/seat-service.js';
 import { SheetService } from './domain/sheets/sheet-service.js';
+import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
+import { RevisionService } from './domain/content/revision-service.js';
 import type { Storage } from './storage/database.js';
 import { reportCallbackFailures } from './events/callback-failures.js';
 import { DeliveryWorker } from './events/delivery.js';
@@ -21,6 +23,10 @@ export interface Services {
   files: FileService;
   /** collaborative content: live Yjs documents shared by editors and the backend API (docs/CONTENT-MODEL.md) */
   content: ContentService;
+  /** copy, plain text, word count, mentions and bookmarks of collaborative files */
+  collabFiles: CollabFileService;
+  /** edit history and named revisions */
+  revisions: RevisionService;
   /** the integrator's callbacks (contract notes 2) */
   callbacks: CallbackClient;
   /** who the caller is and what they may do with a file, per the integrator */
@@ -49,7 +55,7 @@ export function createServices(config: Config, storage: Storage): Services {
     pollMs: config.integratorLink.deliveryPollMs,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
-  const content = new ContentService(storage, files, config.content);
+  const content = new ContentService(storage, files, outbox, config.content);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
   return {
     config,
@@ -58,6 +64,8 @@ export function createServices(config: Config, storage: Storage): Services {
     seats: new SeatService(storage),
     files,
     content,
+    collabFiles: new CollabFileService(storage, files, content),
+    revisions: new RevisionService(storage, content, outbox),
     callbacks,
     access,
     outbox,

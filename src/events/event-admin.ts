@@ -63,11 +63,10 @@ export class EventAdmin {
     if (filter.fileId !== undefined) query = query.where('file_id', '=', filter.fileId);
     if (filter.before !== undefined) {
       const anchor = await this.find(appId, filter.before);
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', anchor.created_at), eb.and([eb('created_at', '=', anchor.created_at), eb('id', '<', anchor.id)])]),
-      );
+      query = query.where('id', '<', anchor.id);
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+    // Event ids are UUIDv7: their order is creation order.
+    const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
     return rows.map(toDelivery);
   }
 

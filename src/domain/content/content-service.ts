@@ -1,9 +1,10 @@
 import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
+import { collaboratorEvent, fileContentEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
@@ -31,13 +32,6 @@ export interface EventSink {
   add(db: Db, events: PendingEvent | PendingEvent[]): Promise<unknown>;
 }
 
-/** Builders of the events the content engine emits (src/events/builders.ts). */
-export interface ContentEvents {
-  sink: EventSink;
-  fileContent(input: { appId: string; fileId: string; userId: string; version: number }): PendingEvent;
-  collaborator(input: { appId: string; fileId: string; userId: string; userToken?: string | undefined; action: 'enter' | 'leave'; clientId: string }): PendingEvent;
-}
-
 export interface ContentOptions {
   /** quiet time after the last change before the change is recorded (history entry, version, FileContent event) */
   coalesceMs: number;
@@ -54,6 +48,9 @@ export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coale
 /** History entry kinds (content_history.history_type, doc-sidebar-info `historyType`). */
 export const HistoryType = { edit: 1, restore: 2, revision: 3 } as const;
 export type HistoryTypeValue = (typeof HistoryType)[keyof typeof HistoryType];
+
+/** WebSocket close code sent to a client whose message does not decode (4000-4999: application codes). */
+export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 
 /** Transaction origins of updates that are already stored: they must not be stored again. */
 const FROM_STORAGE = Symbol('content loaded from storage');
@@ -101,22 +98,22 @@ export class ContentService {
   private readonly live = new WeakMap<Y.Doc, LiveState>();
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private events: ContentEvents | undefined;
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
     private readonly storage: Storage,
     private readonly files: FileService,
+    private readonly outbox: EventSink,
     private readonly options: ContentOptions = DEFAULT_CONTENT_OPTIONS,
-    private readonly log?: Logger,
+    private log?: FastifyBaseLogger,
   ) {
     this.store = new ContentStore(storage);
   }
 
-  /** Connects the event builders and the outbox (done once by createServices). */
-  useEvents(events: ContentEvents): void {
-    this.events = events;
+  /** Logs through the server's logger once there is one. */
+  setLogger(log: FastifyBaseLogger): void {
+    this.log = log;
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -271,9 +268,15 @@ export class ContentService {
       },
       beforeHandleMessage: async ({ connection, update, document, context }) => {
         if (connection.readOnly) return;
-        const incoming = incomingUpdate(update);
-        if (!incoming) return;
-        await this.persistIncoming(document, incoming, (context as CollaborationContext).actor);
+        try {
+          const incoming = incomingUpdate(update);
+          if (incoming) await this.persistIncoming(document, incoming, (context as CollaborationContext).actor);
+        } catch (error) {
+          // a client that sends what Yjs cannot read is out of step or hostile: end its session
+          this.log?.warn({ err: error, appId, fileId: document.name }, 'malformed collaboration message; connection closed');
+          connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'malformed update');
+          throw error;
+        }
       },
       connected: async ({ context, connection }) => {
         const admitted = context as CollaborationContext;
@@ -350,13 +353,8 @@ export class ContentService {
   }
 
   private async emitCollaborator(context: CollaborationContext, action: 'enter' | 'leave', clientId: string): Promise<void> {
-    const events = this.events;
-    if (!events) return;
     try {
-      await events.sink.add(
-        this.storage.db,
-        events.collaborator({ appId: context.appId, fileId: context.fileId, userId: context.actor.userId, action, clientId }),
-      );
+      await this.outbox.add(this.storage.db, collaboratorEvent({ appId: context.appId, fileId: context.fileId, userId: context.actor.userId, action, clientId }));
     } catch (error) {
       this.log?.error({ err: error, fileId: context.fileId }, 'collaborator event not stored');
     }
@@ -403,7 +401,6 @@ export class ContentService {
   async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: boolean): Promise<RecordedChange> {
     const state = await this.state(appId, fileId);
     const historyId = crypto.randomUUID();
-    const events = this.events;
     return this.storage.db.transaction().execute(async (trx) => {
       const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.currentVersion(trx, appId, fileId);
       await trx
@@ -421,7 +418,7 @@ export class ContentService {
           created_at: Date.now(),
         })
         .execute();
-      if (bump && events) await events.sink.add(trx, events.fileContent({ appId, fileId, userId: actor.userId, version }));
+      if (bump) await this.outbox.add(trx, fileContentEvent({ appId, fileId, userId: actor.userId, version }));
       return { historyId, version };
     });
   }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
 import { signatureAuth } from '../../http/plugins/signature-auth.js';
+import { eventAdminRoutes } from './events.js';
 import { fileRoutes } from './files.js';
 import { licenseRoutes } from './license.js';
 import { sheetRoutes } from './sheets.js';
@@ -19,6 +20,7 @@ export const backendApi: FastifyPluginAsync<{ defaultQps: number }> = async (app
     async (api) => {
       await api.register(licenseRoutes);
       await api.register(fileRoutes);
+      await api.register(eventAdminRoutes);
       await api.register(sheetRoutes);
     },
     { prefix: '/api' },

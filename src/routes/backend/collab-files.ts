@@ -1,0 +1,242 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
+import { FILE_TYPES } from '../../domain/files/file-types.js';
+import { Errors } from '../../errors.js';
+import { BackendOk, ok } from '../../http/envelopes/backend.js';
+import { callerOf } from '../../http/request-context.js';
+import { contentActor } from './content-actor.js';
+import { FileIdParams } from './files.js';
+
+const Revision = Type.Object({
+  id: Type.String(),
+  label: Type.String(),
+  title: Type.String(),
+  docHistoryId: Type.String({ description: 'the history snapshot the revision names' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+  user: Type.Object({ id: Type.String(), name: Type.String() }),
+});
+
+const RevisionParams = Type.Composite([FileIdParams, Type.Object({ revisionId: Type.String({ minLength: 1, maxLength: 64 }) })]);
+
+/**
+ * `/sdk/v2/collab-files/{fileId}/…` (spec 4.2 "Common", copy; contract notes 3): content of one file for
+ * the integrator's backend. Every call is in a user's context; the integrator's permissions decide.
+ */
+export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { services } = app;
+
+  app.post(
+    '/:fileId/copy',
+    {
+      config: { auth: 'user', invalidRequest: Errors.invalidFileParams },
+      schema: {
+        tags: ['content'],
+        summary: 'Copy a collaborative file',
+        description:
+          'Needs `copyable` on the source. Creates `fileId` (body) as a new file of the same type with a full, independent copy of ' +
+          'the current content (live edits included); later edits of either file do not reach the other. An existing fileId is ' +
+          'refused with 70012 and nothing changes. Not idempotent.',
+        params: FileIdParams,
+        body: Type.Object({ fileId: Type.String({ pattern: FILE_ID_PATTERN, description: 'id of the new copy' }) }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              fileId: Type.String(),
+              type: Type.String({ enum: [...FILE_TYPES] }),
+              createdAt: Type.String({ format: 'date-time' }),
+              updatedAt: Type.String({ format: 'date-time' }),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const actor = await contentActor(services, auth, request.params.fileId, 'copyable');
+      return ok(await services.collabFiles.copy(auth.app, request.params.fileId, request.body.fileId, actor));
+    },
+  );
+
+  app.get(
+    '/:fileId/plain-text',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['content'],
+        summary: 'Plain text of a file',
+        description:
+          'Needs `readable`. Documents in reading order (table rows tab-separated); spreadsheets as tab-separated rows per sheet, ' +
+          'sheets separated by a blank line; presentations slide by slide. Rules: docs/CONTENT-MODEL.md "Plain text". A table file answers 70004.',
+        params: FileIdParams,
+        response: { 200: BackendOk(Type.Object({ content: Type.String() })) },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await contentActor(services, auth, request.params.fileId, 'readable');
+      return ok({ content: await services.collabFiles.plainText(auth.app.id, request.params.fileId) });
+    },
+  );
+
+  app.post(
+    '/:fileId/plain-text/wc',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['content'],
+        summary: 'Word count and keyword counts',
+        description:
+          'Needs `readable`. Counts words of the plain text: each CJK character is one word, other scripts count runs of letters and ' +
+          'digits; `keywords` are counted case-insensitively, non-overlapping (docs/CONTENT-MODEL.md "Word count"). The body may be omitted.',
+        params: FileIdParams,
+        body: Type.Optional(
+          Type.Object({ keywords: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })) }),
+        ),
+        response: {
+          200: BackendOk(Type.Object({ wordCount: Type.Integer(), keywords: Type.Record(Type.String(), Type.Integer()) })),
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await contentActor(services, auth, request.params.fileId, 'readable');
+      return ok(await services.collabFiles.wordCount(auth.app.id, request.params.fileId, request.body?.keywords ?? []));
+    },
+  );
+
+  app.get(
+    '/:fileId/revisions',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Named revisions, newest first',
+        description: 'Needs `readable`.',
+        params: FileIdParams,
+        response: { 200: BackendOk(Type.Array(Revision)) },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await contentActor(services, auth, request.params.fileId, 'readable');
+      return ok(await services.revisions.list(auth.app.id, request.params.fileId));
+    },
+  );
+
+  app.post(
+    '/:fileId/revisions',
+    {
+      config: { auth: 'user', invalidRequest: Errors.invalidRevisionParams },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Create a named revision',
+        description:
+          'Needs `editable`. Names the current content (pending edits are recorded first), or the history entry `docHistoryId` ' +
+          '(from doc-sidebar-info; 60011 when it is not this file\'s). Emits a Revision event with action `create`.',
+        params: FileIdParams,
+        body: Type.Object({
+          title: Type.String({ minLength: 1, maxLength: 200 }),
+          label: Type.Optional(Type.String({ maxLength: 100 })),
+          docHistoryId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        }),
+        response: { 200: BackendOk(Revision) },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const actor = await contentActor(services, auth, request.params.fileId, 'editable');
+      return ok(await services.revisions.create(auth.app.id, request.params.fileId, actor, request.body));
+    },
+  );
+
+  app.post(
+    '/:fileId/revisions/:revisionId/restore',
+    {
+      config: { auth: 'user', invalidRequest: Errors.invalidRevisionParams },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Restore a named revision',
+        description:
+          'Needs `editable`. Makes the revision\'s content the current content as a new change: connected editors see it at once, ' +
+          'the version grows (FileContent event), a `restore` history entry (historyType 2) is written, and a Revision event with ' +
+          'action `update` names the restored revision. 60010 when the revision is not this file\'s.',
+        params: RevisionParams,
+        response: {
+          200: BackendOk(Type.Object({ revision: Revision, version: Type.Integer(), docHistoryId: Type.String({ description: 'the restore history entry' }) })),
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const actor = await contentActor(services, auth, request.params.fileId, 'editable');
+      return ok(await services.revisions.restore(auth.app.id, request.params.fileId, request.params.revisionId, actor));
+    },
+  );
+
+  app.get(
+    '/:fileId/doc-sidebar-info',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Edit history, newest first, paged',
+        description:
+          'Needs `readable`. `pageSize` entries (default 20, 1-100) after skipping `count` (the number the client already shows); ' +
+          '`historyType` filters: 1 edits, 2 restores, 3 snapshots taken for a revision. `users` maps the page\'s user ids to names.',
+        params: FileIdParams,
+        querystring: Type.Object({
+          pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          count: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+          historyType: Type.Optional(Type.Integer({ enum: [1, 2, 3] })),
+        }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              histories: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  content: Type.String(),
+                  createdAt: Type.String({ format: 'date-time' }),
+                  updatedAt: Type.String({ format: 'date-time' }),
+                  historyType: Type.Integer(),
+                  name: Type.String(),
+                  userId: Type.String(),
+                }),
+              ),
+              isLastPage: Type.Boolean(),
+              limit: Type.Integer(),
+              users: Type.Record(Type.String(), Type.String()),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await contentActor(services, auth, request.params.fileId, 'readable');
+      const { pageSize, count, historyType } = request.query;
+      return ok(await services.revisions.histories(auth.app.id, request.params.fileId, { limit: pageSize, offset: count, historyType }));
+    },
+  );
+
+  app.get(
+    '/:fileId/mention-at-list',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['content'],
+        summary: 'Users mentioned in the file',
+        description: 'Needs `readable`. Every `mention` node of documents and presentation text boxes, in reading order (docs/CONTENT-MODEL.md).',
+        params: FileIdParams,
+        response: { 200: BackendOk(Type.Object({ mentionAtList: Type.Array(Type.Object({ userId: Type.String(), atGuid: Type.String() })) })) },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      await contentActor(services, auth, request.params.fileId, 'readable');
+      return ok({ mentionAtList: await services.collabFiles.mentions(auth.app.id, request.params.fileId) });
+    },
+  );
+};

@@ -1,0 +1,100 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { WebSocketServer } from 'ws';
+import { verifySignature } from '../auth/signature.js';
+import type { CollaborationContext } from '../domain/content/content-service.js';
+import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
+import { ApiError, Errors, isApiError } from '../errors.js';
+
+/** `/sdk/v2/collab-files/{fileId}/collaboration`: the WebSocket endpoint of one file (README "Collaboration"). */
+const COLLABORATION_PATH = /^\/sdk\/v2\/collab-files\/([^/]+)\/collaboration$/;
+const fileIdRule = new RegExp(FILE_ID_PATTERN);
+/** Largest WebSocket message accepted from an editor; a paste of a large document fits well inside. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+function credential(request: IncomingMessage, url: URL, header: string, queryName: string): string | undefined {
+  const fromQuery = url.searchParams.get(queryName);
+  if (fromQuery) return fromQuery;
+  const fromHeader = request.headers[header];
+  return typeof fromHeader === 'string' && fromHeader.length > 0 ? fromHeader : undefined;
+}
+
+/**
+ * Decides whether a WebSocket upgrade may become a collaboration session: the same signature and token as
+ * the backend API (query `signature`, `token`, or the usual headers), an existing file with content, and
+ * the integrator's permissions: `readable` is required, without `editable` the session is read-only.
+ */
+async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, rawFileId: string): Promise<CollaborationContext> {
+  let fileId: string;
+  try {
+    fileId = decodeURIComponent(rawFileId);
+  } catch {
+    throw new ApiError(Errors.invalidRequest, 'fileId is not valid percent-encoding');
+  }
+  if (!fileIdRule.test(fileId)) throw new ApiError(Errors.invalidRequest, 'fileId must be 1-64 characters without white space, control characters, / \\ ? # %');
+  const { services } = app;
+  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), { license: false });
+  const token = credential(request, url, 'x-svc-token', 'token');
+  if (token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send ?token= (or X-Svc-Token)');
+  const appId = verified.app.id;
+  await services.content.kindOf(appId, fileId);
+  const auth = { app: verified.app, claims: verified.claims, token };
+  const { user, file } = await services.access.authorize(auth, fileId, 'readable');
+  return {
+    appId,
+    fileId,
+    actor: { userId: user.id, token, name: user.name },
+    readOnly: file.permissions.editable !== true,
+  };
+}
+
+function refuse(socket: Duplex, error: ApiError): void {
+  const body = JSON.stringify({ status: error.spec.code, message: error.message, data: error.details ?? null });
+  const reason = error.spec.http === 404 ? 'Not Found' : error.spec.http === 401 ? 'Unauthorized' : error.spec.http === 403 ? 'Forbidden' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${error.spec.http} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The real-time collaboration endpoint on the service's own port: WebSocket upgrades of
+ * `/sdk/v2/collab-files/{fileId}/collaboration` are admitted here and handed to the content engine's
+ * Hocuspocus (Yjs sync protocol). Refusals are plain HTTP answers with the backend envelope.
+ */
+export const collaborationEndpoint: FastifyPluginAsync = fp(
+  async (app) => {
+    const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    app.services.content.setLogger(app.log.child({ component: 'content' }));
+
+    const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const match = COLLABORATION_PATH.exec(url.pathname);
+      if (!match) {
+        refuse(socket, new ApiError(Errors.routeNotFound, `no WebSocket endpoint at ${url.pathname}`));
+        return;
+      }
+      socket.on('error', () => socket.destroy());
+      admit(app, request, url, match[1]!).then(
+        (context) => {
+          sockets.handleUpgrade(request, socket, head, (websocket) => app.services.content.handleConnection(websocket, request, context));
+        },
+        (error: unknown) => {
+          if (!isApiError(error)) app.log.error({ err: error }, 'collaboration upgrade failed');
+          refuse(socket, isApiError(error) ? error : new ApiError(Errors.internal, 'internal error'));
+        },
+      );
+    };
+    app.server.on('upgrade', onUpgrade);
+
+    // Before the HTTP server closes (it would wait for open WebSockets): end the sessions and record pending changes.
+    app.addHook('preClose', async () => {
+      app.server.off('upgrade', onUpgrade);
+      await app.services.content.close();
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+    });
+  },
+  { name: 'collaboration-endpoint' },
+);

@@ -1,0 +1,192 @@
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import { startService, type TestService } from '../support/service.js';
+import { appendParagraph, collaborationUrl, connectEditor, plainText, refusedUpgrade, startPeer, type Editor } from './support.js';
+
+const FAST_CONTENT = { coalesceMs: 150, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500 };
+
+for (const database of testDatabases()) {
+  describe(`collaboration endpoint [${database.name}]`, () => {
+    let svc: TestService;
+    const editors: Editor[] = [];
+    beforeEach(async () => {
+      svc = await startService(database, { integrator: true, content: FAST_CONTENT });
+      svc.integrator.addUser({ id: 'user-2', name: 'Second User', token: 'token-2' });
+    });
+    afterEach(async () => {
+      for (const editor of editors.splice(0)) await editor.close();
+      await svc.close();
+    });
+    const open = async (fileId: string, token?: string) => {
+      const editor = await connectEditor(svc, fileId, token ? { token } : {});
+      editors.push(editor);
+      return editor;
+    };
+    const createFile = async (fileId: string, type = 'document') => {
+      const created = await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } });
+      expect(created.status).toBe(200);
+    };
+
+    it('two editors see each other at once; the backend reads the merged content; one FileContent event per burst', async () => {
+      await createFile('doc-1');
+      const first = await open('doc-1');
+      const second = await open('doc-1', 'token-2');
+      expect(first.readOnly).toBe(false);
+
+      appendParagraph(first.doc, 'Hello from one');
+      await eventually(() => second.doc.getXmlFragment('default').length === 1, 'second editor sees the first edit');
+      // a burst of keystrokes from the second editor
+      const paragraph = second.doc.getXmlFragment('default').get(0) as Y.XmlElement;
+      const text = paragraph.get(0) as Y.XmlText;
+      for (const char of ' and two') text.insert(text.length, char);
+      await Promise.all([first.saved(), second.saved()]);
+      await eventually(() => first.doc.getXmlFragment('default').toString().includes('and two'), 'first editor sees the burst');
+
+      expect(await plainText(svc, 'doc-1')).toBe('Hello from one and two');
+      await eventually(() => svc.integrator.events.some((event) => event.eventClass === 'FileContent'), 'FileContent event');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const contentEvents = svc.integrator.events.filter((event) => event.eventClass === 'FileContent');
+      expect(contentEvents).toHaveLength(1);
+      expect(contentEvents[0]!.body).toMatchObject({ kind: 'fileContent', action: 'update', fileId: 'doc-1', fileContent: { version: 1 } });
+      expect(contentEvents[0]!.credentialType).toBe('3');
+
+      const history = await svc.call('GET', '/sdk/v2/collab-files/doc-1/doc-sidebar-info');
+      expect(history.body.data.histories).toHaveLength(1);
+      expect(history.body.data.users).toMatchObject({ 'user-2': 'Second User' });
+
+      appendParagraph(first.doc, 'later');
+      await first.saved();
+      await eventually(() => svc.integrator.events.filter((event) => event.eventClass === 'FileContent').length === 2, 'second FileContent event');
+      const versions = svc.integrator.events.filter((event) => event.eventClass === 'FileContent').map((event) => (event.body.fileContent as { version: number }).version);
+      expect(versions).toEqual([1, 2]);
+    });
+
+    it('announces collaborators entering and leaving', async () => {
+      await createFile('doc-c');
+      const editor = await open('doc-c');
+      await eventually(() => svc.integrator.events.some((event) => event.eventClass === 'Collaborator'), 'enter event');
+      const enter = svc.integrator.events.find((event) => event.eventClass === 'Collaborator')!;
+      expect(enter.body).toMatchObject({ kind: 'collaborator', action: 'enter', fileId: 'doc-c', userId: DEFAULT_USER.id });
+      const clientId = (enter.body.collaboratorChanged as { clientId: string }).clientId;
+      expect(typeof clientId).toBe('string');
+      expect(typeof enter.body.timestamp).toBe('number');
+      await editors.splice(0)[0]!.close();
+      void editor;
+      await eventually(() => svc.integrator.events.some((event) => event.eventClass === 'Collaborator' && event.body.action === 'leave'), 'leave event');
+      const leave = svc.integrator.events.find((event) => event.body.action === 'leave')!;
+      expect(leave.body).toMatchObject({ kind: 'collaborator', fileId: 'doc-c', collaboratorChanged: { clientId } });
+    });
+
+    it('gives a read-only session to a reader and refuses one who may not read', async () => {
+      await createFile('doc-r');
+      svc.integrator.addUser({ id: 'user-3', name: 'Outsider', token: 'token-3' });
+      svc.integrator.addFile({
+        id: 'doc-r',
+        type: 'document',
+        grants: { [DEFAULT_USER.id]: { readable: true, editable: true }, 'user-2': { readable: true, editable: false }, 'user-3': { readable: false } },
+      });
+
+      const writer = await open('doc-r');
+      appendParagraph(writer.doc, 'written');
+      await writer.saved();
+      const reader = await open('doc-r', 'token-2');
+      expect(reader.readOnly).toBe(true);
+      expect(reader.doc.getXmlFragment('default').length).toBe(1);
+      appendParagraph(reader.doc, 'sneaky');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(writer.doc.getXmlFragment('default').length).toBe(1);
+      expect(await plainText(svc, 'doc-r')).toBe('written');
+
+      const refused = await refusedUpgrade(await collaborationUrl(svc, 'doc-r', 'token-3'));
+      expect(refused.status).toBe(403);
+      const unsigned = await refusedUpgrade(await collaborationUrl(svc, 'doc-r', 'user-token', 'not-a-jwt'));
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.body.status).toBe(30002);
+      const missing = await refusedUpgrade(await collaborationUrl(svc, 'no-such-file'));
+      expect(missing.status).toBe(404);
+      const table = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'table', fileId: 'tbl' } });
+      expect(table.status).toBe(200);
+      expect((await refusedUpgrade(await collaborationUrl(svc, 'tbl'))).body.status).toBe(70004);
+    });
+
+    it('rejects a malformed update without touching the stored document', async () => {
+      await createFile('doc-m');
+      const editor = await open('doc-m');
+      appendParagraph(editor.doc, 'intact');
+      await editor.saved();
+
+      const socket = new WebSocket(await collaborationUrl(svc, 'doc-m'));
+      await new Promise((resolve) => socket.on('open', resolve));
+      const name = Buffer.from('doc-m');
+      // auth message, then a sync "update" message whose payload is garbage
+      socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([2, 0, 0])]));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([0, 2, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])]));
+      expect(await closed).toBe(4400);
+
+      expect(await plainText(svc, 'doc-m')).toBe('intact');
+      appendParagraph(editor.doc, 'still editing');
+      await editor.saved();
+      expect(await plainText(svc, 'doc-m')).toBe('intact\nstill editing');
+    });
+
+    it('merges offline edits when an editor reconnects', async () => {
+      await createFile('doc-o');
+      const first = await open('doc-o');
+      appendParagraph(first.doc, 'base');
+      await first.saved();
+      const offlineDoc = new Y.Doc();
+      Y.applyUpdate(offlineDoc, Y.encodeStateAsUpdate(first.doc));
+      appendParagraph(offlineDoc, 'written offline');
+      appendParagraph(first.doc, 'written online');
+      await first.saved();
+
+      const back = await connectEditor(svc, 'doc-o', { doc: offlineDoc });
+      editors.push(back);
+      await back.saved();
+      const text = await plainText(svc, 'doc-o');
+      expect(text.split('\n').sort()).toEqual(['base', 'written offline', 'written online']);
+      await eventually(() => first.doc.getXmlFragment('default').length === 3, 'online editor receives the offline edits');
+    });
+
+    it('loses nothing acknowledged: a second process on the same database sees and shares every update', async () => {
+      await createFile('doc-p');
+      const first = await open('doc-p');
+      for (let i = 0; i < 20; i++) appendParagraph(first.doc, `line ${i}`);
+      await first.saved();
+
+      // a second process starts on the same database: it only has what was stored
+      const peer = await startPeer(svc);
+      try {
+        expect((await plainText(svc, 'doc-p', peer.url)).split('\n')).toHaveLength(20);
+        const other = await connectEditor(peer, 'doc-p');
+        editors.push(other);
+        appendParagraph(other.doc, 'from the peer');
+        await other.saved();
+        appendParagraph(first.doc, 'from the first');
+        await first.saved();
+        // each process's editors see the other's edits (open documents catch up with the shared log)
+        await eventually(() => first.doc.getXmlFragment('default').length === 22, 'first process editor sees the peer');
+        await eventually(() => other.doc.getXmlFragment('default').length === 22, 'peer editor sees the first');
+        expect(await plainText(svc, 'doc-p')).toContain('from the peer');
+        expect(await plainText(svc, 'doc-p', peer.url)).toContain('from the first');
+        await other.close();
+        await first.close();
+        editors.splice(0);
+      } finally {
+        await peer.close();
+      }
+      // after both unloaded (and compacted), a fresh process still has all 22 lines
+      const third = await startPeer(svc);
+      try {
+        expect((await plainText(svc, 'doc-p', third.url)).split('\n')).toHaveLength(22);
+      } finally {
+        await third.close();
+      }
+    });
+  });
+}

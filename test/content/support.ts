@@ -1,0 +1,103 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { sql } from 'kysely';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { buildServer } from '../../src/server.js';
+import { createServices, type Services } from '../../src/services.js';
+import { openStorage, type StorageOptions } from '../../src/storage/database.js';
+import { eventually } from '../support/integrator.js';
+import type { TestService } from '../support/service.js';
+
+/** A collaboration client as a browser editor runs it: a Y.Doc synced through the Hocuspocus provider. */
+export interface Editor {
+  doc: Y.Doc;
+  provider: HocuspocusProvider;
+  /** resolves when the server acknowledged every local change (stored durably) */
+  saved(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function collaborationUrl(svc: { url: string; sign: TestService['sign'] }, fileId: string, token = 'user-token', signature?: string): Promise<string> {
+  const query = new URLSearchParams({ signature: signature ?? (await svc.sign()), token });
+  return `${svc.url.replace(/^http/, 'ws')}/sdk/v2/collab-files/${encodeURIComponent(fileId)}/collaboration?${query}`;
+}
+
+/** Connects an editor and waits for the first sync; `readOnly` tells what the server granted. */
+export async function connectEditor(svc: { url: string; sign: TestService['sign'] }, fileId: string, options: { token?: string; doc?: Y.Doc } = {}): Promise<Editor & { readOnly: boolean }> {
+  const doc = options.doc ?? new Y.Doc();
+  const socket = new HocuspocusProviderWebsocket({ url: await collaborationUrl(svc, fileId, options.token), WebSocketPolyfill: WebSocket });
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: fileId, document: doc, token: 'editor' });
+  await eventually(() => provider.isSynced, `editor synced on ${fileId}`);
+  return {
+    doc,
+    provider,
+    readOnly: provider.authorizedScope === 'readonly',
+    saved: () => eventually(() => !provider.hasUnsyncedChanges, 'changes acknowledged'),
+    async close() {
+      provider.destroy();
+      socket.destroy();
+    },
+  };
+}
+
+/** Answer of an upgrade the server refused: HTTP status and the backend envelope. */
+export function refusedUpgrade(url: string): Promise<{ status: number; body: { status: number; message: string } }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('open', () => {
+      socket.close();
+      reject(new Error('upgrade was accepted'));
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+/**
+ * A second service process on the same database (its own storage connection, services, Hocuspocus and
+ * HTTP port), as a second `npm start` against the same SQLite file or PostgreSQL schema would be.
+ */
+export async function startPeer(svc: TestService): Promise<{ url: string; services: Services; sign: TestService['sign']; close(): Promise<void> }> {
+  const { config, storage } = svc.services;
+  let options: StorageOptions = { dataDir: config.dataDir };
+  if (storage.engine === 'postgres') {
+    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema;
+    options = { databaseUrl: config.databaseUrl, pgSchema: schema, dataDir: config.dataDir };
+  }
+  const peerStorage = await openStorage(options);
+  const services = createServices(config, peerStorage);
+  const server = await buildServer(services, { logger: false });
+  await server.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.server.address();
+  if (!address || typeof address === 'string') throw new Error('peer did not bind');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    services,
+    sign: svc.sign,
+    async close() {
+      await server.close();
+      await peerStorage.close();
+    },
+  };
+}
+
+/** Plain text of a file through the backend API of `svc` (or a peer). */
+export async function plainText(svc: TestService, fileId: string, base?: string): Promise<string> {
+  const response = base
+    ? await fetch(`${base}/sdk/v2/collab-files/${fileId}/plain-text`, { headers: { 'x-svc-signature': await svc.sign(), 'x-svc-token': 'user-token' } }).then((r) => r.json() as Promise<{ status: number; data: { content: string } }>)
+    : (await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`)).body;
+  if (response.status !== 0) throw new Error(`plain-text failed: ${JSON.stringify(response)}`);
+  return response.data.content;
+}
+
+/** Appends a paragraph with `text` to a rich-text document (as an editor would). */
+export function appendParagraph(doc: Y.Doc, text: string): void {
+  const paragraph = new Y.XmlElement('paragraph');
+  paragraph.insert(0, [new Y.XmlText(text)]);
+  const root = doc.getXmlFragment('default');
+  root.insert(root.length, [paragraph]);
+}
