@@ -27,6 +27,7 @@ export async function connectEditor(svc: { url: string; sign: TestService['sign'
   const doc = options.doc ?? new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: await collaborationUrl(svc, fileId, options.token), WebSocketPolyfill: WebSocket });
   const provider = new HocuspocusProvider({ websocketProvider: socket, name: fileId, document: doc, token: 'editor' });
+  provider.attach();
   await eventually(() => provider.isSynced, `editor synced on ${fileId}`);
   return {
     doc,
