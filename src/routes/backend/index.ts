@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
 import { signatureAuth } from '../../http/plugins/signature-auth.js';
+import { collabFileRoutes } from './collab-files.js';
+import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { fileRoutes } from './files.js';
 import { licenseRoutes } from './license.js';
@@ -21,8 +23,10 @@ export const backendApi: FastifyPluginAsync<{ defaultQps: number }> = async (app
       await api.register(licenseRoutes);
       await api.register(fileRoutes);
       await api.register(eventAdminRoutes);
+      await api.register(documentProRoutes);
       await api.register(sheetRoutes);
     },
     { prefix: '/api' },
   );
+  await app.register(collabFileRoutes, { prefix: '/collab-files' });
 };
