@@ -17,6 +17,8 @@ export interface Config {
   appQps: number;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
+  /** Largest accepted table API request body, in bytes; above it the table API answers 400 / 70012. */
+  tableBodyLimitBytes: number;
   /** Integrator link: callback deadlines, permission cache and event delivery (README "Integrator link"). */
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
+    tableBodyLimitBytes: integer(env, 'SVC_TABLE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     integratorLink: {
       callbackTimeoutMs: integer(env, 'SVC_CALLBACK_TIMEOUT_MS', 5000, 100, 120_000),
       permissionCacheMs: integer(env, 'SVC_PERMISSION_CACHE_MS', 3000, 0, 600_000),

@@ -10,14 +10,16 @@ export interface ErrorSpec {
   readonly http: number;
   readonly code: number;
   readonly tableCode?: number | 'unauthorized';
+  /** HTTP status on the table API where it differs from `http` (spec 7.2 answers some with 400). */
+  readonly tableHttp?: number;
 }
 
 export const Errors = {
   // General request errors (our own family: HTTP status × 100).
   invalidRequest: { http: 400, code: 40000, tableCode: 70000 },
   routeNotFound: { http: 404, code: 40400, tableCode: 40400 },
-  bodyTooLarge: { http: 413, code: 41300, tableCode: 70012 },
-  unsupportedMediaType: { http: 415, code: 41500, tableCode: 70000 },
+  bodyTooLarge: { http: 413, code: 41300, tableCode: 70012, tableHttp: 400 },
+  unsupportedMediaType: { http: 415, code: 41500, tableCode: 70000, tableHttp: 400 },
   rateLimited: { http: 429, code: 42900, tableCode: 42900 },
   internal: { http: 500, code: 50000, tableCode: 10000 },
   unavailable: { http: 503, code: 50300, tableCode: 10000 },
@@ -64,6 +66,12 @@ export const Errors = {
   fileTypeNotAvailable: { http: 400, code: 70003, tableCode: 70000 },
   fileExists: { http: 409, code: 70012, tableCode: 70000 },
   fileNotFound: { http: 404, code: 70013, tableCode: 70001 },
+
+  // Table data API (spec 7.2); the backend codes are our own (HTTP status × 100 + n).
+  tableNotFound: { http: 404, code: 40402, tableCode: 70002 },
+  viewNotFound: { http: 404, code: 40403, tableCode: 70003 },
+  columnNotFound: { http: 400, code: 40004, tableCode: 70004 },
+  rowNotFound: { http: 404, code: 40405, tableCode: 70005 },
 
   // Permissions decided by the integrator (our own family).
   permissionDenied: { http: 403, code: 40300, tableCode: 20000 },

@@ -7,6 +7,7 @@ import { sendBackendError } from './http/envelopes/backend.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
 import { collaborationEndpoint } from './routes/collaboration.js';
+import { tableApi } from './routes/table-api/index.js';
 import { healthRoutes } from './routes/health.js';
 import type { Services } from './services.js';
 import './http/request-context.js';
@@ -78,6 +79,11 @@ export async function buildServer(services: Services, options: ServerOptions = {
   await app.register(healthRoutes);
   await app.register(collaborationEndpoint);
   await app.register(backendApi, { prefix: '/sdk/v2', defaultQps: services.config.appQps });
+  await app.register(tableApi, {
+    prefix: '/sdk/v2/api/table-api/openapi/v1',
+    defaultQps: services.config.appQps,
+    bodyLimit: services.config.tableBodyLimitBytes,
+  });
 
   app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>

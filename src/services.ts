@@ -6,6 +6,8 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { TableService } from './domain/tables/table-service.js';
+import { fileContentEvent } from './events/builders.js';
 import type { Storage } from './storage/database.js';
 import { reportCallbackFailures } from './events/callback-failures.js';
 import { DeliveryWorker } from './events/delivery.js';
@@ -27,6 +29,8 @@ export interface Services {
   collabFiles: CollabFileService;
   /** edit history and named revisions */
   revisions: RevisionService;
+  /** the table data API: tables, columns, rows and views of table bases */
+  tables: TableService;
   /** the integrator's callbacks (contract notes 2) */
   callbacks: CallbackClient;
   /** who the caller is and what they may do with a file, per the integrator */
@@ -57,6 +61,16 @@ export function createServices(config: Config, storage: Storage): Services {
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  const tables = new TableService({
+    storage,
+    files,
+    authorize: (auth, fileId, permission) => access.authorize(auth, fileId, permission),
+    // FileContent is a system event (contract notes 4): no user token is forwarded with it.
+    contentChanged: async (db, change) => {
+      const version = await files.bumpVersion(db, change.auth.app.id, change.fileId);
+      await outbox.add(db, fileContentEvent({ appId: change.auth.app.id, fileId: change.fileId, userId: change.userId, version }));
+    },
+  });
   return {
     config,
     storage,
@@ -66,6 +80,7 @@ export function createServices(config: Config, storage: Storage): Services {
     content,
     collabFiles: new CollabFileService(storage, files, content),
     revisions: new RevisionService(storage, content, outbox),
+    tables,
     callbacks,
     access,
     outbox,

@@ -14,6 +14,11 @@ export interface Database {
   content_updates: ContentUpdatesTable;
   content_history: ContentHistoryTable;
   content_revisions: ContentRevisionsTable;
+  table_tables: TableTablesTable;
+  table_views: TableViewsTable;
+  table_columns: TableColumnsTable;
+  table_rows: TableRowsTable;
+  table_row_tombstones: TableRowTombstonesTable;
 }
 
 export interface AppsTable {
@@ -49,6 +54,59 @@ export interface FilesTable {
   version: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+/** Table data API: a data table inside a base (a collaborative file of type `table`). */
+export interface TableTablesTable {
+  guid: string;
+  app_id: string;
+  file_id: string;
+  name: string;
+  /** last row sequence number handed out; rows take the next ones */
+  next_row_seq: Generated<number>;
+  /** grows with every change of the table's columns or views: cached metadata is valid while it matches */
+  schema_version: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TableViewsTable {
+  guid: string;
+  table_guid: string;
+  name: string;
+  /** 0 is the default view */
+  position: number;
+  created_at: number;
+}
+
+export interface TableColumnsTable {
+  guid: string;
+  table_guid: string;
+  name: string;
+  type: string;
+  /** JSON: the type's normalised props */
+  props: string;
+  /** 0 is the primary column */
+  position: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TableRowsTable {
+  table_guid: string;
+  seq: number;
+  guid: string;
+  /** JSON object: column guid -> cell value in its read form */
+  cells: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TableRowTombstonesTable {
+  guid: string;
+  table_guid: string;
+  seq: number;
+  deleted_at: number;
 }
 
 /** Content engine (docs/CONTENT-MODEL.md "Storage"); Yjs binary columns are Buffers on both engines. */

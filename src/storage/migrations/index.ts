@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.js';
 import { integrator } from './0002-integrator.js';
 import { content } from './0004-content.js';
+import { tables } from './0003-tables.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
@@ -10,5 +11,6 @@ import { content } from './0004-content.js';
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-integrator': integrator,
+  '0003-tables': tables,
   '0004-content': content,
 };

@@ -1,0 +1,23 @@
+import { describe, FieldRuleError, integerProp, type ColumnProps } from './field-type.js';
+
+export const MAX_PRECISION = 10;
+
+export interface DecimalProps extends ColumnProps {
+  precision?: number;
+}
+
+/** `precision` (optional integer 0-10): decimal places kept when a value is written. */
+export function parsePrecision(raw: ColumnProps): DecimalProps {
+  const precision = integerProp(raw, 'precision', 0, MAX_PRECISION, undefined);
+  return precision === undefined ? {} : { precision };
+}
+
+/** A finite JSON number, rounded half away from zero to `places` decimals when given. */
+export function finiteNumber(value: unknown, places: number | undefined): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new FieldRuleError(`must be a finite number, got ${describe(value)}`);
+  if (places === undefined) return value;
+  const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${places}`))}e-${places}`);
+  // Very large magnitudes have no decimals left to round; keep them as sent.
+  const result = Number.isFinite(rounded) ? Math.sign(value) * rounded : value;
+  return Object.is(result, -0) ? 0 : result;
+}

@@ -1,0 +1,665 @@
+import type { CompiledQuery, Selectable } from 'kysely';
+import { ApiError, Errors } from '../../errors.js';
+import type { RequestAuth } from '../../http/request-context.js';
+import type { FileAccess, Permission } from '../../integrator/types.js';
+import type { Db, Storage } from '../../storage/database.js';
+import type { TableColumnsTable } from '../../storage/schema.js';
+import type { FileService } from '../files/file-service.js';
+import { applyValueMap, LinkChecks, resolveColumns, toValueMap, type Cells, type ResolvedColumn } from './cells.js';
+import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
+import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
+import { newGuid, newGuids } from './guids.js';
+
+/** Rows a new table starts with unless `withoutInitRows` (what a user sees in a fresh grid). */
+export const INITIAL_ROWS = 3;
+export const DEFAULT_VIEW_NAME = 'Grid view';
+export const MAX_ROWS_PER_REQUEST = 2000;
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+/** Columns per table, and tables per base: generous, but bounded so one table stays one page of metadata. */
+export const MAX_COLUMNS = 500;
+export const MAX_TABLES_PER_BASE = 500;
+/**
+ * Bound parameters per INSERT statement: below SQLite's 32,766 and PostgreSQL's 65,535, so a full request of
+ * 2000 rows (6 parameters each) is one statement on both.
+ */
+const MAX_STATEMENT_PARAMETERS = 30_000;
+/** Shape of a row INSERT; `rowInsert` parameters follow this key order. */
+const ROW_PLACEHOLDER = { table_guid: '', seq: 0, guid: '', cells: '', created_at: 0, updated_at: 0 } as const;
+const ROW_INSERT_PARAMETERS = Object.keys(ROW_PLACEHOLDER).length;
+/** Tables whose columns and views are kept in memory (least recently loaded dropped first). */
+const SCHEMA_CACHE_ENTRIES = 1000;
+const ROW_INSERT_TEMPLATES = 16;
+
+export interface TableView {
+  viewGuid: string;
+  name: string;
+  isDefault: boolean;
+}
+
+export interface TableColumn {
+  guid: string;
+  name: string;
+  type: string;
+  props: ColumnProps;
+  isPrimary: boolean;
+}
+
+export interface DataTable {
+  guid: string;
+  baseGuid: string;
+  name: string;
+  defaultViewGuid: string;
+  views: TableView[];
+  columns: TableColumn[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TableRow {
+  guid: string;
+  valueMap: Record<string, CellValue>;
+}
+
+export interface RowPage {
+  rows: TableRow[];
+  /** guid of the first row of the next page; null after the last page */
+  offset: string | null;
+  viewGuid: string;
+}
+
+export interface ColumnInput {
+  name: string;
+  type: string;
+  props?: ColumnProps | undefined;
+}
+
+/** What the table domain needs from the integrator link and the event outbox. */
+export interface TableDependencies {
+  storage: Storage;
+  files: FileService;
+  /** Resolves the caller and checks one permission on the file (integrator callbacks). */
+  authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<FileAccess>;
+  /**
+   * Records one change of a base's content inside the writing transaction: the file's new content version
+   * and its FileContent event commit with the change, or not at all.
+   */
+  contentChanged(db: Db, change: { auth: RequestAuth; fileId: string; userId: string }): Promise<void>;
+}
+
+interface TableSchema {
+  version: number;
+  columns: ResolvedColumn[];
+  views: TableView[];
+}
+
+/** A table as loaded for one request: its row, columns in order, views in order. */
+interface LoadedTable {
+  guid: string;
+  appId: string;
+  fileId: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  columns: ResolvedColumn[];
+  views: TableView[];
+}
+
+interface Caller {
+  auth: RequestAuth;
+  userId: string;
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError(Errors.invalidRequest, message);
+}
+
+function columnOut(column: Pick<ResolvedColumn, 'guid' | 'name' | 'typeName' | 'props'>, index: number): TableColumn {
+  return { guid: column.guid, name: column.name, type: column.typeName, props: column.props, isPrimary: index === 0 };
+}
+
+function parseCells(text: string): Cells {
+  return JSON.parse(text) as Cells;
+}
+
+/**
+ * The table data API (spec 2.5, 4.4, 4.5): tables of a base, typed columns, rows and views. Every call is
+ * authorised by the integrator (reads need `readable`, writes `editable`; a file with advanced permissions
+ * refuses every call); every write commits with the base's new content version and one FileContent event.
+ */
+export class TableService {
+  private readonly schemas = new Map<string, TableSchema>();
+  /** Compiled multi-row INSERTs by row count: building a 2000-row statement costs more than running it. */
+  private readonly rowInserts = new Map<number, CompiledQuery>();
+
+  constructor(private readonly deps: TableDependencies) {}
+
+  private get db(): Db {
+    return this.deps.storage.db;
+  }
+
+  // ---- access ---------------------------------------------------------------------------------------
+
+  /** The base must be a collaborative file of type `table` in the caller's app, and the caller allowed. */
+  private async enterBase(auth: RequestAuth, baseGuid: string, permission: Permission): Promise<Caller> {
+    const file = await this.deps.files.find(auth.app.id, baseGuid);
+    if (!file || file.type !== 'table') {
+      throw new ApiError(Errors.fileNotFound, file ? `file ${baseGuid} is a ${file.type}, not a table base` : `base ${baseGuid} not found`);
+    }
+    return this.authorize(auth, baseGuid, permission);
+  }
+
+  private async authorize(auth: RequestAuth, fileId: string, permission: Permission): Promise<Caller> {
+    const access = await this.deps.authorize(auth, fileId, permission);
+    if (access.file.advancedPermissions === true) {
+      throw new ApiError(Errors.permissionDenied, `file ${fileId} has advanced permissions enabled: the table API is not available for it`);
+    }
+    return { auth, userId: access.user.id };
+  }
+
+  /** Loads a table of the caller's app and checks the permission on its base. */
+  private async enterTable(auth: RequestAuth, tableGuid: string, permission: Permission): Promise<{ caller: Caller; table: LoadedTable }> {
+    const table = await this.loadTable(this.db, auth.app.id, tableGuid);
+    const caller = await this.authorize(auth, table.fileId, permission);
+    return { caller, table };
+  }
+
+  private async loadTable(db: Db, appId: string, tableGuid: string): Promise<LoadedTable> {
+    const row = await db
+      .selectFrom('table_tables')
+      .select(['guid', 'app_id', 'file_id', 'name', 'schema_version', 'created_at', 'updated_at'])
+      .where('guid', '=', tableGuid)
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(Errors.tableNotFound, `table ${tableGuid} not found`);
+    const schema = await this.schemaOf(db, tableGuid, row.schema_version);
+    return {
+      guid: row.guid,
+      appId: row.app_id,
+      fileId: row.file_id,
+      name: row.name,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      ...schema,
+    };
+  }
+
+  /**
+   * Columns and views of a table. They change rarely and every change bumps the table's schema_version in
+   * the same transaction, so a copy cached under that version is exact, in this process or any other.
+   */
+  private async schemaOf(db: Db, tableGuid: string, version: number): Promise<TableSchema> {
+    const cached = this.schemas.get(tableGuid);
+    if (cached && cached.version === version) return cached;
+    const [columns, views] = await Promise.all([
+      db.selectFrom('table_columns').selectAll().where('table_guid', '=', tableGuid).orderBy('position').execute(),
+      db.selectFrom('table_views').select(['guid', 'name', 'position']).where('table_guid', '=', tableGuid).orderBy('position').execute(),
+    ]);
+    const schema: TableSchema = {
+      version,
+      columns: resolveColumns(columns.map(toColumnRecord)),
+      views: views.map((view, index) => ({ viewGuid: view.guid, name: view.name, isDefault: index === 0 })),
+    };
+    if (this.schemas.size >= SCHEMA_CACHE_ENTRIES) this.schemas.delete(this.schemas.keys().next().value as string);
+    this.schemas.set(tableGuid, schema);
+    return schema;
+  }
+
+  private async tablesInBase(db: Db, appId: string, fileId: string): Promise<Set<string>> {
+    const rows = await db.selectFrom('table_tables').select('guid').where('app_id', '=', appId).where('file_id', '=', fileId).execute();
+    return new Set(rows.map((row) => row.guid));
+  }
+
+  /** Runs a write in one transaction that also records the base's content change. */
+  private write<T>(caller: Caller, fileId: string, work: (trx: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await work(trx);
+      await this.deps.contentChanged(trx, { auth: caller.auth, fileId, userId: caller.userId });
+      return result;
+    });
+  }
+
+  // ---- tables ---------------------------------------------------------------------------------------
+
+  async listTables(auth: RequestAuth, baseGuid: string): Promise<DataTable[]> {
+    await this.enterBase(auth, baseGuid, 'readable');
+    const rows = await this.db
+      .selectFrom('table_tables')
+      .select('guid')
+      .where('app_id', '=', auth.app.id)
+      .where('file_id', '=', baseGuid)
+      .orderBy('created_at')
+      .orderBy('guid')
+      .execute();
+    const tables = await Promise.all(rows.map((row) => this.loadTable(this.db, auth.app.id, row.guid)));
+    return tables.map(tableOut);
+  }
+
+  async createTable(
+    auth: RequestAuth,
+    input: { baseGuid: string; name: string; withoutInitRows: boolean; cols: ColumnInput[] },
+  ): Promise<DataTable> {
+    const caller = await this.enterBase(auth, input.baseGuid, 'editable');
+    const tableGuid = newGuid('tbl');
+    const existing = await this.tablesInBase(this.db, auth.app.id, input.baseGuid);
+    if (existing.size >= MAX_TABLES_PER_BASE) throw invalid(`a base holds at most ${MAX_TABLES_PER_BASE} tables`);
+    if (input.cols.length > MAX_COLUMNS) throw invalid(`a table holds at most ${MAX_COLUMNS} columns`);
+    const propsContext: PropsContext = { tablesInBase: new Set([...existing, tableGuid]) };
+    const names = new Set<string>();
+    const columns = input.cols.map((col, index): ResolvedColumn => {
+      const where = `cols[${index}]`;
+      if (names.has(col.name)) throw invalid(`${where}.name ${JSON.stringify(col.name)} is a duplicate: column names are unique in a table`);
+      names.add(col.name);
+      const allowed = index === 0 ? primaryTypes(true) : CREATABLE_TYPES;
+      if (!allowed.includes(col.type)) throw invalid(`${where}.type ${typeRule(col.type, index === 0, true)}`);
+      return { guid: newGuid('col'), name: col.name, typeName: col.type, type: fieldType(col.type), props: parseProps(col.type, col.props ?? {}, propsContext, `${where}.`) };
+    });
+
+    const now = Date.now();
+    const viewGuid = newGuid('viw');
+    await this.write(caller, input.baseGuid, async (trx) => {
+      try {
+        await trx
+          .insertInto('table_tables')
+          .values({ guid: tableGuid, app_id: auth.app.id, file_id: input.baseGuid, name: input.name, created_at: now, updated_at: now })
+          .execute();
+      } catch (error) {
+        if (this.deps.storage.isUniqueViolation(error)) throw invalid(`a table named ${JSON.stringify(input.name)} already exists in this base`);
+        throw error;
+      }
+      await trx.insertInto('table_views').values({ guid: viewGuid, table_guid: tableGuid, name: DEFAULT_VIEW_NAME, position: 0, created_at: now }).execute();
+      await trx
+        .insertInto('table_columns')
+        .values(columns.map((column, position) => columnRecord(tableGuid, column, position, now)))
+        .execute();
+      if (!input.withoutInitRows) await this.insertRows(trx, tableGuid, columns, Array.from({ length: INITIAL_ROWS }, () => ({})), now);
+    });
+    return tableOut({
+      guid: tableGuid,
+      appId: auth.app.id,
+      fileId: input.baseGuid,
+      name: input.name,
+      createdAt: now,
+      updatedAt: now,
+      columns,
+      views: [{ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }],
+    });
+  }
+
+  // ---- columns --------------------------------------------------------------------------------------
+
+  async listColumns(auth: RequestAuth, tableGuid: string): Promise<TableColumn[]> {
+    const { table } = await this.enterTable(auth, tableGuid, 'readable');
+    return table.columns.map(columnOut);
+  }
+
+  async createColumn(
+    auth: RequestAuth,
+    tableGuid: string,
+    input: ColumnInput & { viewGuid: string; targetGuid?: string | undefined },
+  ): Promise<TableColumn> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    if (!table.views.some((view) => view.viewGuid === input.viewGuid)) {
+      throw new ApiError(Errors.viewNotFound, `view ${input.viewGuid} not found in table ${tableGuid}`);
+    }
+    const first = input.targetGuid === '';
+    const allowed = first ? primaryTypes(false) : CREATABLE_TYPES;
+    if (!allowed.includes(input.type)) throw invalid(`type ${typeRule(input.type, first, false)}`);
+    let position = table.columns.length;
+    if (first) position = 0;
+    else if (input.targetGuid !== undefined) {
+      const target = table.columns.findIndex((column) => column.guid === input.targetGuid);
+      if (target < 0) throw invalid(`targetGuid ${input.targetGuid} is not a column of table ${tableGuid}`);
+      position = target + 1;
+    }
+    if (table.columns.length >= MAX_COLUMNS) throw invalid(`a table holds at most ${MAX_COLUMNS} columns`);
+    this.assertNameFree(table, input.name, undefined);
+    const tablesInBase = await this.tablesInBase(this.db, auth.app.id, table.fileId);
+    const column: ResolvedColumn = {
+      guid: newGuid('col'),
+      name: input.name,
+      typeName: input.type,
+      type: fieldType(input.type),
+      props: parseProps(input.type, input.props ?? {}, { tablesInBase }, ''),
+    };
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      // Positions are dense (0 = primary); make room at `position`.
+      await trx
+        .updateTable('table_columns')
+        .set((eb) => ({ position: eb('position', '+', 1) }))
+        .where('table_guid', '=', tableGuid)
+        .where('position', '>=', position)
+        .execute();
+      await this.insertColumnChecked(trx, columnRecord(tableGuid, column, position, now));
+      await this.changeSchema(trx, tableGuid, now);
+    });
+    return columnOut(column, position);
+  }
+
+  async updateColumn(
+    auth: RequestAuth,
+    tableGuid: string,
+    columnGuid: string,
+    input: { name?: string | undefined; type?: string | undefined; props?: ColumnProps | undefined },
+  ): Promise<TableColumn> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const position = table.columns.findIndex((candidate) => candidate.guid === columnGuid);
+    const column = table.columns[position];
+    if (!column) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
+    if (input.name === undefined && input.type === undefined && input.props === undefined) {
+      throw invalid('nothing to update: send at least one of name, type, props');
+    }
+    const name = input.name ?? column.name;
+    if (name !== column.name) this.assertNameFree(table, name, column.guid);
+    const typeName = input.type ?? column.typeName;
+    if (typeName !== column.typeName) {
+      const allowed = position === 0 ? primaryTypes(false) : CREATABLE_TYPES;
+      if (!allowed.includes(typeName)) throw invalid(`type ${typeRule(typeName, position === 0, false)}`);
+    }
+    let props = column.props;
+    if (input.props !== undefined || typeName !== column.typeName) {
+      const tablesInBase = await this.tablesInBase(this.db, auth.app.id, table.fileId);
+      // A new type re-reads the old props (unknown settings dropped, missing ones defaulted).
+      props = parseProps(typeName, input.props ?? column.props, { tablesInBase }, '');
+    }
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      try {
+        await trx
+          .updateTable('table_columns')
+          .set({ name, type: typeName, props: JSON.stringify(props), updated_at: now })
+          .where('guid', '=', columnGuid)
+          .where('table_guid', '=', tableGuid)
+          .execute();
+      } catch (error) {
+        if (this.deps.storage.isUniqueViolation(error)) throw duplicateName(name);
+        throw error;
+      }
+      await this.changeSchema(trx, tableGuid, now);
+    });
+    return columnOut({ guid: column.guid, name, typeName, props }, position);
+  }
+
+  async deleteColumn(auth: RequestAuth, tableGuid: string, columnGuid: string): Promise<void> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const position = table.columns.findIndex((candidate) => candidate.guid === columnGuid);
+    if (position < 0) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
+    if (position === 0) {
+      throw invalid('the primary column cannot be deleted; add another primary column first (create column with targetGuid "")');
+    }
+    const now = Date.now();
+    // Cells of the column stay in the rows, unreachable (spec 4.5 rule 3: deleting a column rewrites no row).
+    await this.write(caller, table.fileId, async (trx) => {
+      await trx.deleteFrom('table_columns').where('guid', '=', columnGuid).where('table_guid', '=', tableGuid).execute();
+      await trx
+        .updateTable('table_columns')
+        .set((eb) => ({ position: eb('position', '-', 1) }))
+        .where('table_guid', '=', tableGuid)
+        .where('position', '>', position)
+        .execute();
+      await this.changeSchema(trx, tableGuid, now);
+    });
+  }
+
+  private assertNameFree(table: LoadedTable, name: string, except: string | undefined): void {
+    if (table.columns.some((column) => column.name === name && column.guid !== except)) throw duplicateName(name);
+  }
+
+  private async insertColumnChecked(trx: Db, record: Selectable<TableColumnsTable>): Promise<void> {
+    try {
+      await trx.insertInto('table_columns').values(record).execute();
+    } catch (error) {
+      if (this.deps.storage.isUniqueViolation(error)) throw duplicateName(record.name);
+      throw error;
+    }
+  }
+
+  private async touchTable(trx: Db, tableGuid: string, now: number): Promise<void> {
+    await trx.updateTable('table_tables').set({ updated_at: now }).where('guid', '=', tableGuid).execute();
+  }
+
+  /** Columns changed: cached schemas of this table (in every process) are stale from this commit on. */
+  private async changeSchema(trx: Db, tableGuid: string, now: number): Promise<void> {
+    await trx
+      .updateTable('table_tables')
+      .set((eb) => ({ updated_at: now, schema_version: eb('schema_version', '+', 1) }))
+      .where('guid', '=', tableGuid)
+      .execute();
+  }
+
+  // ---- rows -----------------------------------------------------------------------------------------
+
+  /**
+   * One page of rows in creation order. Paging input never fails: the caller's page size is already
+   * clamped; an `offset` that names a deleted row resumes where that row was; one that never named a row of
+   * this table yields an empty last page.
+   */
+  async listRows(auth: RequestAuth, tableGuid: string, page: { pageSize: number; offset?: string | undefined; viewGuid?: string | undefined }): Promise<RowPage> {
+    const { table } = await this.enterTable(auth, tableGuid, 'readable');
+    const view = page.viewGuid === undefined ? table.views[0] : table.views.find((candidate) => candidate.viewGuid === page.viewGuid);
+    if (!view) {
+      throw new ApiError(Errors.viewNotFound, page.viewGuid === undefined ? `table ${tableGuid} has no default view` : `view ${page.viewGuid} not found in table ${tableGuid}`);
+    }
+    let query = this.db
+      .selectFrom('table_rows')
+      .select(['guid', 'cells'])
+      .where('table_guid', '=', tableGuid)
+      .orderBy('seq')
+      .limit(page.pageSize + 1);
+    if (page.offset !== undefined && page.offset !== '') {
+      const offset = page.offset;
+      // The offset row's place, from the live row or, when deleted since, its tombstone; neither: no rows.
+      query = query.where('seq', '>=', (eb) =>
+        eb.fn.coalesce(
+          eb.selectFrom('table_rows').select('seq').where('guid', '=', offset).where('table_guid', '=', tableGuid),
+          eb.selectFrom('table_row_tombstones').select('seq').where('guid', '=', offset).where('table_guid', '=', tableGuid),
+        ),
+      );
+    }
+    const rows = await query.execute();
+    const next = rows.length > page.pageSize ? rows.pop() : undefined;
+    return {
+      rows: rows.map((row) => ({ guid: row.guid, valueMap: toValueMap(parseCells(row.cells), table.columns) })),
+      offset: next ? next.guid : null,
+      viewGuid: view.viewGuid,
+    };
+  }
+
+  async getRow(auth: RequestAuth, tableGuid: string, rowGuid: string): Promise<TableRow> {
+    const { table } = await this.enterTable(auth, tableGuid, 'readable');
+    const row = await this.findRow(this.db, tableGuid, rowGuid);
+    return { guid: rowGuid, valueMap: toValueMap(row.cells, table.columns) };
+  }
+
+  private async findRow(db: Db, tableGuid: string, rowGuid: string): Promise<{ cells: Cells }> {
+    const row = await db.selectFrom('table_rows').select('cells').where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).executeTakeFirst();
+    if (!row) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
+    return { cells: parseCells(row.cells) };
+  }
+
+  /** Creates 1-2000 rows atomically: every value is checked before anything is written. */
+  async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<RowPage> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
+    const links = new LinkChecks();
+    const rowCells = valueMaps.map((valueMap, index) => {
+      const cells: Cells = {};
+      applyValueMap(cells, valueMap, columnsByName, `rows[${index}]`, links);
+      return cells;
+    });
+    await this.checkLinks(auth.app.id, table.fileId, links);
+    const now = Date.now();
+    const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
+    return {
+      rows: created.map((row) => ({ guid: row.guid, valueMap: toValueMap(row.cells, table.columns) })),
+      offset: null,
+      viewGuid: table.views[0]?.viewGuid ?? '',
+    };
+  }
+
+  /**
+   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too). Taking the
+   * numbers is an UPDATE of the table's row, which also serialises concurrent inserts into one table.
+   */
+  private async insertRows(trx: Db, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<{ guid: string; cells: Cells }[]> {
+    const counter = await trx
+      .updateTable('table_tables')
+      .set((eb) => ({ next_row_seq: eb('next_row_seq', '+', rowCells.length), updated_at: now }))
+      .where('guid', '=', tableGuid)
+      .returning('next_row_seq')
+      .executeTakeFirstOrThrow();
+    const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
+    const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
+    const guids = newGuids('row', rowCells.length);
+    const records = rowCells.map((cells, index) => {
+      const seq = firstSeq + index;
+      for (const column of autoNumbers) cells[column.guid] = seq;
+      return { table_guid: tableGuid, seq, guid: guids[index] as string, cells: JSON.stringify(cells), created_at: now, updated_at: now };
+    });
+    const perStatement = Math.floor(MAX_STATEMENT_PARAMETERS / ROW_INSERT_PARAMETERS);
+    for (let start = 0; start < records.length; start += perStatement) {
+      const chunk = records.slice(start, start + perStatement);
+      const parameters: (string | number)[] = [];
+      for (const record of chunk) {
+        parameters.push(record.table_guid, record.seq, record.guid, record.cells, record.created_at, record.updated_at);
+      }
+      await trx.executeQuery({ ...this.rowInsert(trx, chunk.length), parameters });
+    }
+    return records.map((record, index) => ({ guid: record.guid, cells: rowCells[index] as Cells }));
+  }
+
+  /**
+   * The INSERT of `count` rows, compiled once per count by the storage's own dialect. Parameters go row by
+   * row in the order of ROW_PLACEHOLDER's keys.
+   */
+  private rowInsert(db: Db, count: number): CompiledQuery {
+    let compiled = this.rowInserts.get(count);
+    if (!compiled) {
+      compiled = db.insertInto('table_rows').values(Array.from({ length: count }, () => ROW_PLACEHOLDER)).compile();
+      if (this.rowInserts.size < ROW_INSERT_TEMPLATES) this.rowInserts.set(count, compiled);
+    }
+    return compiled;
+  }
+
+  /** Updates the named cells of one row; omitted columns keep their values, `null` clears. */
+  async updateRow(auth: RequestAuth, tableGuid: string, rowGuid: string, valueMap: Record<string, unknown>): Promise<TableRow> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
+    const links = new LinkChecks();
+    // Validate before touching storage, against an empty row: the outcome of a cell never depends on others.
+    applyValueMap({}, valueMap, columnsByName, `row ${rowGuid}`, links);
+    await this.checkLinks(auth.app.id, table.fileId, links);
+    const now = Date.now();
+    const cells = await this.write(caller, table.fileId, async (trx) => {
+      // Writing the row first takes its lock (PostgreSQL) before reading it: concurrent PATCHes of one row
+      // apply one after the other instead of losing each other's cells.
+      const touched = await trx.updateTable('table_rows').set({ updated_at: now }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).executeTakeFirst();
+      if (touched.numUpdatedRows === 0n) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
+      const current = (await this.findRow(trx, tableGuid, rowGuid)).cells;
+      applyValueMap(current, valueMap, columnsByName, `row ${rowGuid}`, new LinkChecks());
+      await trx.updateTable('table_rows').set({ cells: JSON.stringify(current) }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).execute();
+      return current;
+    });
+    return { guid: rowGuid, valueMap: toValueMap(cells, table.columns) };
+  }
+
+  async deleteRow(auth: RequestAuth, tableGuid: string, rowGuid: string): Promise<void> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      const removed = await trx
+        .deleteFrom('table_rows')
+        .where('guid', '=', rowGuid)
+        .where('table_guid', '=', tableGuid)
+        .returning('seq')
+        .executeTakeFirst();
+      if (!removed) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
+      await trx.insertInto('table_row_tombstones').values({ guid: rowGuid, table_guid: tableGuid, seq: removed.seq, deleted_at: now }).execute();
+      await this.touchTable(trx, tableGuid, now);
+    });
+  }
+
+  /** Every row guid that a written Link cell names must be a row of the linked table (same app and base). */
+  private async checkLinks(appId: string, fileId: string, links: LinkChecks): Promise<void> {
+    for (const [tableGuid, wanted] of links.byTable) {
+      const table = await this.db
+        .selectFrom('table_tables')
+        .select('guid')
+        .where('guid', '=', tableGuid)
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .executeTakeFirst();
+      const found = new Set<string>();
+      const guids = [...wanted.keys()];
+      const chunk = MAX_STATEMENT_PARAMETERS - 1;
+      for (let start = 0; table && start < guids.length; start += chunk) {
+        const rows = await this.db
+          .selectFrom('table_rows')
+          .select('guid')
+          .where('table_guid', '=', tableGuid)
+          .where('guid', 'in', guids.slice(start, start + chunk))
+          .execute();
+        for (const row of rows) found.add(row.guid);
+      }
+      for (const [guid, where] of wanted) {
+        if (!found.has(guid)) throw invalid(`${where} (Link): ${JSON.stringify(guid)} is not a row of the linked table ${tableGuid}`);
+      }
+    }
+  }
+}
+
+function toColumnRecord(row: Selectable<TableColumnsTable>): { guid: string; name: string; type: string; props: ColumnProps } {
+  return { guid: row.guid, name: row.name, type: row.type, props: JSON.parse(row.props) as ColumnProps };
+}
+
+function columnRecord(tableGuid: string, column: ResolvedColumn, position: number, now: number): Selectable<TableColumnsTable> {
+  return {
+    guid: column.guid,
+    table_guid: tableGuid,
+    name: column.name,
+    type: column.typeName,
+    props: JSON.stringify(column.props),
+    position,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+function tableOut(table: LoadedTable): DataTable {
+  return {
+    guid: table.guid,
+    baseGuid: table.fileId,
+    name: table.name,
+    defaultViewGuid: table.views[0]?.viewGuid ?? '',
+    views: table.views,
+    columns: table.columns.map(columnOut),
+    createdAt: new Date(table.createdAt).toISOString(),
+    updatedAt: new Date(table.updatedAt).toISOString(),
+  };
+}
+
+/** Types allowed as the primary column: at table creation AutoNumber too (spec 4.4 rules 1-3). */
+export function primaryTypes(atCreation: boolean): string[] {
+  return [...CREATABLE_TYPES, AUTO_NUMBER].filter((name) => fieldType(name)?.primary && (atCreation || name !== AUTO_NUMBER));
+}
+
+function typeRule(type: string, primary: boolean, atCreation: boolean): string {
+  const allowed = primary ? primaryTypes(atCreation) : CREATABLE_TYPES;
+  return `${JSON.stringify(type)} is not allowed${primary ? ' for the primary column' : ''}; use one of ${allowed.join(', ')}`;
+}
+
+function parseProps(type: string, raw: ColumnProps, context: PropsContext, where: string): ColumnProps {
+  const module = fieldType(type);
+  if (!module) throw invalid(`${where}type ${JSON.stringify(type)} is not a column type`);
+  try {
+    return module.parseProps(raw, context);
+  } catch (error) {
+    if (error instanceof FieldRuleError) throw invalid(`${where}${error.message} (${type})`);
+    throw error;
+  }
+}
+
+function duplicateName(name: string): ApiError {
+  return invalid(`a column named ${JSON.stringify(name)} already exists in this table`);
+}

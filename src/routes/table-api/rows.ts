@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-service.js';
+import { sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
+import { callerOf } from '../../http/request-context.js';
+import { CreateRowsBody, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
+
+/**
+ * `pageSize` as sent in a query string: never an error (issue 4). An integer outside 1-100 is clamped;
+ * anything that is not an integer (absent, empty, `abc`, `2.5`) is the default.
+ */
+export function pageSizeOf(raw: string | undefined): number {
+  if (raw === undefined || !/^\s*[+-]?\d+\s*$/.test(raw)) return DEFAULT_PAGE_SIZE;
+  const value = Number(raw);
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, value));
+}
+
+/** Rows of a table (spec 4.4, 4.5). */
+export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/tables/:guid/rows',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['table api'],
+        summary: 'List rows, one page at a time',
+        description:
+          'Rows in creation order. Pass the answer\'s `offset` to get the next page; it is null after the last page. Paging while ' +
+          'rows are inserted or deleted never repeats or skips a row that existed throughout; an offset naming a row deleted since ' +
+          'resumes where it was.',
+        params: TableParams,
+        querystring: RowsQuery,
+        response: { 200: TableOk(RowPage) },
+      },
+    },
+    async (request, reply) => {
+      const { pageSize, offset, viewGuid } = request.query;
+      const page = await app.services.tables.listRows(callerOf(request), request.params.guid, {
+        pageSize: pageSizeOf(pageSize),
+        offset: offset || undefined,
+        viewGuid: viewGuid || undefined,
+      });
+      return sendTableData(reply, page);
+    },
+  );
+
+  app.get(
+    '/tables/:guid/rows/:rowGuid',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['table api'], summary: 'Get one row', params: RowParams, response: { 200: TableOk(Row) } },
+    },
+    async (request, reply) => sendTableData(reply, await app.services.tables.getRow(callerOf(request), request.params.guid, request.params.rowGuid)),
+  );
+
+  app.post(
+    '/tables/:guid/rows',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['table api'],
+        summary: 'Create rows',
+        description:
+          'All rows are created or none: one bad value (wrong shape, unknown option or column, read-only column) is a 70000 ' +
+          'naming the row index and the column, and nothing is written. The answer lists the new rows in order.',
+        params: TableParams,
+        body: CreateRowsBody,
+        response: { 200: TableOk(RowPage) },
+      },
+    },
+    async (request, reply) => sendTableData(reply, await app.services.tables.createRows(callerOf(request), request.params.guid, request.body.rows)),
+  );
+
+  app.patch(
+    '/tables/:guid/rows/:rowGuid',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['table api'],
+        summary: 'Update cells of a row',
+        description: 'Only the named columns change; `null` clears a cell. Answers the whole row.',
+        params: RowParams,
+        body: Type.Object({ valueMap: ValueMap }),
+        response: { 200: TableOk(Row) },
+      },
+    },
+    async (request, reply) =>
+      sendTableData(reply, await app.services.tables.updateRow(callerOf(request), request.params.guid, request.params.rowGuid, request.body.valueMap)),
+  );
+
+  app.delete(
+    '/tables/:guid/rows/:rowGuid',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['table api'], summary: 'Delete a row', description: 'A missing row is 70005.', params: RowParams, response: { 200: TableOk(Type.Null()) } },
+    },
+    async (request) => {
+      await app.services.tables.deleteRow(callerOf(request), request.params.guid, request.params.rowGuid);
+      return tableOk(null);
+    },
+  );
+};

@@ -1,0 +1,67 @@
+import { Type } from '@sinclair/typebox';
+import { CREATABLE_TYPES } from '../../domain/tables/fields/registry.js';
+import { MAX_PAGE_SIZE, MAX_ROWS_PER_REQUEST } from '../../domain/tables/table-service.js';
+
+/** Guids in paths: anything up to 128 characters; an unknown one is a 404 of its kind, not a 400. */
+const Guid = Type.String({ minLength: 1, maxLength: 128 });
+
+export const TableParams = Type.Object({ guid: Guid });
+export const ColumnParams = Type.Object({ guid: Guid, colGuid: Guid });
+export const RowParams = Type.Object({ guid: Guid, rowGuid: Guid });
+
+export const Props = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'settings of the column type (docs/TABLE-API.md "Column types"); null or absent: the defaults',
+});
+export const PropsInput = Type.Optional(Type.Union([Props, Type.Null()]));
+
+export const ColumnName = Type.String({ minLength: 1, maxLength: 100, description: '1-100 characters, unique in the table' });
+export const ColumnType = Type.String({ description: `one of ${CREATABLE_TYPES.join(', ')}; AutoNumber only as the first column of a new table` });
+
+export const Column = Type.Object({
+  guid: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  props: Props,
+  isPrimary: Type.Boolean({ description: 'the first column of the table' }),
+});
+
+export const View = Type.Object({
+  viewGuid: Type.String(),
+  name: Type.String(),
+  isDefault: Type.Boolean(),
+});
+
+export const DataTable = Type.Object({
+  guid: Type.String(),
+  baseGuid: Type.String({ description: 'fileId of the base (a collaborative file of type table)' }),
+  name: Type.String(),
+  defaultViewGuid: Type.String({ description: 'the view used when a call names none' }),
+  views: Type.Array(View),
+  columns: Type.Array(Column, { description: 'in table order; the first is the primary column' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const ValueMap = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'cell values keyed by column name (docs/TABLE-API.md "Cell values"); empty cells are absent on read',
+});
+
+export const Row = Type.Object({ guid: Type.String(), valueMap: ValueMap });
+
+export const RowPage = Type.Object({
+  rows: Type.Array(Row),
+  offset: Type.Union([Type.String(), Type.Null()], { description: 'guid of the first row of the next page; null after the last page' }),
+  viewGuid: Type.String(),
+});
+
+export const RowsQuery = Type.Object({
+  pageSize: Type.Optional(
+    Type.String({ description: `rows per page, default 10; values outside 1-${MAX_PAGE_SIZE} are clamped, anything else reads as 10` }),
+  ),
+  offset: Type.Optional(Type.String({ description: 'guid of the first row of the page (the previous page\'s `offset`); absent: from the start' })),
+  viewGuid: Type.Optional(Type.String({ description: 'absent or empty: the default view' })),
+});
+
+export const CreateRowsBody = Type.Object({
+  rows: Type.Array(ValueMap, { minItems: 1, maxItems: MAX_ROWS_PER_REQUEST, description: `1-${MAX_ROWS_PER_REQUEST} value maps; all rows are created or none` }),
+});
