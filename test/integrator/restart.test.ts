@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppService } from '../../src/domain/apps/app-service.js';
+import { fileContentEvent } from '../../src/events/builders.js';
+import { Outbox } from '../../src/events/outbox.js';
+import { openStorage, type Storage } from '../../src/storage/database.js';
+import { testDatabases } from '../support/databases.js';
+import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+function startServiceProcess(storageOptions: object): Promise<ChildProcess> {
+  const child = spawn(tsx, ['test/integrator/fixtures/serve.ts'], {
+    cwd: root,
+    env: { ...process.env, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('ready ')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`service exited ${code}: ${output}`)));
+  });
+}
+
+const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
+
+for (const database of testDatabases()) {
+  describe(`event delivery across a crash [${database.name}]`, () => {
+    const cleanup: Array<() => Promise<unknown>> = [];
+    afterEach(async () => {
+      for (const step of cleanup.splice(0).reverse()) await step();
+    });
+
+    it('delivers every event after the process is killed mid-delivery: none lost', async () => {
+      const fresh = await database.fresh();
+      cleanup.push(() => fresh.dispose());
+      const storage: Storage = await openStorage(fresh.options);
+      cleanup.push(() => storage.close());
+      const app = await new AppService(storage).create({ name: 'crash test' });
+      const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
+      cleanup.push(() => integrator.close());
+      await new AppService(storage).update(app.id, { endpointUrl: integrator.url });
+      // Slow answers keep deliveries in flight when the process dies.
+      integrator.eventsAnswer = { status: 200, delayMs: 150 };
+
+      const first = await startServiceProcess(fresh.options);
+      cleanup.push(async () => first.exitCode === null && first.signalCode === null && killed(first));
+      const outbox = new Outbox();
+      const total = 24;
+      for (let i = 0; i < total; i++) {
+        await storage.db.transaction().execute((trx) =>
+          outbox.add(trx, fileContentEvent({ appId: app.id, fileId: `file-${i % 4}`, userId: DEFAULT_USER.id, version: Math.floor(i / 4) + 1 })),
+        );
+      }
+      await eventually(() => integrator.deliveries.length >= 3, 'a few deliveries before the crash');
+      await killed(first);
+      const beforeRestart = integrator.events.length;
+      expect(beforeRestart).toBeLessThan(total);
+
+      const second = await startServiceProcess(fresh.options);
+      cleanup.push(async () => second.exitCode === null && second.signalCode === null && killed(second));
+      await eventually(() => integrator.events.length === total, `all ${total} events after the restart`, 30_000);
+      // per file, the versions arrived in order (at least once each)
+      for (let f = 0; f < 4; f++) {
+        const versions = integrator.events.filter((e) => e.body.fileId === `file-${f}`).map((e) => (e.body.fileContent as { version: number }).version);
+        expect(versions).toEqual([1, 2, 3, 4, 5, 6]);
+      }
+      await eventually(
+        async () => (await storage.db.selectFrom('event_outbox').select('id').where('status', '=', 'delivered').execute()).length === total,
+        'every outbox row marked delivered',
+      );
+    });
+  });
+}
