@@ -84,6 +84,10 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:fileId/plain-text/wc',
     {
       config: { auth: 'user' },
+      // an omitted body means "no keywords"
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags: ['content'],
         summary: 'Word count and keyword counts',
@@ -91,9 +95,7 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `readable`. Counts words of the plain text: each CJK character is one word, other scripts count runs of letters and ' +
           'digits; `keywords` are counted case-insensitively, non-overlapping (docs/CONTENT-MODEL.md "Word count"). The body may be omitted.',
         params: FileIdParams,
-        body: Type.Optional(
-          Type.Object({ keywords: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })) }),
-        ),
+        body: Type.Object({ keywords: Type.Optional(Type.Array(Type.String({ maxLength: 256 }), { maxItems: 200 })) }),
         response: {
           200: BackendOk(Type.Object({ wordCount: Type.Integer(), keywords: Type.Record(Type.String(), Type.Integer()) })),
         },
@@ -102,7 +104,7 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const auth = callerOf(request);
       await contentActor(services, auth, request.params.fileId, 'readable');
-      return ok(await services.collabFiles.wordCount(auth.app.id, request.params.fileId, request.body?.keywords ?? []));
+      return ok(await services.collabFiles.wordCount(auth.app.id, request.params.fileId, request.body.keywords ?? []));
     },
   );
 

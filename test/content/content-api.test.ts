@@ -1,0 +1,289 @@
+import * as Y from 'yjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/domain/content/model.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { testDatabases } from '../support/databases.js';
+import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import { startService, type TestService } from '../support/service.js';
+import { connectEditor, plainText, type Editor } from './support.js';
+
+const FAST_CONTENT = { coalesceMs: 100, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500 };
+const author = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name };
+
+const text = (value: string, marks?: ProseMirrorNode['marks']): ProseMirrorNode => ({ type: 'text', text: value, ...(marks ? { marks } : {}) });
+const paragraph = (...content: ProseMirrorNode[]): ProseMirrorNode => ({ type: 'paragraph', content });
+
+const RICH_DOCUMENT: ProseMirrorNode[] = [
+  { type: 'heading', attrs: { level: 1 }, content: [text('Quarterly report')] },
+  paragraph(text('Revenue grew, '), text('strongly', [{ type: 'bold' }]), text(' this quarter.')),
+  {
+    type: 'bulletList',
+    content: [
+      { type: 'listItem', content: [paragraph(text('first point'))] },
+      { type: 'listItem', content: [paragraph(text('second point'))] },
+    ],
+  },
+  {
+    type: 'table',
+    content: [
+      { type: 'tableRow', content: [{ type: 'tableHeader', content: [paragraph(text('Region'))] }, { type: 'tableHeader', content: [paragraph(text('Sales'))] }] },
+      { type: 'tableRow', content: [{ type: 'tableCell', content: [paragraph(text('North'))] }, { type: 'tableCell', content: [paragraph(text('42'))] }] },
+    ],
+  },
+  paragraph(text('Ask '), { type: 'mention', attrs: { id: 'user-2', label: 'Second User', guid: 'at-1' } }, text(' about it.')),
+  { type: 'image', attrs: { src: 'https://example.com/chart.png', alt: 'chart' } },
+  paragraph(text('中文内容，很好。')),
+];
+
+for (const database of testDatabases()) {
+  describe(`content backend API [${database.name}]`, () => {
+    let svc: TestService;
+    const editors: Editor[] = [];
+    beforeEach(async () => {
+      svc = await startService(database, { integrator: true, content: FAST_CONTENT });
+    });
+    afterEach(async () => {
+      for (const editor of editors.splice(0)) await editor.close();
+      await svc.close();
+    });
+
+    const createFile = async (fileId: string, type: string) => {
+      const created = await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } });
+      expect(created.status, created.text).toBe(200);
+    };
+    const writeRichText = (fileId: string, nodes: ProseMirrorNode[]) =>
+      svc.services.content.change(svc.app.id, fileId, author, (doc) => {
+        const root = richTextOf(doc);
+        root.insert(root.length, toYNodes(parseFragment(nodes)));
+      });
+    const setCells = (fileId: string, cells: Record<string, Cell>, sheet = 0) =>
+      svc.services.content.change(svc.app.id, fileId, author, (doc) => {
+        const map = sheetsOf(doc).get(sheet).get('cells') as Y.Map<Cell>;
+        for (const [key, cell] of Object.entries(cells)) map.set(key, cell);
+      });
+    const fillAllKinds = async () => {
+      await createFile('doc', 'document');
+      await writeRichText('doc', RICH_DOCUMENT);
+      await createFile('pro', 'documentPro');
+      await writeRichText('pro', [
+        paragraph(text('Dear customer,')),
+        { type: 'bookmark', attrs: { name: 'greeting' }, content: [paragraph(text('Hello old friend'))] },
+        { type: 'bookmark', attrs: { name: 'terms' }, content: [paragraph(text('Pay in 30 days')), paragraph(text('No refunds'))] },
+      ]);
+      await createFile('sheet', 'spreadsheet');
+      await setCells('sheet', { '0:0': { v: 'Name' }, '0:1': { v: 'Score' }, '1:0': { v: 'Ann' }, '1:1': { v: 9.5 }, '3:2': { f: '=SUM(B2:B3)' }, '2:0': { v: true } });
+      await svc.services.content.change(svc.app.id, 'sheet', author, (doc) => {
+        const second = sheetsOf(doc).get(0).clone();
+        second.set('name', 'Second');
+        second.set('cells', new Y.Map<Cell>([['0:0', { v: 'other sheet' }]]));
+        sheetsOf(doc).push([second]);
+      });
+      await createFile('deck', 'presentation');
+      await svc.services.content.change(svc.app.id, 'deck', author, (doc) => {
+        const slides = slidesOf(doc);
+        const title = newTextBox({ x: 10, y: 10, width: 600, height: 80 });
+        const body = newTextBox({ x: 10, y: 100, width: 600, height: 300 });
+        (slides.get(0).get('boxes') as Y.Array<Y.Map<unknown>>).push([title, body]);
+        (title.get('content') as Y.XmlFragment).insert(0, toYNodes([paragraph(text('Welcome'))]));
+        (body.get('content') as Y.XmlFragment).insert(0, toYNodes([paragraph(text('Agenda for today'))]));
+        const second = new Y.Map<unknown>();
+        second.set('id', 'slide-2');
+        const boxes = new Y.Array<Y.Map<unknown>>();
+        second.set('boxes', boxes);
+        slides.push([second]);
+        const closing = newTextBox({ x: 0, y: 0, width: 100, height: 100 });
+        boxes.push([closing]);
+        (closing.get('content') as Y.XmlFragment).insert(0, toYNodes([paragraph(text('Thanks '), { type: 'mention', attrs: { id: 'user-3', label: 'Cy', guid: 'at-9' } })]));
+      });
+    };
+
+    it('gives plain text of every kind', async () => {
+      await fillAllKinds();
+      expect(await plainText(svc, 'doc')).toBe(
+        ['Quarterly report', 'Revenue grew, strongly this quarter.', 'first point', 'second point', 'Region\tSales', 'North\t42', 'Ask @Second User about it.', '中文内容，很好。'].join('\n'),
+      );
+      expect(await plainText(svc, 'pro')).toBe('Dear customer,\nHello old friend\nPay in 30 days\nNo refunds');
+      expect(await plainText(svc, 'sheet')).toBe('Name\tScore\nAnn\t9.5\nTRUE\n\t\t=SUM(B2:B3)\n\nother sheet');
+      expect(await plainText(svc, 'deck')).toBe('Welcome\nAgenda for today\n\nThanks @Cy');
+      await createFile('empty', 'document');
+      expect(await plainText(svc, 'empty')).toBe('');
+    });
+
+    it('counts words (CJK one by one) and keywords for every kind', async () => {
+      await fillAllKinds();
+      const count = async (fileId: string, keywords?: string[]) => {
+        const response = await svc.call('POST', `/sdk/v2/collab-files/${fileId}/plain-text/wc`, keywords ? { body: { keywords } } : {});
+        expect(response.status, response.text).toBe(200);
+        return response.body.data as { wordCount: number; keywords: Record<string, number> };
+      };
+      // Quarterly report(2) Revenue grew strongly this quarter(5) first point(2) second point(2) Region Sales(2) North 42(2)
+      // Ask Second User about it(5) 中文内容很好(6)
+      expect(await count('doc', ['point', 'QUARTER', '中文', 'absent'])).toEqual({ wordCount: 26, keywords: { point: 2, QUARTER: 2, 中文: 1, absent: 0 } });
+      expect((await count('pro')).wordCount).toBe(11);
+      expect(await count('sheet', ['ann'])).toEqual({ wordCount: 10, keywords: { ann: 1 } }); // Name Score Ann 9.5 TRUE SUM B2 B3 other sheet
+      expect((await count('deck')).wordCount).toBe(6);
+      const bad = await svc.call('POST', '/sdk/v2/collab-files/doc/plain-text/wc', { body: { keywords: 'point' } });
+      expect(bad.status).toBe(400);
+    });
+
+    it('lists mentions of documents and presentations', async () => {
+      await fillAllKinds();
+      const doc = await svc.call('GET', '/sdk/v2/collab-files/doc/mention-at-list');
+      expect(doc.body.data).toEqual({ mentionAtList: [{ userId: 'user-2', atGuid: 'at-1' }] });
+      const deck = await svc.call('GET', '/sdk/v2/collab-files/deck/mention-at-list');
+      expect(deck.body.data).toEqual({ mentionAtList: [{ userId: 'user-3', atGuid: 'at-9' }] });
+      expect((await svc.call('GET', '/sdk/v2/collab-files/sheet/mention-at-list')).body.data).toEqual({ mentionAtList: [] });
+    });
+
+    it('copies every kind into an independent file and refuses an existing target', async () => {
+      await fillAllKinds();
+      for (const fileId of ['doc', 'pro', 'sheet', 'deck']) {
+        const before = await plainText(svc, fileId);
+        const copied = await svc.call('POST', `/sdk/v2/collab-files/${fileId}/copy`, { body: { fileId: `${fileId}-copy` } });
+        expect(copied.status, copied.text).toBe(200);
+        expect(copied.body.data).toMatchObject({ fileId: `${fileId}-copy` });
+        expect(await plainText(svc, `${fileId}-copy`)).toBe(before);
+      }
+      // independent: editing the copy leaves the original alone
+      await writeRichText('doc-copy', [paragraph(text('only in the copy'))]);
+      expect(await plainText(svc, 'doc')).not.toContain('only in the copy');
+      expect(await plainText(svc, 'doc-copy')).toContain('only in the copy');
+
+      const exists = await svc.call('POST', '/sdk/v2/collab-files/doc/copy', { body: { fileId: 'sheet' } });
+      expect(exists.status).toBe(409);
+      expect(exists.body.status).toBe(70012);
+      expect(await plainText(svc, 'sheet')).toContain('Name\tScore');
+      const invalid = await svc.call('POST', '/sdk/v2/collab-files/doc/copy', { body: { fileId: 'a/b' } });
+      expect(invalid.body.status).toBe(70001);
+      const missing = await svc.call('POST', '/sdk/v2/collab-files/nope/copy', { body: { fileId: 'x' } });
+      expect(missing.status).toBe(404);
+
+      svc.integrator.addFile({ id: 'locked', type: 'document', grants: { [DEFAULT_USER.id]: { readable: true, copyable: false } } });
+      await createFile('locked', 'document');
+      const refused = await svc.call('POST', '/sdk/v2/collab-files/locked/copy', { body: { fileId: 'locked-copy' } });
+      expect(refused.status).toBe(403);
+      expect((await svc.call('GET', '/sdk/v2/collab-files/locked-copy/plain-text')).status).toBe(404);
+    });
+
+    it('copies what editors have open, including their latest edits', async () => {
+      await createFile('live', 'document');
+      const editor = await connectEditor(svc, 'live');
+      editors.push(editor);
+      const paragraphNode = new Y.XmlElement('paragraph');
+      paragraphNode.insert(0, [new Y.XmlText('typed just now')]);
+      editor.doc.getXmlFragment('default').insert(0, [paragraphNode]);
+      await editor.saved();
+      await svc.call('POST', '/sdk/v2/collab-files/live/copy', { body: { fileId: 'live-copy' } });
+      expect(await plainText(svc, 'live-copy')).toBe('typed just now');
+    });
+
+    it('answers a table file with 70004', async () => {
+      await createFile('tbl', 'table');
+      const response = await svc.call('GET', '/sdk/v2/collab-files/tbl/plain-text');
+      expect(response.status).toBe(400);
+      expect(response.body.status).toBe(70004);
+    });
+
+    it('reads and replaces bookmarks, all or nothing', async () => {
+      await fillAllKinds();
+      const read = await svc.call('GET', '/sdk/v2/api/files/pro/documentpro/bookmark_content', { query: { bookmarks: 'terms' } });
+      expect(read.body.data).toEqual([{ bookmark: 'terms', content: 'Pay in 30 days\nNo refunds' }]);
+      const all = await svc.call('GET', '/sdk/v2/api/files/pro/documentpro/bookmark_content');
+      expect(all.body.data.map((entry: { bookmark: string }) => entry.bookmark)).toEqual(['greeting', 'terms']);
+
+      const editor = await connectEditor(svc, 'pro');
+      editors.push(editor);
+      const put = await svc.call('PUT', '/sdk/v2/api/files/pro/documentpro/bookmark_content', {
+        body: {
+          replacements: [
+            { bookmark: 'greeting', type: 'text', value: 'Hi Ann\nWelcome back' },
+            { bookmark: 'terms', type: 'document', value: { type: 'doc', content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'New terms' }] }] } },
+          ],
+        },
+      });
+      expect(put.status, put.text).toBe(200);
+      expect(await plainText(svc, 'pro')).toBe('Dear customer,\nHi Ann\nWelcome back\nNew terms');
+      // connected editors see the replacement at once
+      await eventually(() => editor.doc.getXmlFragment('default').toString().includes('New terms'), 'editor sees the replacement');
+
+      const unknown = await svc.call('PUT', '/sdk/v2/api/files/pro/documentpro/bookmark_content', {
+        body: { replacements: [{ bookmark: 'greeting', type: 'text', value: 'changed' }, { bookmark: 'nope', type: 'text', value: 'x' }] },
+      });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toMatchObject({ status: 70014, data: { missing: ['nope'] } });
+      const badFragment = await svc.call('PUT', '/sdk/v2/api/files/pro/documentpro/bookmark_content', {
+        body: { replacements: [{ bookmark: 'greeting', type: 'document', value: { type: 'doc', content: [{ type: 'script', text: 'x' }] } }] },
+      });
+      expect(badFragment.status).toBe(400);
+      expect(badFragment.body.status).toBe(70002);
+      expect(badFragment.body.message).toContain('script');
+      expect(await plainText(svc, 'pro')).toBe('Dear customer,\nHi Ann\nWelcome back\nNew terms');
+
+      const missingRead = await svc.call('GET', '/sdk/v2/api/files/pro/documentpro/bookmark_content', { query: { bookmarks: 'nope' } });
+      expect(missingRead.status).toBe(404);
+      const notPro = await svc.call('GET', '/sdk/v2/api/files/doc/documentpro/bookmark_content');
+      expect(notPro.body.status).toBe(70004);
+    });
+
+    it('keeps history, creates revisions newest first and restores one live, with Revision events', async () => {
+      await createFile('rev', 'document');
+      await writeRichText('rev', [paragraph(text('first draft'))]);
+      await svc.services.content.flush(svc.app.id, 'rev');
+      const first = await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'Draft', label: 'v1' } });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.data).toMatchObject({ title: 'Draft', label: 'v1', user: { id: DEFAULT_USER.id, name: DEFAULT_USER.name } });
+
+      const editor = await connectEditor(svc, 'rev');
+      editors.push(editor);
+      const node = new Y.XmlElement('paragraph');
+      node.insert(0, [new Y.XmlText('second draft')]);
+      editor.doc.getXmlFragment('default').insert(1, [node]);
+      await editor.saved();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const second = await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'Second' } });
+      expect(second.status).toBe(200);
+
+      const list = await svc.call('GET', '/sdk/v2/collab-files/rev/revisions');
+      expect(list.body.data.map((revision: { title: string }) => revision.title)).toEqual(['Second', 'Draft']);
+
+      const restored = await svc.call('POST', `/sdk/v2/collab-files/rev/revisions/${first.body.data.id}/restore`);
+      expect(restored.status, restored.text).toBe(200);
+      expect(await plainText(svc, 'rev')).toBe('first draft');
+      await eventually(() => editor.doc.getXmlFragment('default').length === 1, 'editor sees the restore live');
+
+      await eventually(() => svc.integrator.events.filter((event) => event.eventClass === 'Revision').length === 3, 'Revision events');
+      const revisionEvents = svc.integrator.events.filter((event) => event.eventClass === 'Revision').map((event) => event.body);
+      expect(revisionEvents[0]).toMatchObject({ kind: 'revision', action: 'create', fileId: 'rev', userId: DEFAULT_USER.id, revision: { revisionId: first.body.data.id, title: 'Draft', label: 'v1', docHistoryId: first.body.data.docHistoryId } });
+      expect(revisionEvents[2]).toMatchObject({ kind: 'revision', action: 'update', revision: { revisionId: first.body.data.id } });
+      const contentVersions = svc.integrator.events.filter((event) => event.eventClass === 'FileContent').map((event) => (event.body.fileContent as { version: number }).version);
+      expect(contentVersions.at(-1)).toBe(restored.body.data.version);
+
+      const history = await svc.call('GET', '/sdk/v2/collab-files/rev/doc-sidebar-info', { query: { pageSize: 2 } });
+      expect(history.body.data.histories).toHaveLength(2);
+      expect(history.body.data.isLastPage).toBe(false);
+      expect(history.body.data.histories[0]).toMatchObject({ historyType: 2, userId: DEFAULT_USER.id, name: DEFAULT_USER.name });
+      const rest = await svc.call('GET', '/sdk/v2/collab-files/rev/doc-sidebar-info', { query: { pageSize: 50, count: 2 } });
+      expect(rest.body.data.isLastPage).toBe(true);
+      const edits = await svc.call('GET', '/sdk/v2/collab-files/rev/doc-sidebar-info', { query: { historyType: 1 } });
+      expect(edits.body.data.histories.every((entry: { historyType: number }) => entry.historyType === 1)).toBe(true);
+
+      // a revision of an older history entry
+      const fromHistory = await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'From history', docHistoryId: edits.body.data.histories.at(-1).id } });
+      expect(fromHistory.status).toBe(200);
+
+      expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions/nope/restore')).body.status).toBe(60010);
+      expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'x', docHistoryId: 'nope' } })).body.status).toBe(60011);
+      expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: '' } })).body.status).toBe(60012);
+    });
+
+    it('lets a reader read but not change', async () => {
+      await fillAllKinds();
+      svc.integrator.addFile({ id: 'pro', type: 'documentPro', grants: { [DEFAULT_USER.id]: { readable: true, editable: false } } });
+      svc.services.access.forget();
+      expect((await svc.call('GET', '/sdk/v2/collab-files/pro/plain-text')).status).toBe(200);
+      const put = await svc.call('PUT', '/sdk/v2/api/files/pro/documentpro/bookmark_content', { body: { replacements: [{ bookmark: 'greeting', type: 'text', value: 'x' }] } });
+      expect(put.status).toBe(403);
+      expect((await svc.call('POST', '/sdk/v2/collab-files/pro/revisions', { body: { title: 'x' } })).status).toBe(403);
+    });
+  });
+}
