@@ -1,0 +1,270 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+import { allRows, API, createBase, createTable, expectTableError, insertRows, type CreatedTable } from './helpers.js';
+
+const COLUMNS = [
+  { name: 'Title', type: 'SingleLineText' },
+  { name: 'Notes', type: 'LongText' },
+  { name: 'Amount', type: 'Number', props: { precision: 2 } },
+  { name: 'Share', type: 'Percent', props: { precision: 1 } },
+  { name: 'Due', type: 'Date' },
+  { name: 'Status', type: 'SingleChoice', props: { options: [{ name: 'Open' }, { name: 'Done' }] } },
+  { name: 'Tags', type: 'MultipleChoice', props: { options: [{ name: 'red' }, { name: 'blue' }] } },
+  { name: 'Checked', type: 'CheckBox' },
+  { name: 'Stars', type: 'Rate', props: { count: 3 } },
+  { name: 'Place', type: 'Cascade', props: { options: [{ name: 'Europe', children: [{ name: 'France', children: [{ name: 'Paris' }] }] }] } },
+];
+
+for (const database of testDatabases()) {
+  describe(`table API: rows [${database.name}]`, () => {
+    let svc: TestService;
+    let base: string;
+    let table: CreatedTable;
+    let rowsPath: string;
+    beforeEach(async () => {
+      svc = await startService(database, { integrator: true });
+      base = await createBase(svc);
+      table = await createTable(svc, base, COLUMNS);
+      rowsPath = `${API}/tables/${table.guid}/rows`;
+    });
+    afterEach(async () => svc.close());
+
+    it('stores a value of every type and reads it back in its documented form', async () => {
+      const people = await createTable(svc, base, [{ name: 'Name', type: 'SingleLineText' }], { name: 'People' });
+      const [alice] = await insertRows(svc, people.guid, [{ Name: 'Alice' }]);
+      await svc.call('POST', `${API}/tables/${table.guid}/columns`, {
+        body: { name: 'Owner', type: 'Link', props: { tableGuid: people.guid }, viewGuid: table.defaultViewGuid },
+      });
+      const created = await svc.call('POST', rowsPath, {
+        body: {
+          rows: [
+            {
+              Title: 'First',
+              Notes: 'line 1\nline 2',
+              Amount: 12.345,
+              Share: 0.12345,
+              Due: '2024-05-01T08:30:00+02:00',
+              Status: 'Open',
+              Tags: ['red', 'blue', 'red'],
+              Checked: true,
+              Stars: 3,
+              Place: ['Europe', 'France'],
+              Owner: [alice!.guid],
+            },
+            { Title: 'Second', Due: 1714545000000, Amount: -0.004, Checked: false, Tags: [], Stars: 0 },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(200);
+      expect(created.body.code).toBe(0);
+      const [first, second] = created.body.data.rows;
+      expect(created.body.data).toMatchObject({ offset: null, viewGuid: table.defaultViewGuid });
+      expect(first.guid).toMatch(/^row/);
+      expect(first.valueMap).toEqual({
+        Title: 'First',
+        Notes: 'line 1\nline 2',
+        Amount: 12.35,
+        Share: 0.123,
+        Due: '2024-05-01T06:30:00.000Z',
+        Status: 'Open',
+        Tags: ['red', 'blue'],
+        Checked: true,
+        Stars: 3,
+        Place: ['Europe', 'France'],
+        Owner: [alice!.guid],
+      });
+      expect(second.valueMap).toEqual({ Title: 'Second', Due: '2024-05-01T06:30:00.000Z', Amount: 0, Stars: 0 });
+      const read = await svc.call('GET', `${rowsPath}/${first.guid}`);
+      expect(read.body).toEqual({ code: 0, msg: 'success', data: first });
+    });
+
+    it('refuses a bad value with 70000 naming the row index and the column, and writes nothing of the request', async () => {
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ Title: 5 }, /column "Title".*string/],
+        [{ Notes: ['x'] }, /column "Notes"/],
+        [{ Amount: '12' }, /column "Amount".*finite number/],
+        [{ Share: true }, /column "Share"/],
+        [{ Due: '2024-02-30' }, /column "Due".*ISO 8601/],
+        [{ Due: 'yesterday' }, /column "Due"/],
+        [{ Due: 1.5 }, /column "Due"/],
+        [{ Status: 'Closed' }, /column "Status".*unknown option "Closed"/],
+        [{ Status: ['Open'] }, /column "Status"/],
+        [{ Tags: 'red' }, /column "Tags".*array/],
+        [{ Tags: ['green'] }, /column "Tags".*unknown option "green"/],
+        [{ Checked: 'yes' }, /column "Checked".*true or false/],
+        [{ Stars: 4 }, /column "Stars".*0 to 3/],
+        [{ Stars: 1.5 }, /column "Stars"/],
+        [{ Stars: -1 }, /column "Stars"/],
+        [{ Place: ['France'] }, /column "Place".*not an option at the top level/],
+        [{ Place: ['Europe', 'Spain'] }, /column "Place".*under "Europe"/],
+        [{ Place: 'Europe' }, /column "Place"/],
+        [{ Nope: 1 }, /unknown column "Nope"/],
+        [{ Title: 'x'.repeat(10_001) }, /at most 10000/],
+      ];
+      for (const [bad, message] of cases) {
+        const response = await svc.call('POST', rowsPath, { body: { rows: [{ Title: 'fine' }, { Title: 'fine too' }, bad] } });
+        expectTableError(response, 400, 70000, /rows\[2\]/);
+        expect(response.body.message, JSON.stringify(bad)).toMatch(message);
+      }
+      expect(await allRows(svc, table.guid)).toEqual([]);
+    });
+
+    it('refuses writes to read-only AutoNumber and Attachment cells, null included', async () => {
+      const numbered = await createTable(svc, base, [{ name: 'No', type: 'AutoNumber' }, { name: 'Name', type: 'SingleLineText' }], { name: 'Numbered' });
+      const path = `${API}/tables/${numbered.guid}/rows`;
+      expectTableError(await svc.call('POST', path, { body: { rows: [{ No: 5 }] } }), 400, 70000, /rows\[0\], column "No".*read-only/);
+      expectTableError(await svc.call('POST', path, { body: { rows: [{ No: null }] } }), 400, 70000, /read-only/);
+      const [row] = await insertRows(svc, numbered.guid, [{ Name: 'a' }]);
+      expect(row!.valueMap).toEqual({ No: 1, Name: 'a' });
+      expectTableError(await svc.call('PATCH', `${path}/${row!.guid}`, { body: { valueMap: { No: 2 } } }), 400, 70000, /read-only/);
+      // Attachment columns are filled by the editors only; the API can neither create nor write them.
+      await svc.services.storage.db.updateTable('table_columns').set({ type: 'Attachment' }).where('name', '=', 'Name').execute();
+      await svc.services.storage.db.updateTable('table_tables').set((eb) => ({ schema_version: eb('schema_version', '+', 1) })).execute();
+      expectTableError(await svc.call('POST', path, { body: { rows: [{ Name: [] }] } }), 400, 70000, /Attachment.*read-only/);
+    });
+
+    it('checks that Link cells name rows of the linked table', async () => {
+      const people = await createTable(svc, base, [{ name: 'Name', type: 'SingleLineText' }], { name: 'People' });
+      const [bob] = await insertRows(svc, people.guid, [{ Name: 'Bob' }]);
+      const [task] = await insertRows(svc, table.guid, [{ Title: 'task' }]);
+      await svc.call('POST', `${API}/tables/${table.guid}/columns`, {
+        body: { name: 'Owner', type: 'Link', props: { tableGuid: people.guid }, viewGuid: table.defaultViewGuid },
+      });
+      const wrongTable = await svc.call('POST', rowsPath, { body: { rows: [{ Owner: [bob!.guid] }, { Owner: [task!.guid] }] } });
+      expectTableError(wrongTable, 400, 70000, /rows\[1\], column "Owner".*not a row of the linked table/);
+      expectTableError(await svc.call('POST', rowsPath, { body: { rows: [{ Owner: 'x' }] } }), 400, 70000, /array of row guids/);
+      expect((await allRows(svc, table.guid)).length).toBe(1);
+      const patched = await svc.call('PATCH', `${rowsPath}/${task!.guid}`, { body: { valueMap: { Owner: [bob!.guid] } } });
+      expect(patched.body.data.valueMap).toEqual({ Title: 'task', Owner: [bob!.guid] });
+    });
+
+    it('validates the create-rows body: rows required, 1-2000 of them, each an object', async () => {
+      for (const body of [{}, { rows: [] }, { rows: 'x' }, { rows: [1] }, { rows: [null] }, { rows: Array.from({ length: 2001 }, () => ({})) }]) {
+        expectTableError(await svc.call('POST', rowsPath, { body }), 400, 70000);
+      }
+      expectTableError(await svc.call('POST', rowsPath, { rawBody: '{"rows": [' }), 400, 70000, /JSON/);
+      expect(await allRows(svc, table.guid)).toEqual([]);
+    });
+
+    it('creates 2000 rows in one request, in order', async () => {
+      const rows = Array.from({ length: 2000 }, (_, i) => ({ Title: `row ${i}`, Amount: i, Status: i % 2 ? 'Open' : 'Done' }));
+      const created = await insertRows(svc, table.guid, rows);
+      expect(created).toHaveLength(2000);
+      expect(new Set(created.map((row) => row.guid)).size).toBe(2000);
+      const read = await allRows(svc, table.guid);
+      expect(read.map((row) => row.valueMap.Title)).toEqual(rows.map((row) => row.Title));
+      expect(read.map((row) => row.guid)).toEqual(created.map((row) => row.guid));
+    });
+
+    it('updates only the named cells; null clears one; the answer is the whole row', async () => {
+      const [row] = await insertRows(svc, table.guid, [{ Title: 'a', Amount: 1, Status: 'Open', Tags: ['red'] }]);
+      const path = `${rowsPath}/${row!.guid}`;
+      const patched = await svc.call('PATCH', path, { body: { valueMap: { Amount: 2.5, Status: null, Stars: 1 } } });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual({ code: 0, msg: 'success', data: { guid: row!.guid, valueMap: { Title: 'a', Amount: 2.5, Tags: ['red'], Stars: 1 } } });
+      expect((await svc.call('PATCH', path, { body: { valueMap: {} } })).body.data.valueMap).toEqual(patched.body.data.valueMap);
+      expect((await svc.call('GET', path)).body.data).toEqual(patched.body.data);
+    });
+
+    it('validates PATCH bodies with 70000 and changes nothing', async () => {
+      const [row] = await insertRows(svc, table.guid, [{ Title: 'a', Stars: 2 }]);
+      const path = `${rowsPath}/${row!.guid}`;
+      for (const body of [{}, { valueMap: 'x' }, { valueMap: null }, { valueMap: [] }]) expectTableError(await svc.call('PATCH', path, { body }), 400, 70000);
+      expectTableError(await svc.call('PATCH', path, { body: { valueMap: { Title: 'b', Stars: 9 } } }), 400, 70000, /column "Stars"/);
+      expectTableError(await svc.call('PATCH', path, { body: { valueMap: { Ghost: 1 } } }), 400, 70000, /unknown column "Ghost"/);
+      expectTableError(await svc.call('PATCH', path, { rawBody: '{"valueMap":' }), 400, 70000, /JSON/);
+      expect((await svc.call('GET', path)).body.data.valueMap).toEqual({ Title: 'a', Stars: 2 });
+    });
+
+    it('deletes a row once; after that the row is 70005', async () => {
+      const [keep, drop] = await insertRows(svc, table.guid, [{ Title: 'keep' }, { Title: 'drop' }]);
+      const removed = await svc.call('DELETE', `${rowsPath}/${drop!.guid}`);
+      expect(removed.body).toEqual({ code: 0, msg: 'success', data: null });
+      expectTableError(await svc.call('DELETE', `${rowsPath}/${drop!.guid}`), 404, 70005);
+      expectTableError(await svc.call('GET', `${rowsPath}/${drop!.guid}`), 404, 70005);
+      expect((await allRows(svc, table.guid)).map((row) => row.guid)).toEqual([keep!.guid]);
+    });
+
+    it('never fails on paging input: default 10, sizes clamped to 1-100, junk read as the default', async () => {
+      await insertRows(svc, table.guid, Array.from({ length: 150 }, (_, i) => ({ Amount: i })));
+      const size = async (pageSize?: string) =>
+        (await svc.call('GET', rowsPath, pageSize === undefined ? {} : { query: { pageSize } })).body.data.rows.length;
+      expect(await size()).toBe(10);
+      expect(await size('1')).toBe(1);
+      expect(await size('100')).toBe(100);
+      expect(await size('101')).toBe(100);
+      expect(await size('100000000000000000000')).toBe(100);
+      expect(await size('0')).toBe(1);
+      expect(await size('-5')).toBe(1);
+      expect(await size('abc')).toBe(10);
+      expect(await size('2.5')).toBe(10);
+      expect(await size('')).toBe(10);
+    });
+
+    it('pages with offset = guid of the first row of the next page, null after the last', async () => {
+      const created = await insertRows(svc, table.guid, Array.from({ length: 25 }, (_, i) => ({ Amount: i })));
+      const first = (await svc.call('GET', rowsPath, { query: { pageSize: 10 } })).body.data;
+      expect(first.offset).toBe(created[10]!.guid);
+      const second = (await svc.call('GET', rowsPath, { query: { pageSize: 10, offset: first.offset } })).body.data;
+      expect(second.rows[0].guid).toBe(created[10]!.guid);
+      const third = (await svc.call('GET', rowsPath, { query: { pageSize: 10, offset: second.offset } })).body.data;
+      expect(third.rows).toHaveLength(5);
+      expect(third.offset).toBeNull();
+      const exact = (await svc.call('GET', rowsPath, { query: { pageSize: 25 } })).body.data;
+      expect(exact.offset).toBeNull();
+      expect((await allRows(svc, table.guid, 7)).map((row) => row.guid)).toEqual(created.map((row) => row.guid));
+    });
+
+    it('resumes at a deleted offset row, and ends at an offset that was never a row of the table', async () => {
+      const created = await insertRows(svc, table.guid, Array.from({ length: 6 }, (_, i) => ({ Amount: i })));
+      await svc.call('DELETE', `${rowsPath}/${created[3]!.guid}`);
+      const resumed = (await svc.call('GET', rowsPath, { query: { offset: created[3]!.guid } })).body.data;
+      expect(resumed.rows.map((row: { guid: string }) => row.guid)).toEqual([created[4]!.guid, created[5]!.guid]);
+      const other = await createTable(svc, base, [{ name: 'X', type: 'SingleLineText' }], { name: 'Other', withoutInitRows: false });
+      const foreignRow = (await svc.call('GET', `${API}/tables/${other.guid}/rows`)).body.data.rows[0].guid;
+      for (const offset of ['rowNeverExisted', foreignRow]) {
+        const page = await svc.call('GET', rowsPath, { query: { offset } });
+        expect(page.status).toBe(200);
+        expect(page.body.data).toEqual({ rows: [], offset: null, viewGuid: table.defaultViewGuid });
+      }
+    });
+
+    it('reads through the default view or a named one; an unknown view is 70003', async () => {
+      await insertRows(svc, table.guid, [{ Title: 'a' }]);
+      const named = await svc.call('GET', rowsPath, { query: { viewGuid: table.defaultViewGuid } });
+      expect(named.body.data.viewGuid).toBe(table.defaultViewGuid);
+      expect(named.body.data.rows).toHaveLength(1);
+      expectTableError(await svc.call('GET', rowsPath, { query: { viewGuid: 'viwNope' } }), 404, 70003);
+    });
+
+    it('never repeats or skips a row that exists throughout paging while rows are inserted and deleted', async () => {
+      const stable = await insertRows(svc, table.guid, Array.from({ length: 120 }, (_, i) => ({ Title: `stable ${i}` })));
+      const doomed = await insertRows(svc, table.guid, Array.from({ length: 60 }, (_, i) => ({ Title: `doomed ${i}` })));
+      // interleave: the doomed rows sit between stable ones in creation order
+      const moreStable = await insertRows(svc, table.guid, Array.from({ length: 120 }, (_, i) => ({ Title: `stable ${120 + i}` })));
+      const expected = [...stable, ...moreStable].map((row) => row.guid);
+
+      const seen: string[] = [];
+      let offset: string | null = '';
+      let step = 0;
+      while (offset !== null) {
+        const query: Record<string, string | number> = { pageSize: 7 };
+        if (offset) query.offset = offset;
+        const [page] = await Promise.all([
+          svc.call('GET', rowsPath, { query }),
+          // concurrent writers: new rows at the end, deletes of doomed rows (including future offsets)
+          svc.call('POST', rowsPath, { body: { rows: [{ Title: `new ${step}` }] } }),
+          step < doomed.length ? svc.call('DELETE', `${rowsPath}/${doomed[step]!.guid}`) : Promise.resolve(undefined),
+        ]);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.rows.map((row: { guid: string }) => row.guid));
+        offset = page.body.data.offset;
+        step++;
+      }
+      const seenStable = seen.filter((guid) => expected.includes(guid));
+      expect(seenStable).toEqual(expected);
+      expect(new Set(seen).size).toBe(seen.length);
+    });
+  });
+}
