@@ -1,7 +1,12 @@
 import { defineFieldType, describe, enumProp, FieldRuleError, type ColumnProps } from './field-type.js';
 
-/** The range of JavaScript dates: ±100,000,000 days around 1970. */
-const MAX_EPOCH_MS = 8.64e15;
+/** Dates from year 0000 to 9999: the range ISO 8601 writes without an expanded (signed, 6-digit) year. */
+const MIN_EPOCH_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const MAX_EPOCH_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+function inRange(ms: number): boolean {
+  return ms >= MIN_EPOCH_MS && ms <= MAX_EPOCH_MS;
+}
 
 const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -31,13 +36,13 @@ export function parseIsoDate(text: string): number | undefined {
   utc.setUTCFullYear(y, mo - 1, d);
   utc.setUTCHours(h, mi, s, Math.floor(Number(`0.${fraction || '0'}`) * 1000));
   const ms = utc.getTime() - offsetMinutes * 60_000;
-  return Math.abs(ms) <= MAX_EPOCH_MS ? ms : undefined;
+  return inRange(ms) ? ms : undefined;
 }
 
 /** A written date: epoch milliseconds (integer) or ISO 8601 text; stored and read as ISO 8601 UTC. */
 export function toStoredDate(value: unknown): string {
   let ms: number | undefined;
-  if (typeof value === 'number') ms = Number.isInteger(value) && Math.abs(value) <= MAX_EPOCH_MS ? value : undefined;
+  if (typeof value === 'number') ms = Number.isInteger(value) && inRange(value) ? value : undefined;
   else if (typeof value === 'string') ms = parseIsoDate(value);
   if (ms === undefined) {
     throw new FieldRuleError(`must be epoch milliseconds (an integer) or an ISO 8601 date, got ${describe(value)}`);
@@ -54,7 +59,7 @@ export const date = defineFieldType({
   name: 'Date',
   primary: true,
   valueDoc:
-    'write epoch milliseconds (integer) or ISO 8601 text (`2024-05-01`, `2024-05-01T08:30:00+02:00`; no offset means UTC); ' +
+    'write epoch milliseconds (integer) or ISO 8601 text, years 0000-9999 (`2024-05-01`, `2024-05-01T08:30:00+02:00`; no offset means UTC); ' +
     'read as ISO 8601 UTC text with milliseconds (`2024-05-01T06:30:00.000Z`)',
   parseProps: (raw): DateProps => ({ format: enumProp(raw, 'format', ['date', 'datetime'] as const, 'date') }),
   write: (value) => toStoredDate(value),
