@@ -15,7 +15,8 @@ export function parsePrecision(raw: ColumnProps): DecimalProps {
 /** A finite JSON number, rounded half away from zero to `places` decimals when given. */
 export function finiteNumber(value: unknown, places: number | undefined): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new FieldRuleError(`must be a finite number, got ${describe(value)}`);
-  if (places === undefined) return value;
+  // JSON has no negative zero: store 0, as a reader would see it.
+  if (places === undefined) return Object.is(value, -0) ? 0 : value;
   const rounded = Number(`${Math.round(Number(`${Math.abs(value)}e${places}`))}e-${places}`);
   // Very large magnitudes have no decimals left to round; keep them as sent.
   const result = Number.isFinite(rounded) ? Math.sign(value) * rounded : value;

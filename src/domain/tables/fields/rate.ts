@@ -20,6 +20,6 @@ export const rate = defineFieldType({
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > props.count) {
       throw new FieldRuleError(`must be an integer from 0 to ${props.count}, got ${describe(value)}`);
     }
-    return value;
+    return Object.is(value, -0) ? 0 : value;
   },
 });
