@@ -99,10 +99,11 @@ export default async function sheetsBench(args: string[]): Promise<void> {
   try {
     await waitForHealth(url, child);
     const signature = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: APP_ID }).setExpirationTime('2h').sign(new TextEncoder().encode(SECRET));
-    const headers = { 'x-svc-signature': signature, 'x-svc-token': TOKEN, 'content-type': 'application/json' };
+    const credentials = { 'x-svc-signature': signature, 'x-svc-token': TOKEN };
+    const headers = { ...credentials, 'content-type': 'application/json' };
     const timed = async (method: string, route: string, body?: string) => {
       const start = performance.now();
-      const response = await fetch(`${url}${route}`, { method, headers, body });
+      const response = await fetch(`${url}${route}`, { method, headers: body === undefined ? credentials : headers, body });
       const text = await response.text();
       const elapsed = performance.now() - start;
       if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
