@@ -183,6 +183,10 @@ for (const database of testDatabases()) {
       expect(removed.body).toEqual({ code: 0, msg: 'success', data: null });
       expectTableError(await svc.call('DELETE', `${rowsPath}/${drop!.guid}`), 404, 70005);
       expectTableError(await svc.call('GET', `${rowsPath}/${drop!.guid}`), 404, 70005);
+      // client kits send a JSON content type on DELETE too, with no body
+      const [other] = await insertRows(svc, table.guid, [{ Title: 'other' }]);
+      const typed = await svc.call('DELETE', `${rowsPath}/${other!.guid}`, { headers: { 'content-type': 'application/json' } });
+      expect(typed.status, typed.text).toBe(200);
       expect((await allRows(svc, table.guid)).map((row) => row.guid)).toEqual([keep!.guid]);
     });
 
