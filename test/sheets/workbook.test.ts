@@ -47,8 +47,8 @@ describe('spreadsheet model operations', () => {
     expect(read(doc, 'A:B').values).toEqual([['name', 1], ['', 2.5], [], ['x']]);
     expect(read(doc, '2:2').values).toEqual([['', 2.5]]);
     expect(read(doc, 'B2')).toEqual({ range: 'Sheet1!B2', values: [[2.5]] });
-    expect(read(doc, 'Sheet1')).toEqual({ range: 'Sheet1!A1:D4', values: [['name', 1, true], ['', 2.5], [], ['x', '', false, 0]] });
-    expect(read(doc, 'E5:Z9')).toEqual({ range: 'Sheet1!E5', values: [] });
+    expect(read(doc, 'Sheet1')).toEqual({ range: 'Sheet1', values: [['name', 1, true], ['', 2.5], [], ['x', '', false, 0]] });
+    expect(read(doc, 'E5:Z9')).toEqual({ range: 'Sheet1!E5:Z9', values: [] });
   });
 
   it('keeps formula text; reads the last known value, or the text when asked', () => {

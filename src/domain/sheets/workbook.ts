@@ -31,7 +31,7 @@ type Sheet = Y.Map<unknown>;
 type Cells = Y.Map<unknown>;
 
 export interface ReadResult {
-  /** the range actually answered, in A1 with the sheet's name */
+  /** the range asked for, in A1 with the sheet's real name (the values stop at its last data) */
   range: string;
   values: Array<Array<string | number | boolean>>;
 }
@@ -124,10 +124,9 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
       if (column > lastColumn) lastColumn = column;
     });
   }
-  if (found.length === 0) {
-    const first = { ...range, sheetName, endRow: range.startRow, endColumn: range.startColumn };
-    return { range: formatA1(first), values: [] };
-  }
+  // as spreadsheet APIs answer it: the whole range asked for (with the sheet's name), values trimmed
+  const answered = formatA1({ ...range, sheetName });
+  if (found.length === 0) return { range: answered, values: [] };
   const height = lastRow - range.startRow + 1;
   const width = lastColumn - range.startColumn + 1;
   if (height * width > MAX_READ_CELLS) {
@@ -147,7 +146,7 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
     const line = values[row - range.startRow];
     if (line) line[column - range.startColumn] = renderCell(value, render);
   }
-  return { range: formatA1({ ...range, sheetName, endRow: lastRow, endColumn: lastColumn }), values };
+  return { range: answered, values };
 }
 
 /** Checks values before any change: cells count and each value's type and size. */

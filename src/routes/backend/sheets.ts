@@ -65,7 +65,7 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: BackendOk(
             Type.Object({
-              range: Type.String({ description: 'the range answered, with its sheet name, trimmed to its data' }),
+              range: Type.String({ description: 'the range asked for, in A1 with the sheet\'s real name (values stop at its last data)' }),
               values: Type.Array(Type.Array(Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
             }),
           ),

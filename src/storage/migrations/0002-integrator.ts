@@ -37,7 +37,7 @@ export const integrator: Migration = {
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addUniqueConstraint('event_outbox_stream_seq', ['app_id', 'stream_key', 'seq'])
       .execute();
-    await db.schema.createIndex('event_outbox_due').on('event_outbox').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('event_outbox_due').on('event_outbox').columns(['status', 'next_attempt_at', 'id']).execute();
     await db.schema.createIndex('event_outbox_app_recent').on('event_outbox').columns(['app_id', 'id']).execute();
   },
 };
