@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ApiError } from '../../src/errors.js';
 import { docFromState, initialContent } from '../../src/domain/content/model.js';
-import { parseA1 } from '../../src/domain/sheets/a1.js';
+import { formatSheetName, parseA1 } from '../../src/domain/sheets/a1.js';
 import type { CellInput } from '../../src/domain/sheets/cells.js';
-import { addSheet, appendValues, deleteRows, readValues, writeValues } from '../../src/domain/sheets/workbook.js';
+import { addSheet, appendValues, deleteRows, invalidSheetName, readValues, writeValues } from '../../src/domain/sheets/workbook.js';
 
 /** A spreadsheet as a new file starts: one sheet "Sheet1", 1000 × 26. */
 function newSpreadsheet(): Y.Doc {
@@ -144,6 +144,26 @@ describe('spreadsheet model operations', () => {
       expect(errorCode(() => addSheet(doc, bad)), bad).toBe(72007);
     }
     expect(doc.getArray('sheets').length).toBe(2);
+  });
+
+  it('every sheet name that can be added can be addressed in A1, alone and before "!"', () => {
+    const name = fc.string({ unit: fc.oneof(fc.constantFrom("'", '!', ':', ' ', '#', '%', 'A', '1', '表', '/', '['), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(name, (candidate) => {
+        if (invalidSheetName(candidate) !== undefined || candidate.toLowerCase() === 'sheet1') return;
+        const doc = newSpreadsheet();
+        addSheet(doc, candidate);
+        write(doc, `${formatSheetName(candidate)}!B2`, [[candidate]]);
+        expect(read(doc, formatSheetName(candidate)).values).toEqual([[], ['', candidate]]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuses an append wider than the last column', () => {
+    const doc = newSpreadsheet();
+    expect(errorCode(() => append(doc, 'XFC1', [[1, 2, 3]]))).toBe(72005);
+    expect(append(doc, 'XFC1', [[1, 2]])).toMatchObject({ updatedRange: 'Sheet1!XFC1:XFD1' });
   });
 
   it('write then read gives back what was written, for any values', () => {
