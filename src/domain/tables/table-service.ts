@@ -8,7 +8,7 @@ import type { FileService } from '../files/file-service.js';
 import { applyValueMap, LinkChecks, resolveColumns, toValueMap, type Cells, type ResolvedColumn } from './cells.js';
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
-import { newGuid, newGuids } from './guids.js';
+import { newGuid, newRowGuids } from './guids.js';
 
 /** Rows a new table starts with unless `withoutInitRows` (what a user sees in a fresh grid). */
 export const INITIAL_ROWS = 3;
@@ -511,7 +511,7 @@ export class TableService {
       .executeTakeFirstOrThrow();
     const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
     const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
-    const guids = newGuids('row', rowCells.length);
+    const guids = newRowGuids(firstSeq, rowCells.length);
     const records = rowCells.map((cells, index) => {
       const seq = firstSeq + index;
       for (const column of autoNumbers) cells[column.guid] = seq;
