@@ -177,6 +177,18 @@ for (const database of testDatabases()) {
       expect(await plainText(svc, 'live-copy')).toBe('typed just now');
     });
 
+    it('compacts the update log into the snapshot as it grows, keeping every update', async () => {
+      const compactEvery = 4;
+      await svc.close();
+      svc = await startService(database, { integrator: true, content: { ...FAST_CONTENT, compactAfter: compactEvery } });
+      await createFile('compact', 'document');
+      for (let i = 0; i < 10; i++) await writeRichText('compact', [paragraph(text(`line ${i}`))]);
+      await eventually(async () => ((await svc.services.content.store.head(svc.app.id, 'compact'))?.snapshotSeq ?? 0) >= 8, 'compaction');
+      const left = await svc.services.content.store.updatesAfter(svc.app.id, 'compact', 0);
+      expect(left.length).toBeLessThan(compactEvery);
+      expect((await plainText(svc, 'compact')).split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
+    });
+
     it('answers a table file with 70004', async () => {
       await createFile('tbl', 'table');
       const response = await svc.call('GET', '/sdk/v2/collab-files/tbl/plain-text');

@@ -173,6 +173,7 @@ export class ContentService {
         if (state && state.seenSeq === seq - 1) state.seenSeq = seq;
       }
       this.markChanged(appId, fileId, actor, historyType);
+      this.compactNow(appId, fileId, seq);
     }
     return result;
   }
@@ -311,8 +312,9 @@ export class ContentService {
       document.off('update', detect);
     }
     if (!changed && document.store.pendingStructs === pendingBefore) return;
-    await this.store.append(state.appId, state.fileId, update, actor.userId);
+    const seq = await this.store.append(state.appId, state.fileId, update, actor.userId);
     this.markChanged(state.appId, state.fileId, actor, HistoryType.edit);
+    this.compactNow(state.appId, state.fileId, seq);
   }
 
   private startPolling(): void {
@@ -437,6 +439,11 @@ export class ContentService {
       this.log?.error({ err: error, appId, fileId }, 'content compaction failed');
       return false;
     }
+  }
+
+  /** Every `compactAfter`-th update of a file merges its log into the snapshot, in the background. */
+  private compactNow(appId: string, fileId: string, seq: number): void {
+    if (seq % this.options.compactAfter === 0) this.track(this.compact(appId, fileId));
   }
 
   private track(work: Promise<unknown>): void {
