@@ -141,6 +141,29 @@ for (const database of testDatabases()) {
       expectTableError(again, 400, 70000, /already exists/);
     });
 
+    it('documents every table endpoint in the OpenAPI document, with signature and token required', async () => {
+      const spec = (await svc.call('GET', '/openapi.json', { signature: null, token: null })).body;
+      const operations = Object.entries(spec.paths as Record<string, Record<string, { security?: unknown[] }>>)
+        .filter(([path]) => path.startsWith(API))
+        .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ at: `${method.toUpperCase()} ${path.slice(API.length)}`, operation })));
+      expect(operations.map((o) => o.at).sort()).toEqual(
+        [
+          'GET /tables',
+          'POST /tables',
+          'GET /tables/{guid}/columns',
+          'POST /tables/{guid}/columns',
+          'PUT /tables/{guid}/columns/{colGuid}',
+          'DELETE /tables/{guid}/columns/{colGuid}',
+          'GET /tables/{guid}/rows',
+          'POST /tables/{guid}/rows',
+          'GET /tables/{guid}/rows/{rowGuid}',
+          'PATCH /tables/{guid}/rows/{rowGuid}',
+          'DELETE /tables/{guid}/rows/{rowGuid}',
+        ].sort(),
+      );
+      for (const { operation } of operations) expect(operation.security).toEqual([{ signature: [], token: [] }]);
+    });
+
     it('links tables of the same base, including itself', async () => {
       const base = await createBase(svc);
       const people = await createTable(svc, base, [{ name: 'Name', type: 'SingleLineText' }], { name: 'People' });
