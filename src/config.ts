@@ -43,6 +43,8 @@ export interface IntegratorConfig {
   deliveryMaxAttempts: number;
   /** How often the worker looks for due events when nothing woke it, in ms. */
   deliveryPollMs: number;
+  /** Delivered events are kept this long (admin view), in ms; 0 keeps them forever. */
+  deliveryRetentionMs: number;
 }
 
 export interface BootstrapApp {
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveryMaxDelayMs: integer(env, 'SVC_EVENT_RETRY_MAX_MS', 3_600_000, 1, 86_400_000),
       deliveryMaxAttempts: integer(env, 'SVC_EVENT_MAX_ATTEMPTS', 16, 1, 100),
       deliveryPollMs: integer(env, 'SVC_EVENT_POLL_MS', 500, 5, 60_000),
+      deliveryRetentionMs: integer(env, 'SVC_EVENT_RETENTION_DAYS', 7, 0, 3650) * 86_400_000,
     },
     content: {
       coalesceMs: integer(env, 'SVC_CONTENT_COALESCE_MS', 2000, 0, 600_000),

@@ -57,6 +57,7 @@ export function createServices(config: Config, storage: Storage): Services {
     maxDelayMs: config.integratorLink.deliveryMaxDelayMs,
     maxAttempts: config.integratorLink.deliveryMaxAttempts,
     pollMs: config.integratorLink.deliveryPollMs,
+    retentionMs: config.integratorLink.deliveryRetentionMs,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);

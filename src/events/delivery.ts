@@ -18,7 +18,12 @@ export interface DeliverySettings {
   maxDelayMs: number;
   maxAttempts: number;
   pollMs: number;
+  /** delivered events are kept this long for the admin view, then removed; 0 keeps them */
+  retentionMs: number;
 }
+
+/** How often the worker removes delivered events past their retention. */
+const PURGE_EVERY_MS = 10 * 60 * 1000;
 
 export interface DeliveryLog {
   warn(object: Record<string, unknown>, message: string): void;
@@ -102,6 +107,16 @@ export class DeliveryWorker {
     wakeUp?.();
   }
 
+  /** Removes delivered events older than the retention; failed ones stay until redelivered. Returns how many. */
+  async purge(now = Date.now()): Promise<number> {
+    const result = await this.storage.db
+      .deleteFrom('event_outbox')
+      .where('status', '=', 'delivered')
+      .where('delivered_at', '<', now - this.settings.retentionMs)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** Claims what is due now and delivers it, waiting for the outcome. Returns how many were attempted. */
   async runOnce(): Promise<number> {
     const claimed = await this.claim(this.settings.concurrency);
@@ -112,7 +127,12 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     // Claiming costs a query: with deliveries in flight, wait until a few slots are free, not just one.
     const batch = Math.max(1, Math.floor(this.settings.concurrency / 4));
+    let lastPurge = 0;
     while (this.running) {
+      if (this.settings.retentionMs > 0 && Date.now() - lastPurge > PURGE_EVERY_MS) {
+        lastPurge = Date.now();
+        await this.purge().catch((error: unknown) => this.log.error({ err: error }, 'event delivery: removing old events failed'));
+      }
       const free = this.settings.concurrency - this.inFlight.size;
       let claimedAll = false;
       if (free >= batch || (free > 0 && this.inFlight.size === 0)) {

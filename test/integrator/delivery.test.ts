@@ -138,6 +138,25 @@ for (const database of testDatabases()) {
       expect(foreign.status).toBe(404);
     });
 
+    it('removes delivered events after the retention, keeps failed ones', async () => {
+      await emit('kept', 1);
+      await eventually(() => svc.integrator.events.length === 1, 'the event');
+      await eventually(
+        async () => (await svc.services.storage.db.selectFrom('event_outbox').select('status').executeTakeFirst())?.status === 'delivered',
+        'delivered status',
+      );
+      await svc.services.storage.db.insertInto('event_outbox').values({
+        id: 'failed-one', app_id: svc.app.id, stream_key: 'event:failed-one', seq: 1, file_id: null, event_class: 'System', payload: '{}',
+        user_token: null, status: 'failed', next_attempt_at: 0, lease_until: null, lease_owner: null, last_attempt_at: 0,
+        last_status: 500, last_error: 'HTTP 500', delivered_at: null, created_at: 0,
+      }).execute();
+      const retention = svc.services.config.integratorLink.deliveryRetentionMs;
+      expect(await svc.services.delivery.purge(Date.now())).toBe(0);
+      expect(await svc.services.delivery.purge(Date.now() + retention + 1000)).toBe(1);
+      const left = await svc.services.storage.db.selectFrom('event_outbox').select('id').execute();
+      expect(left.map((r) => r.id)).toEqual(['failed-one']);
+    });
+
     it('never lets two workers claim the same event', async () => {
       const second = new DeliveryWorker(svc.services.storage, svc.services.apps, svc.services.callbacks, svc.services.outbox, {
         timeoutMs: 2000,
@@ -146,6 +165,7 @@ for (const database of testDatabases()) {
         maxDelayMs: 400,
         maxAttempts: 16,
         pollMs: 10,
+        retentionMs: 0,
       });
       second.start();
       try {
