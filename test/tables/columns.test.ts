@@ -161,6 +161,21 @@ for (const database of testDatabases()) {
       expect((await svc.call('GET', columnsPath)).body.data.map((c: { name: string; type: string }) => `${c.name}:${c.type}`)).toEqual(['Title:Date', 'Budget:Number']);
     });
 
+    it('keeps column positions dense and unique under concurrent column changes', async () => {
+      const results = await Promise.all([
+        ...Array.from({ length: 4 }, (_, i) => create({ name: `Last${i}`, type: 'Number' })),
+        ...Array.from({ length: 3 }, (_, i) => create({ name: `First${i}`, type: 'Number', targetGuid: '' })),
+        ...Array.from({ length: 3 }, (_, i) => create({ name: `After${i}`, type: 'Number', targetGuid: table.columns[0]!.guid })),
+        svc.call('DELETE', `${columnsPath}/${table.columns[1]!.guid}`),
+      ]);
+      for (const result of results) expect(result.status, result.text).toBe(200);
+      const rows = await svc.services.storage.db.selectFrom('table_columns').select(['name', 'position']).where('table_guid', '=', table.guid).orderBy('position').execute();
+      expect(rows.map((row) => row.position)).toEqual(rows.map((_, i) => i));
+      expect(rows.map((row) => row.name)).toEqual(await names());
+      expect(rows).toHaveLength(2 - 1 + 10);
+      expect((await svc.call('GET', columnsPath)).body.data.filter((c: { isPrimary: boolean }) => c.isPrimary)).toHaveLength(1);
+    });
+
     it('deletes a column without rewriting rows; the primary column stays', async () => {
       const [row] = await insertRows(svc, table.guid, [{ Title: 'a', Budget: 5 }]);
       const budget = table.columns[1]!;

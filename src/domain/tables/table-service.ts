@@ -250,8 +250,7 @@ export class TableService {
       const where = `cols[${index}]`;
       if (names.has(col.name)) throw invalid(`${where}.name ${JSON.stringify(col.name)} is a duplicate: column names are unique in a table`);
       names.add(col.name);
-      const allowed = index === 0 ? primaryTypes(true) : CREATABLE_TYPES;
-      if (!allowed.includes(col.type)) throw invalid(`${where}.type ${typeRule(col.type, index === 0, true)}`);
+      assertTypeAllowed(col.type, index === 0, true, `${where}.`);
       return { guid: newGuid('col'), name: col.name, typeName: col.type, type: fieldType(col.type), props: parseProps(col.type, col.props ?? {}, propsContext, `${where}.`) };
     });
 
@@ -303,16 +302,7 @@ export class TableService {
       throw new ApiError(Errors.viewNotFound, `view ${input.viewGuid} not found in table ${tableGuid}`);
     }
     const first = input.targetGuid === '';
-    const allowed = first ? primaryTypes(false) : CREATABLE_TYPES;
-    if (!allowed.includes(input.type)) throw invalid(`type ${typeRule(input.type, first, false)}`);
-    let position = table.columns.length;
-    if (first) position = 0;
-    else if (input.targetGuid !== undefined) {
-      const target = table.columns.findIndex((column) => column.guid === input.targetGuid);
-      if (target < 0) throw invalid(`targetGuid ${input.targetGuid} is not a column of table ${tableGuid}`);
-      position = target + 1;
-    }
-    if (table.columns.length >= MAX_COLUMNS) throw invalid(`a table holds at most ${MAX_COLUMNS} columns`);
+    assertTypeAllowed(input.type, first, false);
     this.assertNameFree(table, input.name, undefined);
     const tablesInBase = await this.tablesInBase(this.db, auth.app.id, table.fileId);
     const column: ResolvedColumn = {
@@ -323,16 +313,25 @@ export class TableService {
       props: parseProps(input.type, input.props ?? {}, { tablesInBase }, ''),
     };
     const now = Date.now();
-    await this.write(caller, table.fileId, async (trx) => {
-      // Positions are dense (0 = primary); make room at `position`.
+    const position = await this.write(caller, table.fileId, async (trx) => {
+      const order = await this.lockColumns(trx, tableGuid, now);
+      if (order.length >= MAX_COLUMNS) throw invalid(`a table holds at most ${MAX_COLUMNS} columns`);
+      let at = order.length;
+      if (first) at = 0;
+      else if (input.targetGuid !== undefined) {
+        const target = order.indexOf(input.targetGuid);
+        if (target < 0) throw invalid(`targetGuid ${input.targetGuid} is not a column of table ${tableGuid}`);
+        at = target + 1;
+      }
+      // Positions are dense (0 = primary); make room at `at`.
       await trx
         .updateTable('table_columns')
         .set((eb) => ({ position: eb('position', '+', 1) }))
         .where('table_guid', '=', tableGuid)
-        .where('position', '>=', position)
+        .where('position', '>=', at)
         .execute();
-      await this.insertColumnChecked(trx, columnRecord(tableGuid, column, position, now));
-      await this.changeSchema(trx, tableGuid, now);
+      await this.insertColumnChecked(trx, columnRecord(tableGuid, column, at, now));
+      return at;
     });
     return columnOut(column, position);
   }
@@ -344,8 +343,7 @@ export class TableService {
     input: { name?: string | undefined; type?: string | undefined; props?: ColumnProps | undefined },
   ): Promise<TableColumn> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
-    const position = table.columns.findIndex((candidate) => candidate.guid === columnGuid);
-    const column = table.columns[position];
+    const column = table.columns.find((candidate) => candidate.guid === columnGuid);
     if (!column) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
     if (input.name === undefined && input.type === undefined && input.props === undefined) {
       throw invalid('nothing to update: send at least one of name, type, props');
@@ -353,18 +351,21 @@ export class TableService {
     const name = input.name ?? column.name;
     if (name !== column.name) this.assertNameFree(table, name, column.guid);
     const typeName = input.type ?? column.typeName;
-    if (typeName !== column.typeName) {
-      const allowed = position === 0 ? primaryTypes(false) : CREATABLE_TYPES;
-      if (!allowed.includes(typeName)) throw invalid(`type ${typeRule(typeName, position === 0, false)}`);
-    }
+    const typeChanged = typeName !== column.typeName;
+    if (typeChanged) assertTypeAllowed(typeName, table.columns[0]?.guid === columnGuid, false);
     let props = column.props;
-    if (input.props !== undefined || typeName !== column.typeName) {
+    if (input.props !== undefined || typeChanged) {
       const tablesInBase = await this.tablesInBase(this.db, auth.app.id, table.fileId);
       // A new type re-reads the old props (unknown settings dropped, missing ones defaulted).
       props = parseProps(typeName, input.props ?? column.props, { tablesInBase }, '');
     }
     const now = Date.now();
-    await this.write(caller, table.fileId, async (trx) => {
+    const position = await this.write(caller, table.fileId, async (trx) => {
+      const order = await this.lockColumns(trx, tableGuid, now);
+      const at = order.indexOf(columnGuid);
+      if (at < 0) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
+      // Checked again under the lock: another request may have made this column primary meanwhile.
+      if (typeChanged) assertTypeAllowed(typeName, at === 0, false);
       try {
         await trx
           .updateTable('table_columns')
@@ -376,21 +377,25 @@ export class TableService {
         if (this.deps.storage.isUniqueViolation(error)) throw duplicateName(name);
         throw error;
       }
-      await this.changeSchema(trx, tableGuid, now);
+      return at;
     });
     return columnOut({ guid: column.guid, name, typeName, props }, position);
   }
 
   async deleteColumn(auth: RequestAuth, tableGuid: string, columnGuid: string): Promise<void> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
-    const position = table.columns.findIndex((candidate) => candidate.guid === columnGuid);
-    if (position < 0) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
-    if (position === 0) {
-      throw invalid('the primary column cannot be deleted; add another primary column first (create column with targetGuid "")');
+    if (!table.columns.some((candidate) => candidate.guid === columnGuid)) {
+      throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
     }
     const now = Date.now();
     // Cells of the column stay in the rows, unreachable (spec 4.5 rule 3: deleting a column rewrites no row).
     await this.write(caller, table.fileId, async (trx) => {
+      const order = await this.lockColumns(trx, tableGuid, now);
+      const position = order.indexOf(columnGuid);
+      if (position < 0) throw new ApiError(Errors.columnNotFound, `column ${columnGuid} not found in table ${tableGuid}`);
+      if (position === 0) {
+        throw invalid('the primary column cannot be deleted; add another primary column first (create column with targetGuid "")');
+      }
       await trx.deleteFrom('table_columns').where('guid', '=', columnGuid).where('table_guid', '=', tableGuid).execute();
       await trx
         .updateTable('table_columns')
@@ -398,7 +403,6 @@ export class TableService {
         .where('table_guid', '=', tableGuid)
         .where('position', '>', position)
         .execute();
-      await this.changeSchema(trx, tableGuid, now);
     });
   }
 
@@ -419,13 +423,19 @@ export class TableService {
     await trx.updateTable('table_tables').set({ updated_at: now }).where('guid', '=', tableGuid).execute();
   }
 
-  /** Columns changed: cached schemas of this table (in every process) are stale from this commit on. */
-  private async changeSchema(trx: Db, tableGuid: string, now: number): Promise<void> {
+  /**
+   * Starts a change of the table's columns inside `trx`: bumps the schema version (cached schemas in every
+   * process are stale from this commit on), which also locks the table's row so that concurrent column
+   * changes of one table apply one after the other; then reads the column order as it is now.
+   */
+  private async lockColumns(trx: Db, tableGuid: string, now: number): Promise<string[]> {
     await trx
       .updateTable('table_tables')
       .set((eb) => ({ updated_at: now, schema_version: eb('schema_version', '+', 1) }))
       .where('guid', '=', tableGuid)
       .execute();
+    const rows = await trx.selectFrom('table_columns').select('guid').where('table_guid', '=', tableGuid).orderBy('position').execute();
+    return rows.map((row) => row.guid);
   }
 
   // ---- rows -----------------------------------------------------------------------------------------
@@ -644,9 +654,12 @@ export function primaryTypes(atCreation: boolean): string[] {
   return [...CREATABLE_TYPES, AUTO_NUMBER].filter((name) => fieldType(name)?.primary && (atCreation || name !== AUTO_NUMBER));
 }
 
-function typeRule(type: string, primary: boolean, atCreation: boolean): string {
+/** A type a caller may give a column: any creatable type, and for the primary column one of primaryTypes. */
+function assertTypeAllowed(type: string, primary: boolean, atCreation: boolean, where = ''): void {
   const allowed = primary ? primaryTypes(atCreation) : CREATABLE_TYPES;
-  return `${JSON.stringify(type)} is not allowed${primary ? ' for the primary column' : ''}; use one of ${allowed.join(', ')}`;
+  if (!allowed.includes(type)) {
+    throw invalid(`${where}type ${JSON.stringify(type)} is not allowed${primary ? ' for the primary column' : ''}; use one of ${allowed.join(', ')}`);
+  }
 }
 
 function parseProps(type: string, raw: ColumnProps, context: PropsContext, where: string): ColumnProps {
