@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
@@ -131,6 +131,21 @@ for (const database of testDatabases()) {
 
       const next = await append('A:A', [['entry 3']], { clientRequestId: 'retry-2' });
       expect(next.body.data).toMatchObject({ updatedRange: 'Sheet1!A4', alreadyApplied: false });
+    });
+
+    it('forgets a clientRequestId after 24 hours', async () => {
+      await append('A:A', [['first']], { clientRequestId: 'daily' });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 23 * 60 * 60 * 1000);
+        expect((await append('A:A', [['first']], { clientRequestId: 'daily' })).body.data.alreadyApplied).toBe(true);
+        vi.setSystemTime(Date.now() + 2 * 60 * 60 * 1000);
+        const later = await append('A:A', [['first']], { clientRequestId: 'daily' });
+        expect(later.body.data).toMatchObject({ updatedRange: 'Sheet1!A2', alreadyApplied: false });
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(await valuesOf('A:A')).toEqual([['first'], ['first']]);
     });
 
     it('concurrent appends each get their own rows, and concurrent retries of one id apply once', async () => {

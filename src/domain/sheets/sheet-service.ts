@@ -127,8 +127,9 @@ export class SheetService {
     const fingerprint = crypto.createHash('sha256').update(JSON.stringify([formatA1(range), values])).digest('base64url');
     return this.exclusive(auth.app.id, fileId, actor, (doc) => {
       const applied = doc.getMap<unknown>(APPEND_REQUESTS_ROOT);
+      const now = Date.now();
       const previous = applied.get(clientRequestId);
-      if (isAppliedAppend(previous)) {
+      if (isAppliedAppend(previous) && now - previous.at <= APPEND_REQUEST_TTL_MS) {
         if (previous.fingerprint !== fingerprint) {
           throw new ApiError(Errors.appendRequestReused, `clientRequestId ${clientRequestId} was used for another append (other range or values)`, {
             clientRequestId,
@@ -137,7 +138,6 @@ export class SheetService {
         return { ...previous.result, alreadyApplied: true };
       }
       const result = appendValues(doc, range, values);
-      const now = Date.now();
       forgetOldAppends(applied, now);
       applied.set(clientRequestId, { at: now, fingerprint, result } satisfies AppliedAppend);
       return { ...result, alreadyApplied: false };
