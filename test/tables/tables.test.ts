@@ -141,6 +141,16 @@ for (const database of testDatabases()) {
       expectTableError(again, 400, 70000, /already exists/);
     });
 
+    it('deletes the tables of a base with the base file', async () => {
+      const base = await createBase(svc);
+      const table = await createTable(svc, base, [{ name: 'A', type: 'SingleLineText' }], { withoutInitRows: false });
+      expect((await svc.call('DELETE', `/sdk/v2/api/files/${base}`)).status).toBe(200);
+      expectTableError(await svc.call('GET', `${API}/tables/${table.guid}/rows`), 404, 70002);
+      expectTableError(await svc.call('GET', `${API}/tables`, { query: { baseGuid: base } }), 404, 70001);
+      const left = await svc.services.storage.db.selectFrom('table_rows').select('guid').where('table_guid', '=', table.guid).execute();
+      expect(left).toEqual([]);
+    });
+
     it('documents every table endpoint in the OpenAPI document, with signature and token required', async () => {
       const spec = (await svc.call('GET', '/openapi.json', { signature: null, token: null })).body;
       const operations = Object.entries(spec.paths as Record<string, Record<string, { security?: unknown[] }>>)
