@@ -27,7 +27,7 @@ const MAX_STATEMENT_PARAMETERS = 30_000;
 /** Shape of a row INSERT; `rowInsert` parameters follow this key order. */
 const ROW_PLACEHOLDER = { table_guid: '', seq: 0, guid: '', cells: '', created_at: 0, updated_at: 0 } as const;
 const ROW_INSERT_PARAMETERS = Object.keys(ROW_PLACEHOLDER).length;
-/** Tables whose columns and views are kept in memory (least recently loaded dropped first). */
+/** Tables whose columns and views are kept in memory (the oldest entry is dropped first). */
 const SCHEMA_CACHE_ENTRIES = 1000;
 const ROW_INSERT_TEMPLATES = 16;
 
