@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { testDatabases } from '../support/databases.js';
-import { DEFAULT_USER } from '../support/integrator.js';
-import { startService, type TestService } from '../support/service.js';
+import { DEFAULT_USER, FAST_DELIVERY } from '../support/integrator.js';
+import { startService, type StartOptions, type TestService } from '../support/service.js';
 import { API, createBase, createTable, expectTableError, insertRows } from './helpers.js';
 
 interface Endpoint {
@@ -19,8 +20,9 @@ for (const database of testDatabases()) {
     let base: string;
     let endpoints: Endpoint[];
 
-    beforeEach(async () => {
-      svc = await startService(database, { integrator: true });
+    /** A base with one table of two columns and one row, and every endpoint of the API aimed at them. */
+    const setUp = async (options: StartOptions = {}) => {
+      svc = await startService(database, { integrator: true, ...options });
       base = await createBase(svc);
       const table = await createTable(svc, base, [
         { name: 'Name', type: 'SingleLineText' },
@@ -42,7 +44,8 @@ for (const database of testDatabases()) {
         { name: 'PATCH row', method: 'PATCH', path: `${t}/rows/${row!.guid}`, body: { valueMap: { Name: 'y' } }, write: true },
         { name: 'DELETE row', method: 'DELETE', path: `${t}/rows/${row!.guid}`, write: true },
       ];
-    });
+    };
+    beforeEach(() => setUp());
     afterEach(async () => svc.close());
 
     const call = (endpoint: Endpoint, options: { signature?: string | null; token?: string | null } = {}) =>
@@ -90,20 +93,39 @@ for (const database of testDatabases()) {
       for (const endpoint of endpoints) expectTableError(await call(endpoint), 403, 20000, /advanced permissions/);
     });
 
-    it('answers 408 / 70006 when a callback exceeds its deadline', async () => {
+    it('answers 408 / 70006 on every endpoint when a callback exceeds its deadline', async () => {
+      await svc.close();
+      await setUp({ integratorLink: { ...loadConfig({}).integratorLink, ...FAST_DELIVERY, callbackTimeoutMs: 300 } });
       svc.services.access.forget();
-      svc.integrator.intercept = () => ({ status: 200, body: '{}', delayMs: 2500 });
-      for (const endpoint of endpoints.slice(0, 2)) expectTableError(await call(endpoint), 408, 70006);
+      svc.integrator.intercept = () => ({ status: 200, body: '{}', delayMs: 700 });
+      for (const endpoint of endpoints) expectTableError(await call(endpoint), 408, 70006);
       svc.integrator.intercept = undefined;
     });
 
-    it('answers 500 / 10000 with a trace id when the integrator fails unexpectedly', async () => {
+    it('answers 500 / 10000 on every endpoint, with a trace id, when the integrator fails unexpectedly', async () => {
       svc.services.access.forget();
       svc.integrator.intercept = () => ({ status: 200, body: 'not json' });
-      const response = await call(endpoints[0]!, { token: 'user-token' });
-      expectTableError(response, 500, 10000);
-      const traceId = response.headers.get('x-request-id')!;
-      expect(response.body.message).toContain(traceId);
+      for (const endpoint of endpoints) {
+        const response = await call(endpoint);
+        expectTableError(response, 500, 10000);
+        expect(response.body.message).toContain(response.headers.get('x-request-id')!);
+      }
+      svc.integrator.intercept = undefined;
+    });
+
+    it('answers a fault of ours with 500 / 10000 and the trace id, never a partial answer', async () => {
+      await svc.services.storage.db.schema.dropTable('table_rows').execute();
+      for (const endpoint of endpoints.filter((e) => e.path.includes('/rows'))) {
+        const response = await call(endpoint);
+        expectTableError(response, 500, 10000, /request id/);
+        expect(response.body.message).toContain(response.headers.get('x-request-id')!);
+      }
+    });
+
+    it('answers 404 / 70001 on every endpoint when the integrator does not know the base file', async () => {
+      svc.services.access.forget();
+      svc.integrator.intercept = (served) => (served.path.startsWith('/files/') ? { status: 404, body: '{}' } : undefined);
+      for (const endpoint of endpoints) expectTableError(await call(endpoint), 404, 70001);
       svc.integrator.intercept = undefined;
     });
 
