@@ -204,6 +204,10 @@ for (const database of testDatabases()) {
       expect(await size('abc')).toBe(10);
       expect(await size('2.5')).toBe(10);
       expect(await size('')).toBe(10);
+      // a repeated parameter counts once, with its first value
+      const repeated = await svc.call('GET', `${rowsPath}?pageSize=3&pageSize=50&offset=&offset=x`);
+      expect(repeated.status).toBe(200);
+      expect(repeated.body.data.rows).toHaveLength(3);
     });
 
     it('pages with offset = guid of the first row of the next page, null after the last', async () => {

@@ -4,7 +4,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-serv
 import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
 import { sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
-import { CreateRowsBody, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
+import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
 
 /**
  * `pageSize` as sent in a query string: never an error (issue 4). An integer outside 1-100 is clamped;
@@ -37,9 +37,9 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { pageSize, offset, viewGuid } = request.query;
       const page = await app.services.tables.listRows(callerOf(request), request.params.guid, {
-        pageSize: pageSizeOf(pageSize),
-        offset: offset || undefined,
-        viewGuid: viewGuid || undefined,
+        pageSize: pageSizeOf(firstOf(pageSize)),
+        offset: firstOf(offset) || undefined,
+        viewGuid: firstOf(viewGuid) || undefined,
       });
       return sendTableData(reply, page);
     },

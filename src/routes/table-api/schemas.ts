@@ -60,13 +60,19 @@ export const RowPage = Type.Object({
   viewGuid: Type.String(),
 });
 
+/** A query parameter as sent: once, or repeated (`?pageSize=1&pageSize=2`), when the first one counts. */
+const QueryText = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
+
 export const RowsQuery = Type.Object({
-  pageSize: Type.Optional(
-    Type.String({ description: `rows per page, default 10; values outside 1-${MAX_PAGE_SIZE} are clamped, anything else reads as 10` }),
-  ),
-  offset: Type.Optional(Type.String({ description: 'guid of the first row of the page (the previous page\'s `offset`); absent: from the start' })),
-  viewGuid: Type.Optional(Type.String({ description: 'absent or empty: the default view' })),
+  pageSize: QueryText(`rows per page, default 10; values outside 1-${MAX_PAGE_SIZE} are clamped, anything else reads as 10`),
+  offset: QueryText("guid of the first row of the page (the previous page's `offset`); absent: from the start"),
+  viewGuid: QueryText('absent or empty: the default view'),
 });
+
+/** The value of a query parameter that may have been repeated: its first occurrence. */
+export function firstOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
 
 export const CreateRowsBody = Type.Object({
   rows: Type.Array(ValueMap, { minItems: 1, maxItems: MAX_ROWS_PER_REQUEST, description: `1-${MAX_ROWS_PER_REQUEST} value maps; all rows are created or none` }),
