@@ -1,34 +1,35 @@
 /**
  * Spreadsheet values API benchmark (issue 6): `npm run bench -- sheets [cells] [columns]` (default 100000
- * cells as 1000 rows × 100 columns). With DATABASE_URL=postgres://… the server runs on PostgreSQL,
- * otherwise on embedded SQLite in a temporary folder.
+ * cells as 1000 rows × 100 columns). With DATABASE_URL=postgres://… the server runs on that PostgreSQL
+ * database, otherwise on embedded SQLite in a temporary folder.
  *
- * Starts the service as its own process (`tsx src/main.ts`) with the reference integrator answering its
- * callbacks, then through real HTTP, one request each:
- *   1. write: POST sheets/values with the whole range (numbers, text, booleans, some formulas);
- *   2. read: GET sheets/values of the same range, three times (first read loads the stored document);
+ * Starts the service as its own process (bench/_service.ts) with the reference integrator answering its
+ * callbacks, then through real HTTP, one request at a time:
+ *   1. write: POST sheets/values with the whole range (numbers, text, booleans, formulas);
+ *   2. read: GET sheets/values of the same range, three times, no editor connected (each read loads the
+ *      document from storage);
  *   3. rewrite: the same POST again (idempotent: nothing changes, nothing is stored);
+ *   4. with one editor connected (the document is live in the server): three reads and one write of new
+ *      values, the editor seeing the write;
  * timing each request end to end and reading the server's resident memory (current, peak) from /proc.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { SignJWT } from 'jose';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { columnLetters } from '../src/domain/sheets/a1.js';
+import { startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench-sheets';
 const SECRET = 'bench-sheets-secret-bench-sheets-secret';
 const TOKEN = 'bench-token';
 
-function cellValue(row: number, column: number): string | number | boolean {
+function cellValue(row: number, column: number, round: number): string | number | boolean {
   switch (column % 5) {
     case 0:
       return `Item ${row}-${column}`;
     case 1:
-      return row * 1.5 + column;
+      return row * 1.5 + column + round;
     case 2:
       return row % 2 === 0;
     case 3:
@@ -38,34 +39,26 @@ function cellValue(row: number, column: number): string | number | boolean {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+function memory(service: BenchService): string {
+  const { rssMiB, peakMiB } = service.memory();
+  return `server RSS ${rssMiB} MiB (peak ${peakMiB} MiB)`;
 }
 
-function serverMemory(pid: number): string {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const mib = (key: string) => Math.round(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
-  return `server RSS ${mib('VmRSS')} MiB (peak ${mib('VmHWM')} MiB)`;
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become healthy');
+/** A collaboration client on the file, in sync, as a browser editor would be. */
+async function connectEditor(service: BenchService, fileId: string): Promise<{ doc: Y.Doc; close(): void }> {
+  const query = `signature=${service.signature}&token=${TOKEN}`;
+  const socket = new HocuspocusProviderWebsocket({ url: `${service.url.replace('http', 'ws')}/sdk/v2/collab-files/${fileId}/collaboration?${query}`, WebSocketPolyfill: WebSocket });
+  const doc = new Y.Doc();
+  const provider = new HocuspocusProvider({ websocketProvider: socket, name: fileId, document: doc });
+  provider.attach();
+  await new Promise<void>((resolve) => provider.on('synced', () => resolve()));
+  return {
+    doc,
+    close() {
+      provider.destroy();
+      socket.destroy();
+    },
+  };
 }
 
 export default async function sheetsBench(args: string[]): Promise<void> {
@@ -74,67 +67,61 @@ export default async function sheetsBench(args: string[]): Promise<void> {
   const rows = Math.ceil(cells / columns);
   const range = `Sheet1!A1:${columnLetters(columns - 1)}${rows}`;
   const databaseUrl = process.env.DATABASE_URL ?? '';
-  // a new file each run: on PostgreSQL the database outlives the run
-  const FILE = `bench-spreadsheet-${Date.now()}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-sheets-'));
+  // a new file each run: a PostgreSQL database outlives the run
+  const fileId = `bench-spreadsheet-${Date.now()}`;
   const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined) });
   integrator.addUser({ id: 'bench-user', name: 'Bench', token: TOKEN });
-  integrator.addFile({ id: FILE, type: 'spreadsheet', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_APP_ID: APP_ID,
-      SVC_APP_SECRET: SECRET,
-      SVC_APP_ENDPOINT_URL: integrator.url,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: databaseUrl,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  integrator.addFile({ id: fileId, type: 'spreadsheet', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
+  const service = await startBenchService({ appId: APP_ID, secret: SECRET, endpointUrl: integrator.url, env: { DATABASE_URL: databaseUrl } });
   try {
-    await waitForHealth(url, child);
-    const signature = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', kid: APP_ID }).setExpirationTime('2h').sign(new TextEncoder().encode(SECRET));
-    const credentials = { 'x-svc-signature': signature, 'x-svc-token': TOKEN };
-    const headers = { ...credentials, 'content-type': 'application/json' };
+    const credentials = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
     const timed = async (method: string, route: string, body?: string) => {
       const start = performance.now();
-      const response = await fetch(`${url}${route}`, { method, headers: body === undefined ? credentials : headers, body });
+      const headers = body === undefined ? credentials : { ...credentials, 'content-type': 'application/json' };
+      const response = await fetch(`${service.url}${route}`, { method, headers, body });
       const text = await response.text();
       const elapsed = performance.now() - start;
       if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
       return { elapsed, text, data: (JSON.parse(text) as { data: Record<string, unknown> }).data };
     };
-    await timed('POST', '/sdk/v2/api/files', JSON.stringify({ type: 'spreadsheet', fileId: FILE }));
-
-    console.log(`database: ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; range ${range}: ${rows} rows × ${columns} columns = ${rows * columns} cells`);
-    console.log(`idle: ${serverMemory(child.pid!)}`);
-    // The body is built before the clock starts: the client's JSON work is not the server's.
-    const values = Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => cellValue(r, c)));
-    const body = JSON.stringify({ range, resource: { values } });
-    const valuesPath = `/sdk/v2/api/files/${FILE}/sheets/values`;
-
-    const write = await timed('POST', valuesPath, body);
-    console.log(`write (POST, body ${(body.length / 1024 / 1024).toFixed(2)} MiB): ${write.elapsed.toFixed(0)} ms, ${JSON.stringify(write.data)}; ${serverMemory(child.pid!)}`);
-
-    for (let i = 1; i <= 3; i++) {
+    await timed('POST', '/sdk/v2/api/files', JSON.stringify({ type: 'spreadsheet', fileId }));
+    const valuesPath = `/sdk/v2/api/files/${fileId}/sheets/values`;
+    // Bodies are built before the clock starts: the client's JSON work is not the server's.
+    const bodyOf = (round: number) =>
+      JSON.stringify({ range, resource: { values: Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => cellValue(r, c, round))) } });
+    const body = bodyOf(0);
+    const readAll = async (label: string) => {
       const read = await timed('GET', `${valuesPath}?range=${encodeURIComponent(range)}`);
       const answered = (read.data.values as unknown[][]).reduce((sum, row) => sum + row.length, 0);
       if (answered !== rows * columns) throw new Error(`read answered ${answered} cells, expected ${rows * columns}`);
-      console.log(`read ${i} (GET, answer ${(read.text.length / 1024 / 1024).toFixed(2)} MiB, ${answered} cells): ${read.elapsed.toFixed(0)} ms; ${serverMemory(child.pid!)}`);
-    }
+      console.log(`${label} (GET, answer ${(read.text.length / 1024 / 1024).toFixed(2)} MiB): ${read.elapsed.toFixed(0)} ms; ${memory(service)}`);
+    };
 
+    console.log(`database: ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; range ${range}: ${rows} rows × ${columns} columns = ${rows * columns} cells`);
+    console.log(`idle: ${memory(service)}`);
+    const write = await timed('POST', valuesPath, body);
+    console.log(`write (POST, body ${(body.length / 1024 / 1024).toFixed(2)} MiB): ${write.elapsed.toFixed(0)} ms, ${write.data.updatedCells} cells; ${memory(service)}`);
+    for (let i = 1; i <= 3; i++) await readAll(`read ${i}, no editor`);
     const rewrite = await timed('POST', valuesPath, body);
-    console.log(`rewrite of the same values (POST, changes nothing): ${rewrite.elapsed.toFixed(0)} ms; ${serverMemory(child.pid!)}`);
-    await timed('DELETE', `/sdk/v2/api/files/${FILE}`);
+    console.log(`rewrite of the same values (POST, changes nothing): ${rewrite.elapsed.toFixed(0)} ms; ${memory(service)}`);
+
+    const editor = await connectEditor(service, fileId);
+    try {
+      for (let i = 1; i <= 3; i++) await readAll(`read ${i}, editor connected`);
+      const changed = bodyOf(1);
+      const seen = new Promise<void>((resolve) => editor.doc.on('update', () => resolve()));
+      const live = await timed('POST', valuesPath, changed);
+      const start = performance.now();
+      await seen;
+      console.log(
+        `write of new values, editor connected (POST): ${live.elapsed.toFixed(0)} ms, editor updated ${(performance.now() - start).toFixed(0)} ms after the answer; ${memory(service)}`,
+      );
+    } finally {
+      editor.close();
+    }
+    await timed('DELETE', `/sdk/v2/api/files/${fileId}`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await service.close();
     await integrator.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
