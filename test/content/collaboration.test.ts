@@ -150,6 +150,29 @@ for (const database of testDatabases()) {
       await eventually(() => first.doc.getXmlFragment('default').length === 3, 'online editor receives the offline edits');
     });
 
+    it('records changes that a stopped process stored but never recorded', async () => {
+      await createFile('doc-lost');
+      const update = (() => {
+        const doc = new Y.Doc();
+        appendParagraph(doc, 'stored, then the process died');
+        return Y.encodeStateAsUpdate(doc);
+      })();
+      // what a process that stops abruptly leaves behind: an acknowledged update, no history entry, no event
+      await svc.services.content.initialize(svc.services.storage.db, svc.app.id, 'doc-lost', 'document');
+      await svc.services.content.store.append(svc.app.id, 'doc-lost', update, 'user-2');
+      await svc.services.storage.db.updateTable('content_updates').set({ created_at: Date.now() - 60_000 }).where('file_id', '=', 'doc-lost').execute();
+
+      const peer = await startPeer(svc);
+      try {
+        expect(await plainText(svc, 'doc-lost', peer.url)).toBe('stored, then the process died');
+        await eventually(() => svc.integrator.events.some((event) => event.eventClass === 'FileContent' && event.body.fileId === 'doc-lost'), 'recovered FileContent event');
+        const event = svc.integrator.events.find((candidate) => candidate.eventClass === 'FileContent' && candidate.body.fileId === 'doc-lost')!;
+        expect(event.body).toMatchObject({ userId: 'user-2', fileContent: { version: 1 } });
+      } finally {
+        await peer.close();
+      }
+    });
+
     it('loses nothing acknowledged: a second process on the same database sees and shares every update', async () => {
       await createFile('doc-p');
       const first = await open('doc-p');

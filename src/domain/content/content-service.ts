@@ -49,6 +49,11 @@ export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coale
 export const HistoryType = { edit: 1, restore: 2, revision: 3 } as const;
 export type HistoryTypeValue = (typeof HistoryType)[keyof typeof HistoryType];
 
+/** Files checked for unrecorded changes that one process remembers (then it starts over). */
+const RECOVERY_CHECKS_KEPT = 100_000;
+/** Extra wait beyond the coalescing window before stored-but-unrecorded updates count as abandoned. */
+const RECOVERY_MARGIN_MS = 5000;
+
 /** WebSocket close code sent to a client whose message does not decode (4000-4999: application codes). */
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 
@@ -98,6 +103,7 @@ export class ContentService {
   private readonly live = new WeakMap<Y.Doc, LiveState>();
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly recoveryChecked = new Set<string>();
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -210,7 +216,44 @@ export class ContentService {
       content = await this.store.load(appId, fileId);
       if (!content) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
     }
+    this.recoverUnrecorded(appId, fileId);
     return { content };
+  }
+
+  /**
+   * Once per file and process: updates stored after the file's last history entry and older than any
+   * process would wait before recording them were left unrecorded by a process that stopped abruptly.
+   * Record them now (version, history entry, FileContent event), attributed to their last author.
+   */
+  private recoverUnrecorded(appId: string, fileId: string): void {
+    const id = key(appId, fileId);
+    if (this.recoveryChecked.has(id)) return;
+    if (this.recoveryChecked.size >= RECOVERY_CHECKS_KEPT) this.recoveryChecked.clear();
+    this.recoveryChecked.add(id);
+    const work = (async () => {
+      const lastRecorded = await this.storage.db
+        .selectFrom('content_history')
+        .select((eb) => eb.fn.max('created_at').as('at'))
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .executeTakeFirst();
+      const abandonedBefore = Date.now() - this.options.coalesceMaxMs - this.options.coalesceMs - RECOVERY_MARGIN_MS;
+      const unrecorded = await this.storage.db
+        .selectFrom('content_updates')
+        .select(['user_id'])
+        .where('app_id', '=', appId)
+        .where('file_id', '=', fileId)
+        .where('created_at', '>', Number(lastRecorded?.at ?? 0))
+        .where('created_at', '<', abandonedBefore)
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (unrecorded && !this.pending.has(id)) {
+        this.log?.info({ appId, fileId }, 'recording content changes left unrecorded by a stopped process');
+        this.markChanged(appId, fileId, { userId: unrecorded.user_id ?? '' }, HistoryType.edit);
+      }
+    })().catch((error: unknown) => this.log?.error({ err: error, appId, fileId }, 'checking for unrecorded changes failed'));
+    this.track(work);
   }
 
   private badEntry(appId: string, fileId: string) {
@@ -464,8 +507,11 @@ export class ContentService {
       for (const name of server.documents.keys()) open.push([appId, name]);
       server.closeConnections();
     }
-    await Promise.all([...this.pending.values()].map((record) => this.flush(record.appId, record.fileId)));
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    // background work (a catch-up, a recovery check) may still mark changes: drain until nothing is left
+    while (this.pending.size > 0 || this.inFlight.size > 0) {
+      await Promise.all([...this.pending.values()].map((record) => this.flush(record.appId, record.fileId)));
+      await Promise.allSettled([...this.inFlight]);
+    }
     await Promise.all(open.map(([appId, fileId]) => this.compact(appId, fileId, 1)));
     this.servers.clear();
   }
