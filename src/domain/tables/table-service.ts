@@ -522,21 +522,20 @@ export class TableService {
     const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
     const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
     const guids = newRowGuids(firstSeq, rowCells.length);
-    const records = rowCells.map((cells, index) => {
-      const seq = firstSeq + index;
-      for (const column of autoNumbers) cells[column.guid] = seq;
-      return { table_guid: tableGuid, seq, guid: guids[index] as string, cells: JSON.stringify(cells), created_at: now, updated_at: now };
-    });
     const perStatement = Math.floor(MAX_STATEMENT_PARAMETERS / ROW_INSERT_PARAMETERS);
-    for (let start = 0; start < records.length; start += perStatement) {
-      const chunk = records.slice(start, start + perStatement);
+    for (let start = 0; start < rowCells.length; start += perStatement) {
+      const end = Math.min(start + perStatement, rowCells.length);
+      // Parameters in ROW_PLACEHOLDER's key order, row after row.
       const parameters: (string | number)[] = [];
-      for (const record of chunk) {
-        parameters.push(record.table_guid, record.seq, record.guid, record.cells, record.created_at, record.updated_at);
+      for (let index = start; index < end; index++) {
+        const cells = rowCells[index] as Cells;
+        const seq = firstSeq + index;
+        for (const column of autoNumbers) cells[column.guid] = seq;
+        parameters.push(tableGuid, seq, guids[index] as string, JSON.stringify(cells), now, now);
       }
-      await trx.executeQuery({ ...this.rowInsert(trx, chunk.length), parameters });
+      await trx.executeQuery({ ...this.rowInsert(trx, end - start), parameters });
     }
-    return records.map((record, index) => ({ guid: record.guid, cells: rowCells[index] as Cells }));
+    return rowCells.map((cells, index) => ({ guid: guids[index] as string, cells }));
   }
 
   /**
