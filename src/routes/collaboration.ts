@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
@@ -52,7 +52,7 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
 
 function refuse(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify({ status: error.spec.code, message: error.message, data: error.details ?? null });
-  const reason = error.spec.http === 404 ? 'Not Found' : error.spec.http === 401 ? 'Unauthorized' : error.spec.http === 403 ? 'Forbidden' : 'Bad Request';
+  const reason = STATUS_CODES[error.spec.http] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${error.spec.http} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
