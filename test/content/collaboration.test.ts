@@ -131,6 +131,19 @@ for (const database of testDatabases()) {
       expect(await plainText(svc, 'doc-m')).toBe('intact\nstill editing');
     });
 
+    it('ends the sessions of a file deleted while open', async () => {
+      await createFile('doc-d');
+      const editor = await open('doc-d');
+      let closeCode = 0;
+      editor.provider.configuration.websocketProvider.on('close', ({ event }: { event: { code: number } }) => {
+        closeCode ||= event.code;
+      });
+      expect((await svc.call('DELETE', '/sdk/v2/api/files/doc-d')).body.data).toEqual({ deleted: true });
+      appendParagraph(editor.doc, 'too late');
+      await eventually(() => closeCode === 4404, 'session closed with 4404');
+      expect((await svc.call('GET', '/sdk/v2/collab-files/doc-d/plain-text')).status).toBe(404);
+    });
+
     it('merges offline edits when an editor reconnects', async () => {
       await createFile('doc-o');
       const first = await open('doc-o');

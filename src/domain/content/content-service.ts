@@ -8,7 +8,7 @@ import { collaboratorEvent, fileContentEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
-import { applyStored, ContentStore, type StoredContent } from './content-store.js';
+import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
 import { initialContent, isContentKind, type ContentKind } from './model.js';
 
 /** Who makes a change: the integrator's user id, and the token of the request that carried it. */
@@ -56,6 +56,8 @@ const RECOVERY_MARGIN_MS = 5000;
 
 /** WebSocket close code sent to a client whose message does not decode (4000-4999: application codes). */
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
+/** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
+export const FILE_DELETED_CLOSE_CODE = 4404;
 
 /** Transaction origins of updates that are already stored: they must not be stored again. */
 const FROM_STORAGE = Symbol('content loaded from storage');
@@ -316,6 +318,12 @@ export class ContentService {
           const incoming = incomingUpdate(update);
           if (incoming) await this.persistIncoming(document, incoming, (context as CollaborationContext).actor);
         } catch (error) {
+          if (error instanceof ContentMissing) {
+            // the file was deleted under its editors: end every session of it
+            this.log?.info({ appId, fileId: document.name }, 'file deleted while open; sessions closed');
+            for (const open of document.getConnections()) open.webSocket.close(FILE_DELETED_CLOSE_CODE, 'file deleted');
+            throw error;
+          }
           // a client that sends what Yjs cannot read is out of step or hostile: end its session
           this.log?.warn({ err: error, appId, fileId: document.name }, 'malformed collaboration message; connection closed');
           connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'malformed update');

@@ -1,6 +1,9 @@
 import * as Y from 'yjs';
 import type { Db, Storage } from '../../storage/database.js';
 
+/** The file's content row is gone: the file was deleted (its content went with it). */
+export class ContentMissing extends Error {}
+
 /** One entry of a file's update log. */
 export interface StoredUpdate {
   seq: number;
@@ -110,7 +113,7 @@ export class ContentStore {
         .where('file_id', '=', fileId)
         .returning('update_seq')
         .executeTakeFirst();
-      if (!counter) throw new Error(`content of ${appId}/${fileId} is not initialised`);
+      if (!counter) throw new ContentMissing(`content of ${appId}/${fileId} does not exist (file deleted?)`);
       await trx
         .insertInto('content_updates')
         .values({ app_id: appId, file_id: fileId, seq: counter.update_seq, update: toBuffer(update), user_id: userId, created_at: Date.now() })
