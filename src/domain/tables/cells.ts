@@ -74,13 +74,16 @@ export function applyValueMap(
 
 /**
  * The value map of a stored row, keyed by column name in column order. Cells of deleted columns are left
- * out; empty cells are absent. The object has no prototype, so a column named `__proto__` is just a key.
+ * out; empty cells are absent. A plain object (fast to build and to stringify), where a column named
+ * `__proto__` is defined as an own key rather than assigned, which would set the prototype instead.
  */
 export function toValueMap(cells: Cells, columns: readonly ResolvedColumn[]): Record<string, CellValue> {
-  const valueMap = Object.create(null) as Record<string, CellValue>;
+  const valueMap: Record<string, CellValue> = {};
   for (const column of columns) {
     const value = cells[column.guid];
-    if (value !== undefined) valueMap[column.name] = value;
+    if (value === undefined) continue;
+    if (column.name === '__proto__') Object.defineProperty(valueMap, column.name, { value, enumerable: true, writable: true, configurable: true });
+    else valueMap[column.name] = value;
   }
   return valueMap;
 }
