@@ -62,6 +62,8 @@ export interface ContentConfig {
   pollMs: number;
   /** Stored updates of a file that trigger compaction into its snapshot. */
   compactAfter: number;
+  /** How often the integrator's permissions of an open collaboration session are checked again, ms. */
+  permissionRecheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       coalesceMaxMs: integer(env, 'SVC_CONTENT_COALESCE_MAX_MS', 10_000, 0, 3_600_000),
       pollMs: integer(env, 'SVC_CONTENT_POLL_MS', 1000, 10, 60_000),
       compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
+      permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
     },
   };
 }

@@ -47,6 +47,16 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
     fileId,
     actor: { userId: user.id, token, name: user.name },
     readOnly: file.permissions.editable !== true,
+    recheck: async () => {
+      try {
+        const now = await services.access.authorize(auth, fileId, 'readable');
+        return now.file.permissions.editable === true ? 'editable' : 'readable';
+      } catch (error) {
+        // a refusal or a file the integrator no longer knows ends the session; its failures do not
+        if (isApiError(error) && (error.spec === Errors.permissionDenied || error.spec === Errors.integratorFileNotFound)) return 'none';
+        throw error;
+      }
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { appendParagraph, collaborationUrl, connectEditor, plainText, refusedUpgrade, startPeer, type Editor } from './support.js';
 
-const FAST_CONTENT = { coalesceMs: 300, coalesceMaxMs: 3000, pollMs: 50, compactAfter: 500 };
+const FAST_CONTENT = { coalesceMs: 300, coalesceMaxMs: 3000, pollMs: 50, compactAfter: 500, permissionRecheckMs: 60_000 };
 
 for (const database of testDatabases()) {
   describe(`collaboration endpoint [${database.name}]`, () => {
@@ -107,6 +107,32 @@ for (const database of testDatabases()) {
       const table = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'table', fileId: 'tbl' } });
       expect(table.status).toBe(200);
       expect((await refusedUpgrade(await collaborationUrl(svc, 'tbl'))).body.status).toBe(70004);
+    });
+
+    it('checks permissions of open sessions again: edit taken away, then read', async () => {
+      await svc.close();
+      svc = await startService(database, { integrator: true, content: { ...FAST_CONTENT, permissionRecheckMs: 200 } });
+      await createFile('doc-g');
+      svc.integrator.addFile({ id: 'doc-g', type: 'document', grants: { [DEFAULT_USER.id]: { readable: true, editable: true } } });
+      const editor = await open('doc-g');
+      expect(editor.readOnly).toBe(false);
+      appendParagraph(editor.doc, 'while allowed');
+      await editor.saved();
+
+      svc.integrator.grant('doc-g', DEFAULT_USER.id, { readable: true, editable: false });
+      svc.services.access.forget();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      appendParagraph(editor.doc, 'after edit was revoked');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await plainText(svc, 'doc-g')).toBe('while allowed');
+
+      let closeCode = 0;
+      editor.provider.configuration.websocketProvider.on('close', ({ event }: { event: { code: number } }) => {
+        closeCode ||= event.code;
+      });
+      svc.integrator.grant('doc-g', DEFAULT_USER.id, { readable: false });
+      svc.services.access.forget();
+      await eventually(() => closeCode === 4403, 'session closed with 4403');
     });
 
     it('rejects a malformed update without touching the stored document', async () => {

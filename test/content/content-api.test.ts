@@ -7,7 +7,7 @@ import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, plainText, type Editor } from './support.js';
 
-const FAST_CONTENT = { coalesceMs: 100, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500 };
+const FAST_CONTENT = { coalesceMs: 100, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500, permissionRecheckMs: 60_000 };
 const author = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name };
 
 const text = (value: string, marks?: ProseMirrorNode['marks']): ProseMirrorNode => ({ type: 'text', text: value, ...(marks ? { marks } : {}) });

@@ -1,4 +1,4 @@
-import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
+import { Hocuspocus, type Connection, type Document, type Extension } from '@hocuspocus/server';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -25,7 +25,12 @@ export interface CollaborationContext {
   fileId: string;
   actor: ContentActor;
   readOnly: boolean;
+  /** asks the integrator again what the user may do now (sessions last long; permissions change) */
+  recheck?: () => Promise<SessionAccess>;
 }
+
+/** What an open session may do, as last decided by the integrator. */
+export type SessionAccess = 'editable' | 'readable' | 'none';
 
 /** Where content events go: the transactional outbox (src/events/outbox.ts). */
 export interface EventSink {
@@ -39,11 +44,13 @@ export interface ContentOptions {
   coalesceMaxMs: number;
   /** how often a live document picks up updates written by other service processes */
   pollMs: number;
+  /** how often an open session's permissions are asked again */
+  permissionRecheckMs: number;
   /** log entries of a file that trigger compaction into its snapshot */
   compactAfter: number;
 }
 
-export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coalesceMaxMs: 10_000, pollMs: 1000, compactAfter: 500 };
+export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coalesceMaxMs: 10_000, pollMs: 1000, compactAfter: 500, permissionRecheckMs: 60_000 };
 
 /** History entry kinds (content_history.history_type, doc-sidebar-info `historyType`). */
 export const HistoryType = { edit: 1, restore: 2, revision: 3 } as const;
@@ -58,6 +65,8 @@ const RECOVERY_MARGIN_MS = 5000;
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 /** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
 export const FILE_DELETED_CLOSE_CODE = 4404;
+/** WebSocket close code sent when the integrator no longer lets the user read the file. */
+export const ACCESS_REVOKED_CLOSE_CODE = 4403;
 
 /** Transaction origins of updates that are already stored: they must not be stored again. */
 const FROM_STORAGE = Symbol('content loaded from storage');
@@ -106,6 +115,8 @@ export class ContentService {
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly recoveryChecked = new Set<string>();
+  /** open sessions whose permissions are checked again every permissionRecheckMs */
+  private readonly sessions = new Map<string, { connection: Connection; context: CollaborationContext; checkedAt: number; checking: boolean }>();
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -332,9 +343,11 @@ export class ContentService {
       },
       connected: async ({ context, connection }) => {
         const admitted = context as CollaborationContext;
+        this.sessions.set(connection.socketId, { connection, context: admitted, checkedAt: Date.now(), checking: false });
         await this.emitCollaborator(admitted, 'enter', connection.socketId);
       },
       onDisconnect: async ({ context, socketId }) => {
+        this.sessions.delete(socketId);
         await this.emitCollaborator(context as CollaborationContext, 'leave', socketId);
       },
       afterUnloadDocument: async ({ documentName }) => {
@@ -371,6 +384,7 @@ export class ContentService {
   private startPolling(): void {
     if (this.poller || this.closed) return;
     this.poller = setInterval(() => {
+      this.recheckSessions();
       for (const server of this.servers.values()) {
         for (const document of server.documents.values()) {
           if (!document.isLoading) this.track(this.catchUp(document).catch((error) => this.log?.error({ err: error }, 'content catch-up failed')));
@@ -378,6 +392,36 @@ export class ContentService {
       }
     }, this.options.pollMs);
     this.poller.unref();
+  }
+
+  /**
+   * Asks the integrator again about sessions last checked `permissionRecheckMs` ago: a user who may no longer
+   * read is disconnected (4403), one who may no longer edit continues read-only, and the other way round.
+   * When the integrator cannot answer, the session keeps what it had.
+   */
+  private recheckSessions(): void {
+    const due = Date.now() - this.options.permissionRecheckMs;
+    for (const [socketId, session] of this.sessions) {
+      if (session.checking || session.checkedAt > due || !session.context.recheck) continue;
+      session.checking = true;
+      const work = session.context
+        .recheck()
+        .then((access) => {
+          session.checkedAt = Date.now();
+          if (access === 'none') {
+            this.log?.info({ fileId: session.context.fileId, userId: session.context.actor.userId }, 'read permission revoked; session closed');
+            session.connection.webSocket.close(ACCESS_REVOKED_CLOSE_CODE, 'permission revoked');
+            this.sessions.delete(socketId);
+          } else {
+            session.connection.readOnly = access !== 'editable';
+          }
+        })
+        .catch((error: unknown) => this.log?.warn({ err: error, fileId: session.context.fileId }, 'permission recheck failed; session unchanged'))
+        .finally(() => {
+          session.checking = false;
+        });
+      this.track(work);
+    }
   }
 
   /** Applies to a live document what other processes appended since it last looked. */
