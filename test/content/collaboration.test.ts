@@ -102,6 +102,9 @@ for (const database of testDatabases()) {
       const unsigned = await refusedUpgrade(await collaborationUrl(svc, 'doc-r', 'user-token', 'not-a-jwt'));
       expect(unsigned.status).toBe(401);
       expect(unsigned.body.status).toBe(30002);
+      const plainHttp = await svc.call('GET', '/sdk/v2/collab-files/doc-r/collaboration');
+      expect(plainHttp.status).toBe(426);
+      expect(plainHttp.body.status).toBe(42600);
       const missing = await refusedUpgrade(await collaborationUrl(svc, 'no-such-file'));
       expect(missing.status).toBe(404);
       const table = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'table', fileId: 'tbl' } });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
 import { FILE_TYPES } from '../../domain/files/file-types.js';
-import { Errors } from '../../errors.js';
+import { ApiError, Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 import { contentActor } from './content-actor.js';
@@ -56,6 +56,28 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const auth = callerOf(request);
       const actor = await contentActor(services, auth, request.params.fileId, 'copyable');
       return ok(await services.collabFiles.copy(auth.app, request.params.fileId, request.body.fileId, actor));
+    },
+  );
+
+  // The collaboration endpoint itself is a WebSocket upgrade (routes/collaboration.ts); this route documents
+  // it in the OpenAPI description and tells a plain HTTP client what to do instead of a bare 404.
+  app.get(
+    '/:fileId/collaboration',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['content'],
+        summary: 'Real-time collaboration (WebSocket only)',
+        description:
+          'Open as a WebSocket with query `signature` and `token` and speak the Hocuspocus v3 protocol (Yjs sync), document name = ' +
+          'fileId. Needs `readable`; without `editable` the session is read-only. Refusals are HTTP answers before the upgrade: ' +
+          '401 signature/token, 403 permission, 404 file, 400 / 70004 table file. A plain HTTP request answers 426 / 42600. ' +
+          'See README "Collaboration and content".',
+        params: FileIdParams,
+      },
+    },
+    async () => {
+      throw new ApiError(Errors.upgradeRequired, 'the collaboration endpoint speaks WebSocket only: open it with a Hocuspocus (v3) provider', undefined, { Upgrade: 'websocket', Connection: 'Upgrade' });
     },
   );
 
