@@ -344,11 +344,11 @@ export class ContentService {
       connected: async ({ context, connection }) => {
         const admitted = context as CollaborationContext;
         this.sessions.set(connection.socketId, { connection, context: admitted, checkedAt: Date.now(), checking: false });
-        await this.emitCollaborator(admitted, 'enter', connection.socketId);
+        await this.track(this.emitCollaborator(admitted, 'enter', connection.socketId));
       },
       onDisconnect: async ({ context, socketId }) => {
         this.sessions.delete(socketId);
-        await this.emitCollaborator(context as CollaborationContext, 'leave', socketId);
+        await this.track(this.emitCollaborator(context as CollaborationContext, 'leave', socketId));
       },
       afterUnloadDocument: async ({ documentName }) => {
         this.track(this.flush(appId, documentName).then(() => this.compact(appId, documentName, 1)));
@@ -541,9 +541,11 @@ export class ContentService {
     if (seq % this.options.compactAfter === 0) this.track(this.compact(appId, fileId));
   }
 
-  private track(work: Promise<unknown>): void {
+  /** Keeps background work in view so that `close` can wait for it; returns it for callers that await it. */
+  private track<T>(work: Promise<T>): Promise<T> {
     this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
   }
 
   /**
@@ -559,6 +561,8 @@ export class ContentService {
       for (const name of server.documents.keys()) open.push([appId, name]);
       server.closeConnections();
     }
+    // let the disconnect hooks of the closed connections start (they store Collaborator leave events)
+    await new Promise((resolve) => setImmediate(resolve));
     // background work (a catch-up, a recovery check) may still mark changes: drain until nothing is left
     while (this.pending.size > 0 || this.inFlight.size > 0) {
       await Promise.all([...this.pending.values()].map((record) => this.flush(record.appId, record.fileId)));
