@@ -2,7 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type MigrationProvider, type SelectQueryBuilder } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type MigrationProvider,
+  type SchemaMetadata,
+  type SelectQueryBuilder,
+  type TableMetadata,
+} from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
 
@@ -101,6 +114,37 @@ const pgTypes = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Kysely's PostgreSQL introspector reads the tables of every schema in the database, and fails ("schema …
+ * does not exist") when another schema is dropped meanwhile, as parallel tests do. The migrator only needs
+ * to know the tables on our search path, so that is all this one reads.
+ */
+class SearchPathIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    return (await sql<SchemaMetadata>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db)).rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const result = await sql<{ name: string; schema: string; isView: boolean }>`
+      select c.relname as name, n.nspname as schema, c.relkind = 'v' as "isView"
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any(current_schemas(false)) and c.relkind in ('r', 'v', 'p')`.execute(this.db);
+    return result.rows.map((table) => ({ ...table, columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class SearchPathPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SearchPathIntrospector(db);
+  }
+}
+
 async function openPostgres(url: string, schema: string | undefined): Promise<Storage> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
@@ -118,7 +162,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     types: pgTypes,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
   return {
     engine: 'postgres',
     db,

@@ -178,5 +178,19 @@ for (const database of testDatabases()) {
       const headers = (event?.body.request as { headers: Record<string, string> }).headers;
       expect(headers['x-svc-token']).not.toBe(DEFAULT_USER.token);
     });
+
+    it('reports a failure that repeats once a minute, not once per request', async () => {
+      answer('/users/current/info', 503, '');
+      for (let i = 0; i < 5; i++) {
+        expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: `n${i}` } })).body.status).toBe(10009);
+      }
+      answer('/files/doc', 500, '');
+      await expect(client().file(user(), 'doc')).rejects.toMatchObject({ spec: { code: 10009 } });
+      svc.integrator.intercept = undefined;
+      await eventually(() => svc.integrator.events.filter((e) => e.eventClass === 'System').length === 2, 'two System events');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const urls = svc.integrator.events.filter((e) => e.eventClass === 'System').map((e) => (e.body.request as { url: string }).url);
+      expect(urls.sort()).toEqual([`${svc.integrator.url}/files/doc`, `${svc.integrator.url}/users/current/info`]);
+    });
   });
 }

@@ -62,7 +62,7 @@ for (const database of testDatabases()) {
         await emit('a', version);
         await emit('b', version);
       }
-      await eventually(() => svc.integrator.events.length === 30, 'all 30 events', 20_000);
+      await eventually(() => svc.integrator.events.length === 30, 'all 30 events', 30_000);
       expect(versionsOf('a')).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
       expect(versionsOf('b')).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
     });

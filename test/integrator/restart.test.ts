@@ -18,7 +18,7 @@ function startServiceProcess(storageOptions: object): Promise<ChildProcess> {
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('ready ')) {
@@ -40,7 +40,7 @@ for (const database of testDatabases()) {
       for (const step of cleanup.splice(0).reverse()) await step();
     });
 
-    it('delivers every event after the process is killed mid-delivery: none lost', async () => {
+    it('delivers every event after the process is killed mid-delivery: none lost', { timeout: 120_000 }, async () => {
       const fresh = await database.fresh();
       cleanup.push(() => fresh.dispose());
       const storage: Storage = await openStorage(fresh.options);
@@ -68,7 +68,7 @@ for (const database of testDatabases()) {
 
       const second = await startServiceProcess(fresh.options);
       cleanup.push(async () => second.exitCode === null && second.signalCode === null && killed(second));
-      await eventually(() => integrator.events.length === total, `all ${total} events after the restart`, 30_000);
+      await eventually(() => integrator.events.length === total, `all ${total} events after the restart`, 90_000);
       // per file, the versions arrived in order (at least once each)
       for (let f = 0; f < 4; f++) {
         const versions = integrator.events.filter((e) => e.body.fileId === `file-${f}`).map((e) => (e.body.fileContent as { version: number }).version);
