@@ -173,6 +173,7 @@ for (const database of testDatabases()) {
       expectTableError(await svc.call('PATCH', `${API}/tables/tblAny/rows/rowAny`, { body: { valueMap: big } }), 400, 70012);
       expectTableError(await svc.call('PUT', `${API}/tables/tblAny/columns/colAny`, { body: { name: 'x'.repeat(4000) } }), 400, 70012);
       expectTableError(await svc.call('DELETE', `${API}/tables/tblAny/rows/rowAny`, { rawBody: 'x'.repeat(4000) }), 400, 70012);
+      expectTableError(await svc.call('DELETE', `${API}/tables/tblAny/columns/colAny`, { rawBody: 'x'.repeat(4000) }), 400, 70012);
     });
 
     it('answers unknown paths and wrong content types in the table envelope', async () => {
