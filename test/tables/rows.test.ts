@@ -79,6 +79,24 @@ for (const database of testDatabases()) {
       expect(read.body).toEqual({ code: 0, msg: 'success', data: first });
     });
 
+    it('reads back text that looks like stored JSON keys exactly, and leaves out cells of deleted columns', async () => {
+      const guid = table.columns[1]!.guid;
+      const tricky = [
+        `x","${guid}":1,"`,
+        `{"${guid}":"y"}`,
+        `\\",{"${guid}":`,
+        '\u0022 "quoted" \\ back\\slash \u2028 \u00e9 \ud83d\ude00',
+        `,"${table.columns[0]!.guid}":`,
+      ];
+      const expected = (withNotes: boolean) => tricky.map((text) => (withNotes ? { Title: text, Notes: text, Tags: ['red'] } : { Title: text, Tags: ['red'] }));
+      const created = await insertRows(svc, table.guid, tricky.map((text) => ({ Title: text, Notes: text, Tags: ['red'] })));
+      expect(created.map((row) => row.valueMap)).toEqual(expected(true));
+      expect((await allRows(svc, table.guid)).map((row) => row.valueMap)).toEqual(expected(true));
+
+      await svc.call('DELETE', `${API}/tables/${table.guid}/columns/${guid}`);
+      expect((await allRows(svc, table.guid)).map((row) => row.valueMap)).toEqual(expected(false));
+    });
+
     it('refuses a bad value with 70000 naming the row index and the column, and writes nothing of the request', async () => {
       const cases: [Record<string, unknown>, RegExp][] = [
         [{ Title: 5 }, /column "Title".*string/],

@@ -87,3 +87,31 @@ export function toValueMap(cells: Cells, columns: readonly ResolvedColumn[]): Re
   }
   return valueMap;
 }
+
+/** Column guids as they appear as keys in stored cells text (`{"col…":`, `,"col…":`). */
+const STORED_KEY = /([{,])"(col[A-Za-z0-9_-]{16})":/g;
+
+/** Each column's name as JSON key text (`"Name"`), by column guid. */
+export function jsonKeysOf(columns: readonly ResolvedColumn[]): ReadonlyMap<string, string> {
+  return new Map(columns.map((column) => [column.guid, JSON.stringify(column.name)]));
+}
+
+/**
+ * The JSON text of a row's value map, made from the JSON text of its stored cells by renaming keys: no
+ * parse, no objects, no stringify for the thousands of cells of a page or a bulk insert. This is exact
+ * because the text is JSON.stringify output of a flat object keyed by column guid: inside strings every
+ * `"` is escaped, so `{"col…":` and `,"col…":` occur only where a key starts. Cells of a deleted column
+ * (a guid with no key) take the slow path, which leaves them out.
+ */
+export function valueMapJson(cellsJson: string, columns: readonly ResolvedColumn[], keys: ReadonlyMap<string, string>): string {
+  let complete = true;
+  const renamed = cellsJson.replace(STORED_KEY, (match: string, lead: string, guid: string) => {
+    const key = keys.get(guid);
+    if (key === undefined) {
+      complete = false;
+      return match;
+    }
+    return `${lead}${key}:`;
+  });
+  return complete ? renamed : JSON.stringify(toValueMap(JSON.parse(cellsJson) as Cells, columns));
+}

@@ -5,7 +5,7 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { TableColumnsTable } from '../../storage/schema.js';
 import type { FileService } from '../files/file-service.js';
-import { applyValueMap, LinkChecks, resolveColumns, toValueMap, type Cells, type ResolvedColumn } from './cells.js';
+import { applyValueMap, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
 import { newGuid, newRowGuids } from './guids.js';
@@ -61,8 +61,14 @@ export interface TableRow {
   valueMap: Record<string, CellValue>;
 }
 
+/** A row whose value map is JSON text already: pages and bulk inserts carry thousands of cells. */
+export interface EncodedRow {
+  guid: string;
+  valueMapJson: string;
+}
+
 export interface RowPage {
-  rows: TableRow[];
+  rows: EncodedRow[];
   /** guid of the first row of the next page; null after the last page */
   offset: string | null;
   viewGuid: string;
@@ -90,6 +96,8 @@ export interface TableDependencies {
 interface TableSchema {
   version: number;
   columns: ResolvedColumn[];
+  /** column names as JSON key text, by column guid */
+  jsonKeys: ReadonlyMap<string, string>;
   views: TableView[];
 }
 
@@ -102,6 +110,7 @@ interface LoadedTable {
   createdAt: number;
   updatedAt: number;
   columns: ResolvedColumn[];
+  jsonKeys: ReadonlyMap<string, string>;
   views: TableView[];
 }
 
@@ -195,9 +204,11 @@ export class TableService {
       db.selectFrom('table_columns').selectAll().where('table_guid', '=', tableGuid).orderBy('position').execute(),
       db.selectFrom('table_views').select(['guid', 'name', 'position']).where('table_guid', '=', tableGuid).orderBy('position').execute(),
     ]);
+    const resolved = resolveColumns(columns.map(toColumnRecord));
     const schema: TableSchema = {
       version,
-      columns: resolveColumns(columns.map(toColumnRecord)),
+      columns: resolved,
+      jsonKeys: jsonKeysOf(resolved),
       views: views.map((view, index) => ({ viewGuid: view.guid, name: view.name, isDefault: index === 0 })),
     };
     if (this.schemas.size >= SCHEMA_CACHE_ENTRIES) this.schemas.delete(this.schemas.keys().next().value as string);
@@ -281,6 +292,7 @@ export class TableService {
       createdAt: now,
       updatedAt: now,
       columns,
+      jsonKeys: jsonKeysOf(columns),
       views: [{ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }],
     });
   }
@@ -470,7 +482,7 @@ export class TableService {
     const rows = await query.execute();
     const next = rows.length > page.pageSize ? rows.pop() : undefined;
     return {
-      rows: rows.map((row) => ({ guid: row.guid, valueMap: toValueMap(parseCells(row.cells), table.columns) })),
+      rows: rows.map((row) => ({ guid: row.guid, valueMapJson: valueMapJson(row.cells, table.columns, table.jsonKeys) })),
       offset: next ? next.guid : null,
       viewGuid: view.viewGuid,
     };
@@ -502,7 +514,7 @@ export class TableService {
     const now = Date.now();
     const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
     return {
-      rows: created.map((row) => ({ guid: row.guid, valueMap: toValueMap(row.cells, table.columns) })),
+      rows: created.map((row) => ({ guid: row.guid, valueMapJson: valueMapJson(row.cellsJson, table.columns, table.jsonKeys) })),
       offset: null,
       viewGuid: table.views[0]?.viewGuid ?? '',
     };
@@ -512,7 +524,7 @@ export class TableService {
    * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too). Taking the
    * numbers is an UPDATE of the table's row, which also serialises concurrent inserts into one table.
    */
-  private async insertRows(trx: Db, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<{ guid: string; cells: Cells }[]> {
+  private async insertRows(trx: Db, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<{ guid: string; cellsJson: string }[]> {
     const counter = await trx
       .updateTable('table_tables')
       .set((eb) => ({ next_row_seq: eb('next_row_seq', '+', rowCells.length), updated_at: now }))
@@ -522,6 +534,7 @@ export class TableService {
     const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
     const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
     const guids = newRowGuids(firstSeq, rowCells.length);
+    const cellsJson = new Array<string>(rowCells.length);
     const perStatement = Math.floor(MAX_STATEMENT_PARAMETERS / ROW_INSERT_PARAMETERS);
     for (let start = 0; start < rowCells.length; start += perStatement) {
       const end = Math.min(start + perStatement, rowCells.length);
@@ -531,11 +544,13 @@ export class TableService {
         const cells = rowCells[index] as Cells;
         const seq = firstSeq + index;
         for (const column of autoNumbers) cells[column.guid] = seq;
-        parameters.push(tableGuid, seq, guids[index] as string, JSON.stringify(cells), now, now);
+        const json = JSON.stringify(cells);
+        cellsJson[index] = json;
+        parameters.push(tableGuid, seq, guids[index] as string, json, now, now);
       }
       await trx.executeQuery({ ...this.rowInsert(trx, end - start), parameters });
     }
-    return rowCells.map((cells, index) => ({ guid: guids[index] as string, cells }));
+    return guids.map((guid, index) => ({ guid, cellsJson: cellsJson[index] as string }));
   }
 
   /**

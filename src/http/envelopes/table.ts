@@ -25,6 +25,19 @@ export function sendTableData(reply: FastifyReply, data: unknown): FastifyReply 
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(tableOk(data)));
 }
 
+/**
+ * Sends a page of rows whose value maps are JSON text already (`EncodedRow`), assembling the envelope
+ * around them without parsing them again.
+ */
+export function sendRowPage(
+  reply: FastifyReply,
+  page: { rows: readonly { guid: string; valueMapJson: string }[]; offset: string | null; viewGuid: string },
+): FastifyReply {
+  const rows = page.rows.map((row) => `{"guid":${JSON.stringify(row.guid)},"valueMap":${row.valueMapJson}}`).join(',');
+  const data = `{"rows":[${rows}],"offset":${JSON.stringify(page.offset)},"viewGuid":${JSON.stringify(page.viewGuid)}}`;
+  return reply.type('application/json; charset=utf-8').send(`{"code":0,"msg":"success","data":${data}}`);
+}
+
 /** Response schema of a successful table API call carrying `data`. */
 export function TableOk<T extends TSchema>(data: T) {
   return Type.Object({ code: Type.Literal(0), msg: Type.Literal('success'), data });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-service.js';
 import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
-import { sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
+import { sendRowPage, sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
 import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
 
@@ -41,7 +41,7 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
         offset: firstOf(offset) || undefined,
         viewGuid: firstOf(viewGuid) || undefined,
       });
-      return sendTableData(reply, page);
+      return sendRowPage(reply, page);
     },
   );
 
@@ -69,7 +69,7 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TableOk(RowPage) },
       },
     },
-    async (request, reply) => sendTableData(reply, await app.services.tables.createRows(callerOf(request), request.params.guid, request.body.rows)),
+    async (request, reply) => sendRowPage(reply, await app.services.tables.createRows(callerOf(request), request.params.guid, request.body.rows)),
   );
 
   app.patch(
