@@ -124,6 +124,11 @@ for (const database of testDatabases()) {
       await expect(client().currentUser(user())).rejects.toMatchObject({ spec: { code: 10014 } });
     });
 
+    it('refuses an answer over 4 MiB as 10011 without buffering it all', async () => {
+      answer('/files/doc', 200, `{"id":"${'x'.repeat(5 * 1024 * 1024)}"}`);
+      await expect(client().file(user(), 'doc')).rejects.toMatchObject({ spec: { code: 10011 } });
+    });
+
     it('maps an unreachable endpoint to 10015 / 502 and a slow one to 10015 / 408', async () => {
       const gone = await svc.createApp({ endpointUrl: `http://127.0.0.1:${await closedPort()}` });
       await expect(client().currentUser({ app: gone, credential: { kind: 'user', token: 't' } })).rejects.toMatchObject({ spec: { code: 10015, http: 502 } });
