@@ -9,7 +9,8 @@
  *   2. GET rows: pages of 100 starting at random rows of the second half of the table, 10 s each with 1, 4
  *      and 10 connections (autocannon) → latency p50/p99 and requests/s;
  *   3. single-row PATCH: two cells of a random row, 10 connections for 10 s → requests/s.
- * The server's resident memory (current and peak) is read from /proc after each phase.
+ * The server's resident memory (current and peak) is read from /proc after each phase, and its CPU time per
+ * request: on a shared machine, wall-clock figures move with the neighbours' load, CPU time much less.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -90,6 +91,17 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy');
 }
 
+/** CPU time the process has used so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // after "pid (comm) ": state is field 0, utime 11, stime 12
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function load(): string {
+  return os.loadavg().map((value) => value.toFixed(1)).join(' ');
+}
+
 function printMemory(pid: number): void {
   const { rssMiB, peakMiB } = memoryOf(pid);
   console.log(`  server RSS ${rssMiB} MiB (peak ${peakMiB} MiB)`);
@@ -156,6 +168,7 @@ export default async function tablesBench(args: string[]): Promise<void> {
     const latencies: number[] = [];
     let nextBody = 0;
     const insertStart = performance.now();
+    const insertCpuStart = cpuMsOf(child.pid!);
     const loader = async () => {
       while (nextBody < bodies.length) {
         const index = nextBody++;
@@ -169,12 +182,17 @@ export default async function tablesBench(args: string[]): Promise<void> {
     };
     await Promise.all([loader(), loader()]);
     const insertSeconds = (performance.now() - insertStart) / 1000;
+    const insertCpuMs = cpuMsOf(child.pid!) - insertCpuStart;
     const rowGuids = guidsByRequest.flat();
     latencies.sort((a, b) => a - b);
     console.log(
       `insert: ${totalRows} rows in ${bodies.length} requests of ${ROWS_PER_REQUEST} (2 in flight): ${insertSeconds.toFixed(2)} s, ` +
         `${Math.round(totalRows / insertSeconds)} rows/s; request p50 ${ms(latencies[Math.floor(latencies.length / 2)]!)}, ` +
         `max ${ms(latencies[latencies.length - 1]!)}; body ${Math.round(bodies[0]!.length / 1024)} KiB`,
+    );
+    console.log(
+      `  server CPU ${ms(insertCpuMs / bodies.length)} per request: ${Math.round((totalRows / insertCpuMs) * 1000)} rows per CPU-second ` +
+        `(load average ${load()})`,
     );
     printMemory(child.pid!);
 
@@ -190,12 +208,15 @@ export default async function tablesBench(args: string[]): Promise<void> {
         }),
       };
       for (const connections of [1, 4, 10]) {
+        const cpuStart = cpuMsOf(child.pid!);
         const pages = await autocannon({ url, connections, duration: 10, headers, requests: [pageRequest] });
+        const cpuMs = cpuMsOf(child.pid!) - cpuStart;
         if (pages.non2xx > 0 || pages.errors > 0) throw new Error(`GET rows: ${pages.non2xx} non-2xx, ${pages.errors} errors`);
         console.log(
           `GET rows (pageSize 100, offset at random in rows ${Math.floor(rowGuids.length / 2)}-${rowGuids.length - 100}; ` +
             `${connections} connection(s), 10 s): p50 ${ms(pages.latency.p50)}, p99 ${ms(pages.latency.p99)}, ` +
-            `${Math.round(pages.requests.average)} requests/s (${pages.requests.total} requests)`,
+            `${Math.round(pages.requests.average)} requests/s (${pages.requests.total} requests); ` +
+            `server CPU ${ms(cpuMs / pages.requests.total)} per request (load average ${load()})`,
         );
       }
       printMemory(child.pid!);
@@ -204,6 +225,7 @@ export default async function tablesBench(args: string[]): Promise<void> {
     // 3. Single-row PATCH of two cells of a random row.
     if (phases.has('patch')) {
       let n = 0;
+      const cpuStart = cpuMsOf(child.pid!);
       const patches = await autocannon({
         url,
         connections: 10,
@@ -226,7 +248,8 @@ export default async function tablesBench(args: string[]): Promise<void> {
       if (patches.non2xx > 0 || patches.errors > 0) throw new Error(`PATCH row: ${patches.non2xx} non-2xx, ${patches.errors} errors`);
       console.log(
         `PATCH row (2 cells; 10 connections, 10 s): p50 ${ms(patches.latency.p50)}, p99 ${ms(patches.latency.p99)}, ` +
-          `${Math.round(patches.requests.average)} requests/s (${patches.requests.total} requests)`,
+          `${Math.round(patches.requests.average)} requests/s (${patches.requests.total} requests); ` +
+          `server CPU ${ms((cpuMsOf(child.pid!) - cpuStart) / patches.requests.total)} per request (load average ${load()})`,
       );
       printMemory(child.pid!);
     }
