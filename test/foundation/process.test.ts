@@ -32,7 +32,7 @@ async function startProcess(env: Record<string, string>) {
   const child = spawn(tsx, ['src/main.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: '', PORT: '0', ...env } });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no listen line: ${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no listen line: ${output}`)), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -46,7 +46,8 @@ async function startProcess(env: Record<string, string>) {
   return { url, stop: () => new Promise<void>((resolve) => (child.on('exit', () => resolve()), child.kill('SIGTERM'))) };
 }
 
-describe('command line', () => {
+// Each test starts real processes (tsx compiles on start): slow on a loaded machine, so generous time limits.
+describe('command line', { timeout: 120_000 }, () => {
   it('creates, shows, updates and rotates an application', () => {
     const dataDir = tempDir();
     const created = cli(dataDir, 'app', 'create', '--name', 'CRM', '--member-limit', '5', '--file-types', 'document,table');
@@ -78,7 +79,7 @@ describe('command line', () => {
   });
 });
 
-describe('npm start', () => {
+describe('npm start', { timeout: 120_000 }, () => {
   it('creates the configured application at start, idempotently, and serves it', async () => {
     const dataDir = tempDir();
     const env = { SVC_DATA_DIR: dataDir, SVC_APP_ID: 'boot-app', SVC_APP_SECRET: 'boot-secret', SVC_APP_ENDPOINT_URL: 'http://127.0.0.1:9/cb' };
