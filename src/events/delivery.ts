@@ -75,6 +75,7 @@ export class DeliveryWorker {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private wokenWhileBusy = false;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -116,10 +117,12 @@ export class DeliveryWorker {
     await this.agent.close();
   }
 
+  /** Ends the current wait at once; a wake while the loop is busy ends the next wait before it starts. */
   wake(): void {
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
-    wakeUp?.();
+    if (wakeUp) wakeUp();
+    else this.wokenWhileBusy = true;
   }
 
   /** Removes delivered events older than the retention; failed ones stay until redelivered. Returns how many. */
@@ -175,6 +178,10 @@ export class DeliveryWorker {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.wokenWhileBusy) {
+      this.wokenWhileBusy = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wakeUp = undefined;

@@ -153,6 +153,20 @@ for (const database of testDatabases()) {
       expect(foreign.status).toBe(404);
     });
 
+    it('can run without its worker, driven by runOnce', async () => {
+      const manual = await startService(database, { integrator: true, integratorLink: { ...svc.services.config.integratorLink, deliveryWorker: false } });
+      try {
+        await manual.services.outbox.add(manual.services.storage.db, fileContentEvent({ appId: manual.app.id, fileId: 'm', userId: DEFAULT_USER.id, version: 1 }));
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(manual.integrator.deliveries).toHaveLength(0);
+        expect(await manual.services.delivery.runOnce()).toBe(1);
+        expect(manual.integrator.events.map((e) => e.body.fileId)).toEqual(['m']);
+        expect(await manual.services.delivery.runOnce()).toBe(0);
+      } finally {
+        await manual.close();
+      }
+    });
+
     it('removes delivered events after the retention, keeps failed ones', async () => {
       await emit('kept', 1);
       await eventually(() => svc.integrator.events.length === 1, 'the event');
