@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, Errors } from './errors.js';
+import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
@@ -46,6 +47,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
     await services.callbacks.close();
   });
   app.decorateRequest('auth', null);
+  app.addHook('onRequest', ignoreContentTypeWithoutBody);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

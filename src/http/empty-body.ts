@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * onRequest hook for routes without a request body (DELETE): the public client kits send
- * `Content-Type: application/json` on them with nothing after it, which Fastify would refuse as an empty
- * JSON body. With no body at all, the content type describes nothing and is dropped.
+ * onRequest hook for every route: the public client kits send `Content-Type: application/json` with no body
+ * (on DELETE, and on POSTs whose body is optional), which Fastify would refuse as an empty JSON body. With
+ * no body at all the content type describes nothing and is dropped; a route that needs a body still gets
+ * its own clear validation error.
  */
 export async function ignoreContentTypeWithoutBody(request: FastifyRequest): Promise<void> {
   const { headers } = request;

@@ -60,6 +60,16 @@ for (const database of testDatabases()) {
       expect(xml.body.status).toBe(41500);
     });
 
+    it('accepts a JSON content type without a body on DELETE, as client kits send it', async () => {
+      await create({ type: 'document', fileId: 'kit' });
+      const response = await svc.call('DELETE', '/sdk/v2/api/files/kit', { headers: { 'content-type': 'application/json' } });
+      expect(response.status).toBe(200);
+      expect(response.body.data.deleted).toBe(true);
+      const emptyCreate = await svc.call('POST', '/sdk/v2/api/files', { headers: { 'content-type': 'application/json' } });
+      expect(emptyCreate.status).toBe(400);
+      expect(emptyCreate.body.status).toBe(70001);
+    });
+
     it('refuses a type outside the app availableFileTypes with 70003', async () => {
       const docsOnly = await svc.createApp({ availableFileTypes: ['document'] });
       const response = await create({ type: 'table', fileId: 't' }, { signature: await svc.sign({}, docsOnly) });

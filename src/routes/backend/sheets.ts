@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_ROWS } from '../../domain/sheets/a1.js';
 import { MAX_SHEET_NAME, MAX_WRITE_CELLS } from '../../domain/sheets/workbook.js';
 import { Errors } from '../../errors.js';
-import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 import { FileIdParams } from './files.js';
@@ -136,7 +135,6 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/files/:fileId/sheets/:sheetName/rows/:index',
     {
       config: routeConfig,
-      onRequest: ignoreContentTypeWithoutBody,
       schema: {
         tags: ['sheets'],
         summary: 'Delete rows',

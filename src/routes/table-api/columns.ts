@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
 import { TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
 import { Column, ColumnName, ColumnParams, ColumnType, Props, PropsInput, TableParams } from './schemas.js';
@@ -82,7 +81,6 @@ export const columnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/tables/:guid/columns/:colGuid',
     {
-      onRequest: ignoreContentTypeWithoutBody,
       config: { auth: 'user' },
       schema: {
         tags: ['table api'],

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-service.js';
-import { ignoreContentTypeWithoutBody } from '../../http/empty-body.js';
 import { sendRowPage, sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
 import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
@@ -92,7 +91,6 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/tables/:guid/rows/:rowGuid',
     {
-      onRequest: ignoreContentTypeWithoutBody,
       config: { auth: 'user' },
       schema: { tags: ['table api'], summary: 'Delete a row', description: 'A missing row is 70005.', params: RowParams, response: { 200: TableOk(Type.Null()) } },
     },
