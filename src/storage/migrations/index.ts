@@ -1,8 +1,8 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001-foundation.js';
 import { integrator } from './0002-integrator.js';
-import { content } from './0004-content.js';
 import { tables } from './0003-tables.js';
+import { content } from './0004-content.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
