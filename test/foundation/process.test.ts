@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestIntegrator } from '../support/integrator.js';
+import { projectRoot, typescriptProcess } from '../support/processes.js';
 import { sign, signLicense } from '../support/signing.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+const root = projectRoot;
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-proc-'));
@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 function cli(dataDir: string, ...args: string[]) {
-  const result = spawnSync(tsx, ['src/cli/main.ts', ...args], {
+  const result = spawnSync(...typescriptProcess('src/cli/main.ts', ...args), {
     cwd: root,
     env: { ...process.env, SVC_DATA_DIR: dataDir, DATABASE_URL: '' },
     encoding: 'utf8',
@@ -29,7 +29,7 @@ function cli(dataDir: string, ...args: string[]) {
 
 /** Starts `src/main.ts` as `npm start` would, on a free port; resolves with its base URL. */
 async function startProcess(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/main.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: '', PORT: '0', ...env } });
+  const child = spawn(...typescriptProcess('src/main.ts'), { cwd: root, env: { ...process.env, DATABASE_URL: '', PORT: '0', ...env } });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no listen line: ${output}`)), 60_000);
@@ -100,7 +100,7 @@ describe('npm start', { timeout: 120_000 }, () => {
   });
 
   it('refuses a bad configuration with a clear message', () => {
-    const result = spawnSync(tsx, ['src/main.ts'], { cwd: root, env: { ...process.env, PORT: 'eighty', DATABASE_URL: '' }, encoding: 'utf8' });
+    const result = spawnSync(...typescriptProcess('src/main.ts'), { cwd: root, env: { ...process.env, PORT: 'eighty', DATABASE_URL: '' }, encoding: 'utf8' });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('PORT must be an integer');
   });

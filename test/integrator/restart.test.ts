@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { fileContentEvent } from '../../src/events/builders.js';
@@ -7,13 +6,12 @@ import { Outbox } from '../../src/events/outbox.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
+import { projectRoot, typescriptProcess } from '../support/processes.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 function startServiceProcess(storageOptions: object): Promise<ChildProcess> {
-  const child = spawn(tsx, ['test/integrator/fixtures/serve.ts'], {
-    cwd: root,
+  const child = spawn(...typescriptProcess('test/integrator/fixtures/serve.ts'), {
+    cwd: projectRoot,
     env: { ...process.env, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
   });
   return new Promise((resolve, reject) => {
