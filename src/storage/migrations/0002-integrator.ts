@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * The transactional outbox of events to the integrator. `event_streams` hands out a per-(app, stream)
@@ -36,6 +36,14 @@ export const integrator: Migration = {
       .addColumn('delivered_at', 'bigint')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addUniqueConstraint('event_outbox_stream_seq', ['app_id', 'stream_key', 'seq'])
+      .execute();
+    // The claim asks "is an earlier event of this stream still pending?" for each candidate; delivered
+    // events stay for days, so only the pending ones are indexed for that question.
+    await db.schema
+      .createIndex('event_outbox_stream_pending')
+      .on('event_outbox')
+      .columns(['app_id', 'stream_key', 'seq'])
+      .where(sql.ref('status'), '=', 'pending')
       .execute();
     await db.schema.createIndex('event_outbox_due').on('event_outbox').columns(['status', 'next_attempt_at', 'id']).execute();
     await db.schema.createIndex('event_outbox_app_recent').on('event_outbox').columns(['app_id', 'id']).execute();
