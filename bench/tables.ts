@@ -12,14 +12,10 @@
  * The server's resident memory (current and peak) is read from /proc after each phase, and its CPU time per
  * request: on a shared machine, wall-clock figures move with the neighbours' load, CPU time much less.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
+import { startBenchService, type BenchService } from './_service.js';
 
 const API = '/sdk/v2/api/table-api/openapi/v1';
 const APP_ID = 'bench';
@@ -61,49 +57,12 @@ function rowValues(i: number): Record<string, unknown> {
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMiB: Math.round(kib('VmRSS') / 1024), peakMiB: Math.round(kib('VmHWM') / 1024) };
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become healthy');
-}
-
-/** CPU time the process has used so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // after "pid (comm) ": state is field 0, utime 11, stime 12
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function load(): string {
   return os.loadavg().map((value) => value.toFixed(1)).join(' ');
 }
 
-function printMemory(pid: number): void {
-  const { rssMiB, peakMiB } = memoryOf(pid);
+function printMemory(service: BenchService): void {
+  const { rssMiB, peakMiB } = service.memory();
   console.log(`  server RSS ${rssMiB} MiB (peak ${peakMiB} MiB)`);
 }
 
@@ -114,36 +73,15 @@ function ms(value: number): string {
 export default async function tablesBench(args: string[]): Promise<void> {
   const totalRows = Number(args[0] ?? 100_000);
   const phases = new Set((args[1] ?? 'get,patch').split(','));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-tables-'));
   const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined) });
   integrator.addUser({ id: 'bench-user', name: 'Bench', token: TOKEN });
   integrator.addFile({ id: BASE, type: 'table', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
 
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server process.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SVC_DATA_DIR: dataDir,
-      SVC_APP_ID: APP_ID,
-      SVC_APP_SECRET: SECRET,
-      SVC_APP_ENDPOINT_URL: integrator.url,
-      SVC_APP_QPS: '1000000',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const service = await startBenchService({ appId: APP_ID, secret: SECRET, endpointUrl: integrator.url });
+  const { url, signature } = service;
+  const cpuMs = () => service.cpuSeconds() * 1000;
   try {
-    await waitForHealth(url, child);
-    const signature = await new SignJWT({})
-      .setProtectedHeader({ alg: 'HS256', kid: APP_ID })
-      .setExpirationTime('2h')
-      .sign(new TextEncoder().encode(SECRET));
     const headers = { 'x-svc-signature': signature, 'x-svc-token': TOKEN, 'content-type': 'application/json' };
     const call = async (method: string, route: string, body?: unknown) => {
       const response = await fetch(`${url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -168,7 +106,7 @@ export default async function tablesBench(args: string[]): Promise<void> {
     const latencies: number[] = [];
     let nextBody = 0;
     const insertStart = performance.now();
-    const insertCpuStart = cpuMsOf(child.pid!);
+    const insertCpuStart = cpuMs();
     const loader = async () => {
       while (nextBody < bodies.length) {
         const index = nextBody++;
@@ -182,7 +120,7 @@ export default async function tablesBench(args: string[]): Promise<void> {
     };
     await Promise.all([loader(), loader()]);
     const insertSeconds = (performance.now() - insertStart) / 1000;
-    const insertCpuMs = cpuMsOf(child.pid!) - insertCpuStart;
+    const insertCpuMs = cpuMs() - insertCpuStart;
     const rowGuids = guidsByRequest.flat();
     latencies.sort((a, b) => a - b);
     console.log(
@@ -194,7 +132,7 @@ export default async function tablesBench(args: string[]): Promise<void> {
       `  server CPU ${ms(insertCpuMs / bodies.length)} per request: ${Math.round((totalRows / insertCpuMs) * 1000)} rows per CPU-second ` +
         `(load average ${load()})`,
     );
-    printMemory(child.pid!);
+    printMemory(service);
 
     // 2. GET rows, 100 a page, starting at random rows of the second half of the table.
     if (phases.has('get')) {
@@ -208,24 +146,24 @@ export default async function tablesBench(args: string[]): Promise<void> {
         }),
       };
       for (const connections of [1, 4, 10]) {
-        const cpuStart = cpuMsOf(child.pid!);
+        const cpuStart = cpuMs();
         const pages = await autocannon({ url, connections, duration: 10, headers, requests: [pageRequest] });
-        const cpuMs = cpuMsOf(child.pid!) - cpuStart;
+        const pageCpuMs = cpuMs() - cpuStart;
         if (pages.non2xx > 0 || pages.errors > 0) throw new Error(`GET rows: ${pages.non2xx} non-2xx, ${pages.errors} errors`);
         console.log(
           `GET rows (pageSize 100, offset at random in rows ${Math.floor(rowGuids.length / 2)}-${rowGuids.length - 100}; ` +
             `${connections} connection(s), 10 s): p50 ${ms(pages.latency.p50)}, p99 ${ms(pages.latency.p99)}, ` +
             `${Math.round(pages.requests.average)} requests/s (${pages.requests.total} requests); ` +
-            `server CPU ${ms(cpuMs / pages.requests.total)} per request (load average ${load()})`,
+            `server CPU ${ms(pageCpuMs / pages.requests.total)} per request (load average ${load()})`,
         );
       }
-      printMemory(child.pid!);
+      printMemory(service);
     }
 
     // 3. Single-row PATCH of two cells of a random row.
     if (phases.has('patch')) {
       let n = 0;
-      const cpuStart = cpuMsOf(child.pid!);
+      const cpuStart = cpuMs();
       const patches = await autocannon({
         url,
         connections: 10,
@@ -249,14 +187,12 @@ export default async function tablesBench(args: string[]): Promise<void> {
       console.log(
         `PATCH row (2 cells; 10 connections, 10 s): p50 ${ms(patches.latency.p50)}, p99 ${ms(patches.latency.p99)}, ` +
           `${Math.round(patches.requests.average)} requests/s (${patches.requests.total} requests); ` +
-          `server CPU ${ms((cpuMsOf(child.pid!) - cpuStart) / patches.requests.total)} per request (load average ${load()})`,
+          `server CPU ${ms((cpuMs() - cpuStart) / patches.requests.total)} per request (load average ${load()})`,
       );
-      printMemory(child.pid!);
+      printMemory(service);
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await service.close();
     await integrator.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
