@@ -89,11 +89,8 @@ function permissions(value: unknown, spec: ErrorSpec, what: string): Record<stri
   return result;
 }
 
-/**
- * File metadata of `/files/{fileId}` (collaborative file or preview file `type: "file"`). A permission the
- * integrator does not mention is false: absence never grants anything.
- */
-export function parseFileMetadata(value: unknown, what = 'file'): FileMetadata {
+/** What every file answer has: an id, a name and a known type (a collaborative kind or "file"). */
+function fileIdentity(value: unknown, what: string): { value: Record<string, unknown>; id: string; name: string; type: string } {
   const spec = Errors.integratorMalformedFile;
   if (!isObject(value)) fail(spec, what, 'not an object');
   const fileId = id(value.id);
@@ -103,20 +100,30 @@ export function parseFileMetadata(value: unknown, what = 'file'): FileMetadata {
   if (!isFileType(value.type) && value.type !== 'file') {
     throw new MalformedAnswer(Errors.integratorUnknownFileType, `${what}: unknown file type ${JSON.stringify(value.type.slice(0, 40))}`);
   }
-  const file: FileMetadata = { id: fileId, name: value.name, type: value.type, permissions: permissions(value.permissions, spec, what) };
-  const creatorId = id(value.creatorId);
+  return { value, id: fileId, name: value.name, type: value.type };
+}
+
+/**
+ * File metadata of `/files/{fileId}` (collaborative file or preview file `type: "file"`). A permission the
+ * integrator does not mention is false: absence never grants anything.
+ */
+export function parseFileMetadata(value: unknown, what = 'file'): FileMetadata {
+  const spec = Errors.integratorMalformedFile;
+  const { value: fields, id: fileId, name, type } = fileIdentity(value, what);
+  const file: FileMetadata = { id: fileId, name, type, permissions: permissions(fields.permissions, spec, what) };
+  const creatorId = id(fields.creatorId);
   if (creatorId !== undefined) file.creatorId = creatorId;
   for (const key of ['createdAt', 'updatedAt'] as const) {
-    const raw = value[key];
+    const raw = fields[key];
     if (typeof raw === 'string') file[key] = raw;
     else if (typeof raw === 'number' && Number.isFinite(raw)) file[key] = new Date(raw).toISOString();
   }
-  if (typeof value.views === 'number' && Number.isInteger(value.views) && value.views >= 0) file.views = value.views;
-  const teamGuid = id(value.teamGuid);
+  if (typeof fields.views === 'number' && Number.isInteger(fields.views) && fields.views >= 0) file.views = fields.views;
+  const teamGuid = id(fields.teamGuid);
   if (teamGuid !== undefined) file.teamGuid = teamGuid;
-  if (value.advancedPermissions !== undefined && value.advancedPermissions !== null) {
-    if (typeof value.advancedPermissions !== 'boolean') fail(spec, what, 'advancedPermissions must be a boolean');
-    file.advancedPermissions = value.advancedPermissions;
+  if (fields.advancedPermissions !== undefined && fields.advancedPermissions !== null) {
+    if (typeof fields.advancedPermissions !== 'boolean') fail(spec, what, 'advancedPermissions must be a boolean');
+    file.advancedPermissions = fields.advancedPermissions;
   }
   return file;
 }
@@ -131,35 +138,28 @@ export function isIsoUtc(value: string): boolean {
 /** A file list entry (spec 2.3): UTC timestamps, `fullUrl` only and always for type `file`. */
 export function parseFileListEntry(value: unknown, what = 'file list entry'): FileListEntry {
   const spec = Errors.integratorMalformedFile;
-  if (!isObject(value)) fail(spec, what, 'not an object');
-  const fileId = id(value.id);
-  if (fileId === undefined) fail(spec, what, 'id must be a non-empty string or an integer');
-  if (typeof value.name !== 'string') fail(spec, what, 'name must be a string');
-  if (typeof value.type !== 'string') fail(spec, what, 'type must be a string');
-  if (!isFileType(value.type) && value.type !== 'file') {
-    throw new MalformedAnswer(Errors.integratorUnknownFileType, `${what}: unknown file type ${JSON.stringify(value.type.slice(0, 40))}`);
-  }
-  const flags = permissions(value.permissions ?? {}, spec, what);
+  const { value: fields, id: fileId, name, type } = fileIdentity(value, what);
+  const flags = permissions(fields.permissions ?? {}, spec, what);
   const entry: FileListEntry = {
     id: fileId,
-    name: value.name,
-    type: value.type,
+    name,
+    type,
     permissions: { readable: flags.readable === true, editable: flags.editable === true, commentable: flags.commentable === true },
   };
-  const creatorId = id(value.creatorId);
+  const creatorId = id(fields.creatorId);
   if (creatorId !== undefined) entry.creatorId = creatorId;
   for (const key of ['createdAt', 'updatedAt'] as const) {
-    const raw = value[key];
+    const raw = fields[key];
     if (raw === undefined || raw === null) continue;
     if (typeof raw !== 'string' || !isIsoUtc(raw)) fail(spec, what, `${key} must be an ISO 8601 UTC timestamp`);
     entry[key] = raw;
   }
-  if (value.views !== undefined && value.views !== null) {
-    if (typeof value.views !== 'number' || !Number.isInteger(value.views) || value.views < 0) fail(spec, what, 'views must be a non-negative integer');
-    entry.views = value.views;
+  if (fields.views !== undefined && fields.views !== null) {
+    if (typeof fields.views !== 'number' || !Number.isInteger(fields.views) || fields.views < 0) fail(spec, what, 'views must be a non-negative integer');
+    entry.views = fields.views;
   }
-  const fullUrl = value.fullUrl;
-  if (value.type === 'file') {
+  const fullUrl = fields.fullUrl;
+  if (fields.type === 'file') {
     if (typeof fullUrl !== 'string' || !/^https?:\/\//.test(fullUrl)) fail(spec, what, 'a file of type "file" needs an http(s) fullUrl');
     entry.fullUrl = fullUrl;
   } else if (fullUrl !== undefined && fullUrl !== null && fullUrl !== '') {
