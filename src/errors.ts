@@ -20,6 +20,7 @@ export const Errors = {
   routeNotFound: { http: 404, code: 40400, tableCode: 40400 },
   bodyTooLarge: { http: 413, code: 41300, tableCode: 70012, tableHttp: 400 },
   unsupportedMediaType: { http: 415, code: 41500, tableCode: 70000, tableHttp: 400 },
+  uriTooLong: { http: 414, code: 41400, tableCode: 70000, tableHttp: 400 },
   rateLimited: { http: 429, code: 42900, tableCode: 42900 },
   internal: { http: 500, code: 50000, tableCode: 10000 },
   unavailable: { http: 503, code: 50300, tableCode: 10000 },

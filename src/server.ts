@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
+import { sendTableError } from './http/envelopes/table.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
 import { collaborationEndpoint } from './routes/collaboration.js';
@@ -14,6 +15,9 @@ import type { Services } from './services.js';
 import './http/request-context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TABLE_API_PREFIX = '/sdk/v2/api/table-api/openapi/v1';
+/** Longest path segment the router accepts; every id of the API is far shorter. */
+const MAX_PARAM_LENGTH = 100;
 
 export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
@@ -34,6 +38,17 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
     schemaErrorFormatter: formatValidationErrors,
     forceCloseConnections: true,
+    maxParamLength: MAX_PARAM_LENGTH,
+    // Errors the router raises before any route (and its envelope) is chosen: answered in the envelope of
+    // the group the path belongs to, like every other error.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      const apiError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError(Errors.uriTooLong, `a path segment is longer than ${MAX_PARAM_LENGTH} characters`)
+          : new ApiError(Errors.invalidRequest, 'malformed URL: it cannot be decoded');
+      (request.url.startsWith(TABLE_API_PREFIX) ? sendTableError : sendBackendError)(apiError, request, reply);
+    },
   });
   app.setValidatorCompiler(validatorCompiler());
   app.decorate('services', services);
@@ -82,7 +97,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   await app.register(collaborationEndpoint);
   await app.register(backendApi, { prefix: '/sdk/v2', defaultQps: services.config.appQps });
   await app.register(tableApi, {
-    prefix: '/sdk/v2/api/table-api/openapi/v1',
+    prefix: TABLE_API_PREFIX,
     defaultQps: services.config.appQps,
     bodyLimit: services.config.tableBodyLimitBytes,
   });

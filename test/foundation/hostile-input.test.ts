@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+
+/**
+ * Every documented route, fed malformed input of every kind (bad bodies, odd and over-long ids, junk query
+ * values): the answer is a 4xx in its group's envelope with a request id, never a 500.
+ * Routes come from the OpenAPI document, so a new route is covered without touching this file.
+ */
+const [sqlite] = testDatabases();
+
+const HOSTILE_BODIES: Array<{ name: string; raw: string }> = [
+  { name: 'broken JSON', raw: '{"a":' },
+  { name: 'array', raw: '[1,2,3]' },
+  { name: 'string', raw: '"text"' },
+  { name: 'number', raw: '1e309' },
+  { name: 'null', raw: 'null' },
+  { name: 'proto pollution', raw: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}' },
+  { name: 'wrong types everywhere', raw: JSON.stringify({ name: 7, type: [], fileId: {}, rows: 'x', values: 3, range: 9, valueMap: [], cols: {}, userIds: 'u', url: 1, replacements: 'r', keywords: 5, taskId: [] }) },
+  { name: 'deep nesting', raw: '['.repeat(5000) + ']'.repeat(5000) },
+];
+
+const PARAM_VALUES = ['missing-id', '%00', "'; drop table apps; --", 'x'.repeat(300)];
+
+describe('hostile input on every route', () => {
+  let svc: TestService;
+  let routes: Array<{ method: string; path: string }>;
+  beforeAll(async () => {
+    svc = await startService(sqlite!, { integrator: true, appQps: 1_000_000 });
+    const spec = (await svc.call('GET', '/openapi.json', { signature: null, token: null })).body as { paths: Record<string, Record<string, unknown>> };
+    routes = Object.entries(spec.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })));
+  });
+  afterAll(async () => svc.close());
+
+  it('answers in the envelope, never with a 500', async () => {
+    expect(routes.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    for (const route of routes) {
+      for (const param of PARAM_VALUES) {
+        const path = route.path.replace(/\{[^}]+\}/g, encodeURIComponent(param));
+        const bodies = route.method === 'GET' || route.method === 'DELETE' ? [undefined] : HOSTILE_BODIES;
+        for (const body of bodies) {
+          const signature = path.includes('/license/') || path.includes('/admin/') ? await svc.signLicense() : undefined;
+          const response = await svc.call(route.method, path, { rawBody: body?.raw, ...(signature ? { signature } : {}), query: { range: "'unterminated!A1", pageSize: 'NaN', offset: '\u0000' } });
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const tableApi = path.includes('/table-api/');
+          const enveloped =
+            response.status < 400 ||
+            response.status === 426 ||
+            (tableApi ? typeof response.body?.code === 'number' || response.body?.error === 'Unauthorized' : typeof response.body?.status === 'number');
+          if (!enveloped || !response.headers.get('x-request-id')) failures.push(`${route.method} ${path.slice(0, 80)} ${body?.name ?? ''}: not in the envelope: ${response.text.slice(0, 120)}`);
+          if (response.status >= 500 && response.status !== 503) failures.push(`${route.method} ${path.slice(0, 80)} ${body?.name ?? ''}: ${response.status} ${response.text.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    // the input reached validation and the domain, not only the authentication in front of them
+    expect([...statuses.keys()].filter((s) => s === 400 || s === 404).length).toBe(2);
+  }, 120_000);
+
+  it('answers a URL that cannot be decoded, and an over-long id, in the right envelope', async () => {
+    const backend = await svc.call('DELETE', '/sdk/v2/api/files/%E0%A4%A');
+    expect(backend.status).toBe(400);
+    expect(backend.body).toMatchObject({ status: 40000, data: null });
+    const longId = await svc.call('DELETE', `/sdk/v2/api/files/${'x'.repeat(101)}`);
+    expect(longId.status).toBe(414);
+    expect(longId.body.status).toBe(41400);
+    const table = await svc.call('GET', `/sdk/v2/api/table-api/openapi/v1/tables/${'x'.repeat(101)}/columns`);
+    expect(table.status).toBe(400);
+    expect(table.body).toEqual({ code: 70000, message: expect.stringContaining('100 characters') });
+  });
+});
