@@ -46,14 +46,12 @@ export class CollabFileService {
     const kind = await this.content.kindOf(app.id, sourceId);
     if (targetId === sourceId) throw new ApiError(Errors.fileExists, `file ${targetId} already exists`);
     const state = await this.content.state(app.id, sourceId);
-    const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId });
-    try {
-      await this.content.initialize(this.storage.db, app.id, targetId, kind, state);
-    } catch (error) {
-      await this.files.delete(app.id, targetId);
-      throw error;
-    }
-    return created;
+    // The new file and its content commit together: a failure or a crash leaves no empty copy behind.
+    return this.storage.db.transaction().execute(async (trx) => {
+      const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId }, trx);
+      await this.content.initialize(trx, app.id, targetId, kind, state);
+      return created;
+    });
   }
 
   plainText(appId: string, fileId: string): Promise<string> {

@@ -38,7 +38,8 @@ function toFile(row: Pick<Selectable<FilesTable>, 'file_id' | 'type' | 'created_
 export class FileService {
   constructor(private readonly storage: Storage) {}
 
-  async create(app: App, input: CreateFileInput): Promise<CollabFile> {
+  /** `db`: a transaction when the file must commit together with other writes (a copy and its content). */
+  async create(app: App, input: CreateFileInput, db: Db = this.storage.db): Promise<CollabFile> {
     if (!app.availableFileTypes.includes(input.type)) {
       throw new ApiError(
         Errors.fileTypeNotAvailable,
@@ -56,7 +57,7 @@ export class FileService {
       updated_at: now,
     };
     try {
-      await this.storage.db.insertInto('files').values(row).execute();
+      await db.insertInto('files').values(row).execute();
     } catch (error) {
       if (this.storage.isUniqueViolation(error)) {
         throw new ApiError(Errors.fileExists, `file ${input.fileId} already exists`);
