@@ -6,6 +6,8 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
 import { collaborationEndpoint } from './routes/collaboration.js';
@@ -15,7 +17,9 @@ import type { Services } from './services.js';
 import './http/request-context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const TABLE_API_PREFIX = '/sdk/v2/api/table-api/openapi/v1';
+const SDK_PREFIX = '/sdk/v2';
+const TABLE_API_PATH = '/api/table-api/openapi/v1';
+const TABLE_API_PREFIX = `${SDK_PREFIX}${TABLE_API_PATH}`;
 /** Longest path segment the router accepts; every id of the API is far shorter. */
 const MAX_PARAM_LENGTH = 100;
 
@@ -95,12 +99,17 @@ export async function buildServer(services: Services, options: ServerOptions = {
 
   await app.register(healthRoutes);
   await app.register(collaborationEndpoint);
-  await app.register(backendApi, { prefix: '/sdk/v2', defaultQps: services.config.appQps });
-  await app.register(tableApi, {
-    prefix: TABLE_API_PREFIX,
-    defaultQps: services.config.appQps,
-    bodyLimit: services.config.tableBodyLimitBytes,
-  });
+  // Authentication and the per-app rate limit once for everything integrators call under /sdk/v2, so the
+  // backend and table APIs draw on one budget per app; each group keeps its own envelope.
+  await app.register(
+    async (sdk) => {
+      await sdk.register(signatureAuth);
+      await sdk.register(appRateLimit, { defaultQps: services.config.appQps });
+      await sdk.register(backendApi);
+      await sdk.register(tableApi, { prefix: TABLE_API_PATH, bodyLimit: services.config.tableBodyLimitBytes });
+    },
+    { prefix: SDK_PREFIX },
+  );
 
   app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>

@@ -65,6 +65,10 @@ for (const database of testDatabases()) {
       expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(10);
       expect(limited?.body.status).toBe(42900);
       expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // the table API draws on the same budget: still limited within the same second window
+      const table = await svc.call('GET', '/sdk/v2/api/table-api/openapi/v1/tables', { signature, query: { baseGuid: 'b' } });
+      expect(table.status).toBe(429);
+      expect(table.body.code).toBe(42900);
       // another application has its own budget
       const other = await svc.createApp({ qpsLimit: 100 });
       const response = await svc.call('GET', '/sdk/v2/api/license/users', { signature: await svc.signLicense(other), token: null });

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
-import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
-import { signatureAuth } from '../../http/plugins/signature-auth.js';
 import { collabFileRoutes } from './collab-files.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
@@ -10,14 +8,12 @@ import { licenseRoutes } from './license.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
- * The backend API (spec 4.1-4.2) under /sdk/v2: the `{status, message, data}` envelope for every answer,
- * signature authentication per route (`config.auth`), and the per-app rate limit. Route groups register
- * inside: `/sdk/v2/api/…` and `/sdk/v2/collab-files/…`.
+ * The backend API (spec 4.1-4.2) under /sdk/v2: the `{status, message, data}` envelope for every answer.
+ * Authentication and the rate limit come from the enclosing /sdk/v2 scope (server.ts). Route groups
+ * register inside: `/sdk/v2/api/…` and `/sdk/v2/collab-files/…`.
  */
-export const backendApi: FastifyPluginAsync<{ defaultQps: number }> = async (app, options) => {
+export const backendApi: FastifyPluginAsync = async (app) => {
   useBackendEnvelope(app);
-  await app.register(signatureAuth);
-  await app.register(appRateLimit, { defaultQps: options.defaultQps });
   await app.register(
     async (api) => {
       await api.register(licenseRoutes);

@@ -1,23 +1,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useTableEnvelope } from '../../http/envelopes/table.js';
-import { appRateLimit } from '../../http/plugins/app-rate-limit.js';
-import { signatureAuth } from '../../http/plugins/signature-auth.js';
 import { columnRoutes } from './columns.js';
 import { rowRoutes } from './rows.js';
 import { tableRoutes } from './tables.js';
 
 /**
  * The table data API (spec 4.4) under /sdk/v2/api/table-api/openapi/v1: its own `{code, msg, data}`
- * envelope, signature + token authentication on every route, the per-app rate limit, and a body limit of
- * its own (`SVC_TABLE_BODY_LIMIT`; above it 400 / 70012 before the body is read).
+ * envelope, signature + token authentication on every route (`config.auth`), and a body limit of its own
+ * (`SVC_TABLE_BODY_LIMIT`; above it 400 / 70012 before the body is read). Authentication and the per-app
+ * rate limit come from the enclosing /sdk/v2 scope (server.ts), shared with the backend API.
  */
-export const tableApi: FastifyPluginAsync<{ defaultQps: number; bodyLimit: number }> = async (app, options) => {
+export const tableApi: FastifyPluginAsync<{ bodyLimit: number }> = async (app, options) => {
   useTableEnvelope(app);
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= options.bodyLimit;
   });
-  await app.register(signatureAuth);
-  await app.register(appRateLimit, { defaultQps: options.defaultQps });
   await app.register(tableRoutes);
   await app.register(columnRoutes);
   await app.register(rowRoutes);
