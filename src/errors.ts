@@ -102,6 +102,14 @@ export const Errors = {
   sheetRowOutOfRange: { http: 400, code: 72009, tableCode: 70000 },
   notASpreadsheet: { http: 400, code: 72010, tableCode: 70000 },
   appendRequestReused: { http: 409, code: 72011, tableCode: 70000 },
+
+  // Comments, discussions and mentions (our own family 74000-74099; docs/CONVERSATIONS.md).
+  invalidConversationParams: { http: 400, code: 74000, tableCode: 70000 },
+  selectionNotFound: { http: 400, code: 74001, tableCode: 70000 },
+  conversationItemNotFound: { http: 404, code: 74002, tableCode: 70000 },
+  mentionedUserUnknown: { http: 400, code: 74003, tableCode: 70000 },
+  commentDeleted: { http: 404, code: 74004, tableCode: 70000 },
+  threadClosed: { http: 409, code: 74005, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -19,6 +19,12 @@ export interface Database {
   table_columns: TableColumnsTable;
   table_rows: TableRowsTable;
   table_row_tombstones: TableRowTombstonesTable;
+  comment_threads: CommentThreadsTable;
+  comments: CommentsTable;
+  discussion_messages: DiscussionMessagesTable;
+  date_mentions: DateMentionsTable;
+  mention_notices: MentionNoticesTable;
+  conversation_activity: ConversationActivityTable;
 }
 
 export interface AppsTable {
@@ -190,5 +196,95 @@ export interface EventOutboxTable {
   last_status: number | null;
   last_error: string | null;
   delivered_at: number | null;
+  created_at: number;
+}
+
+/** A comment thread: one selection (spec `selectionGuid` = id) of a file, anchored per editor kind. */
+export interface CommentThreadsTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  /** the selection module that anchored it (document, spreadsheet, presentation, table) */
+  selection_kind: string;
+  /** JSON: the module's stored anchor */
+  anchor: string;
+  /** `selectionTitle` of events (sheet id, slide id, table guid); null for documents */
+  title: string | null;
+  /** `selectionContent` of table comments: the commented cell's text when the thread opened */
+  selection_content: string | null;
+  created_by: string;
+  created_at: number;
+  closed_at: number | null;
+  closed_by: string | null;
+}
+
+export interface CommentsTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  thread_id: string;
+  /** the comment a reply answers; null for the thread's first comment */
+  reply_to: string | null;
+  author_id: string;
+  /** JSON: the inline content nodes (docs/CONVERSATIONS.md "Content") */
+  nodes: string;
+  /** the text form: mentions as `@Name` */
+  text: string;
+  /** JSON array: mentioned user ids, once each, in order */
+  mentioned: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+  deleted_by: string | null;
+}
+
+export interface DiscussionMessagesTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  author_id: string;
+  nodes: string;
+  text: string;
+  mentioned: string;
+  /** send time, microseconds since the epoch (spec `unixus`) */
+  unixus: number;
+}
+
+export interface DateMentionsTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  author_id: string;
+  content: string;
+  remind_at: number;
+  /** JSON array of user ids */
+  remind_user_ids: string;
+  position_id: string;
+  created_at: number;
+  updated_at: number;
+  removed_at: number | null;
+}
+
+/** A (place, user) a MentionAt event announced: `comment:{guid}`, `discussion:{id}`, `body:{atGuid}` or `body-user`. */
+export interface MentionNoticesTable {
+  app_id: string;
+  file_id: string;
+  place: string;
+  user_id: string;
+  created_at: number;
+}
+
+/** Conversation activity shown in doc-sidebar-info (historyType 4). */
+export interface ConversationActivityTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  /** comment, reply, edit, delete, close, reopen */
+  action: string;
+  /** the comment guid or thread selectionGuid it concerns */
+  subject_id: string;
+  /** one line for the sidebar, e.g. `commented: Looks good` */
+  summary: string;
+  user_id: string;
   created_at: number;
 }

@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation.js';
 import { integrator } from './0002-integrator.js';
 import { tables } from './0003-tables.js';
 import { content } from './0004-content.js';
+import { conversations } from './0005-conversations.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-integrator': integrator,
   '0003-tables': tables,
   '0004-content': content,
+  '0005-conversations': conversations,
 };
