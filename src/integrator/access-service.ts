@@ -21,6 +21,7 @@ const VERBS: Record<Permission, string> = {
 export class AccessService {
   private readonly users: AnswerCache<IntegratorUser>;
   private readonly files: AnswerCache<FileMetadata>;
+  private readonly people: AnswerCache<IntegratorUser | null>;
 
   constructor(
     private readonly callbacks: CallbackClient,
@@ -28,6 +29,7 @@ export class AccessService {
   ) {
     this.users = new AnswerCache(ttlMs);
     this.files = new AnswerCache(ttlMs);
+    this.people = new AnswerCache(ttlMs);
   }
 
   /** The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it. */
@@ -58,10 +60,43 @@ export class AccessService {
     return { user, file };
   }
 
+  /**
+   * Users by id as the integrator knows them (names and avatars of authors and mentioned users). The ids not
+   * cached are asked in one `POST /users/batch/get`; an id the integrator does not answer is absent.
+   */
+  async usersById(auth: RequestAuth, ids: Iterable<string>): Promise<Map<string, IntegratorUser>> {
+    const wanted = [...new Set(ids)];
+    const found = new Map<string, IntegratorUser>();
+    if (wanted.length === 0) return found;
+    const context = this.userContext(auth);
+    const asked = new Map<string, { resolve: (user: IntegratorUser | null) => void; reject: (error: unknown) => void }>();
+    const answers = wanted.map((id) =>
+      this.people.get(cacheKey(auth.app.id, id), () => new Promise<IntegratorUser | null>((resolve, reject) => asked.set(id, { resolve, reject }))),
+    );
+    if (asked.size > 0) {
+      this.callbacks.users(context.call, [...asked.keys()]).then(
+        (users) => {
+          const byId = new Map(users.map((user) => [user.id, user]));
+          for (const [id, pending] of asked) pending.resolve(byId.get(id) ?? null);
+        },
+        (error: unknown) => {
+          for (const pending of asked.values()) pending.reject(error);
+        },
+      );
+    }
+    const users = await Promise.all(answers);
+    wanted.forEach((id, index) => {
+      const user = users[index];
+      if (user) found.set(id, user);
+    });
+    return found;
+  }
+
   /** Forgets every cached answer (tests; an integrator that announces a permission change). */
   forget(): void {
     this.users.clear();
     this.files.clear();
+    this.people.clear();
   }
 
   private userContext(auth: RequestAuth): { token: string; call: CallContext } {

@@ -286,5 +286,6 @@ export interface ConversationActivityTable {
   /** one line for the sidebar, e.g. `commented: Looks good` */
   summary: string;
   user_id: string;
+  user_name: string | null;
   created_at: number;
 }

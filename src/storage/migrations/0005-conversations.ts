@@ -100,6 +100,7 @@ export const conversations: Migration = {
       .addColumn('subject_id', 'text', (c) => c.notNull())
       .addColumn('summary', 'text', (c) => c.notNull())
       .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('user_name', 'text')
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addForeignKeyConstraint('conversation_activity_file', ['app_id', 'file_id'], 'files', ['app_id', 'file_id'], (c) => c.onDelete('cascade'))
       .execute();

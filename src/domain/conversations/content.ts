@@ -1,0 +1,115 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ApiError, Errors } from '../../errors.js';
+
+/**
+ * The content of a comment or a discussion message (docs/CONVERSATIONS.md "Content"): a plain string, or
+ * inline nodes of the document model (text, mention, hardBreak). Mentions are recognised only from
+ * `mention` nodes, never by parsing `@` in text.
+ */
+
+export const MAX_CONTENT_CHARACTERS = 10_000;
+export const MAX_CONTENT_NODES = 100;
+export const MAX_CONTENT_MENTIONS = 50;
+const MAX_ID_LENGTH = 64;
+
+const InlineNodeInput = Type.Object(
+  {
+    type: Type.String({ description: '`text`, `mention` or `hardBreak`' }),
+    text: Type.Optional(Type.String({ description: 'text: the characters' })),
+    attrs: Type.Optional(
+      Type.Object(
+        {
+          id: Type.Optional(Type.String({ description: 'mention: the integrator user id' })),
+          guid: Type.Optional(Type.String({ description: 'mention: its own id (assigned when absent)' })),
+          label: Type.Optional(Type.String({ description: 'ignored: the integrator\'s name for the user is shown' })),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/** The `content` field of conversation requests (one schema: validation and OpenAPI). */
+export const ContentInput = Type.Union(
+  [
+    Type.String({ maxLength: MAX_CONTENT_CHARACTERS, description: 'plain text (no mentions)' }),
+    Type.Array(InlineNodeInput, { maxItems: MAX_CONTENT_NODES, description: 'inline nodes: text, mention (attrs.id = user id), hardBreak' }),
+  ],
+  { description: `1-${MAX_CONTENT_CHARACTERS} characters of text, or inline nodes with at most ${MAX_CONTENT_MENTIONS} mentions (docs/CONVERSATIONS.md)` },
+);
+export type ContentInputValue = Static<typeof ContentInput>;
+
+/** A stored inline node: mentions carry the user id, their guid and the name shown when written. */
+export type ContentNode = { type: 'text'; text: string } | { type: 'hardBreak' } | { type: 'mention'; attrs: { id: string; guid: string; label: string } };
+
+/** Content checked for shape, before the mentioned users are looked up. */
+export interface ParsedContent {
+  nodes: Array<{ type: 'text'; text: string } | { type: 'hardBreak' } | { type: 'mention'; attrs: { id: string; guid: string } }>;
+  /** mentioned user ids, once each, in order of first appearance */
+  mentioned: string[];
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError(Errors.invalidConversationParams, message);
+}
+
+/** Checks content and assigns mention guids; throws 74000 naming the first problem. */
+export function parseContent(input: ContentInputValue, newGuid: () => string = () => crypto.randomUUID()): ParsedContent {
+  const raw = typeof input === 'string' ? [{ type: 'text', text: input }] : input;
+  const nodes: ParsedContent['nodes'] = [];
+  const mentioned: string[] = [];
+  const guids = new Set<string>();
+  let mentions = 0;
+  raw.forEach((node, index) => {
+    const where = typeof input === 'string' ? 'content' : `content[${index}]`;
+    if (node.type === 'text') {
+      if (typeof node.text !== 'string') throw invalid(`${where}: a text node needs \`text\` (a string)`);
+      if (node.text.length > 0) nodes.push({ type: 'text', text: node.text });
+    } else if (node.type === 'hardBreak') {
+      nodes.push({ type: 'hardBreak' });
+    } else if (node.type === 'mention') {
+      const id = node.attrs?.id;
+      if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) throw invalid(`${where}: a mention needs attrs.id, the user id (1-${MAX_ID_LENGTH} characters)`);
+      mentions += 1;
+      if (mentions > MAX_CONTENT_MENTIONS) throw invalid(`content: at most ${MAX_CONTENT_MENTIONS} mentions`);
+      let guid = node.attrs?.guid;
+      if (guid !== undefined && (typeof guid !== 'string' || guid.length === 0 || guid.length > MAX_ID_LENGTH)) {
+        throw invalid(`${where}: attrs.guid must be 1-${MAX_ID_LENGTH} characters`);
+      }
+      if (guid === undefined || guids.has(guid)) guid = newGuid();
+      guids.add(guid);
+      nodes.push({ type: 'mention', attrs: { id, guid } });
+      if (!mentioned.includes(id)) mentioned.push(id);
+    } else {
+      throw invalid(`${where}: unknown node type ${JSON.stringify(node.type)}; allowed: text, mention, hardBreak`);
+    }
+  });
+  const hasText = nodes.some((node) => node.type === 'text' && node.text.trim().length > 0);
+  if (!hasText && mentions === 0) throw invalid('content is empty: write some text or mention someone');
+  return { nodes, mentioned };
+}
+
+/** Names the mentions with the integrator's names and checks the text form's length. */
+export function labelContent(parsed: ParsedContent, nameOf: (userId: string) => string): { nodes: ContentNode[]; text: string } {
+  const nodes: ContentNode[] = parsed.nodes.map((node) => (node.type === 'mention' ? { type: 'mention', attrs: { ...node.attrs, label: nameOf(node.attrs.id) } } : node));
+  const text = contentText(nodes);
+  if (text.length > MAX_CONTENT_CHARACTERS) throw invalid(`content is ${text.length} characters long with its mentions written out; at most ${MAX_CONTENT_CHARACTERS}`);
+  return { nodes, text };
+}
+
+/** The text form: mentions as `@Name`, hard breaks as line breaks (the `content` of events). */
+export function contentText(nodes: readonly ContentNode[]): string {
+  let text = '';
+  for (const node of nodes) {
+    if (node.type === 'text') text += node.text;
+    else if (node.type === 'hardBreak') text += '\n';
+    else text += `@${node.attrs.label}`;
+  }
+  return text;
+}
+
+/** Mentions of stored content, for mention-at-list. */
+export function mentionsOf(nodes: readonly ContentNode[]): Array<{ userId: string; atGuid: string }> {
+  return nodes.flatMap((node) => (node.type === 'mention' ? [{ userId: node.attrs.id, atGuid: node.attrs.guid }] : []));
+}

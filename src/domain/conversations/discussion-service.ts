@@ -1,0 +1,111 @@
+import type { Selectable } from 'kysely';
+import { discussionEvent, mentionAtEvent } from '../../events/builders.js';
+import type { PendingEvent } from '../../events/types.js';
+import type { RequestAuth } from '../../http/request-context.js';
+import type { Storage } from '../../storage/database.js';
+import type { DiscussionMessagesTable } from '../../storage/schema.js';
+import type { EventSink } from '../content/content-service.js';
+import type { FileService } from '../files/file-service.js';
+import { parseContent, type ContentInputValue, type ContentNode } from './content.js';
+import { noticePlace, recordMentionNotices } from './mention-notices.js';
+import type { Participant, Participants } from './participants.js';
+
+export interface DiscussionMessageView {
+  id: string;
+  userId: string;
+  content: string;
+  nodes: ContentNode[];
+  userIds: string[];
+  /** send time in microseconds (spec `unixus`) */
+  unixus: number;
+  createdAt: string;
+}
+
+type MessageRow = Selectable<DiscussionMessagesTable>;
+
+/** Microseconds since the epoch, from the high-resolution clock (messages sent in one millisecond keep their order). */
+function nowMicros(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/** A file's discussion (chat): messages with mentions, announced by Discussion and MentionAt events. */
+export class DiscussionService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly files: FileService,
+    private readonly people: Participants,
+    private readonly outbox: EventSink,
+  ) {}
+
+  async send(auth: RequestAuth, fileId: string, input: { content: ContentInputValue }): Promise<DiscussionMessageView> {
+    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    await this.files.get(auth.app.id, fileId);
+    const content = await this.people.label(auth, parseContent(input.content));
+    const message: MessageRow = {
+      id: crypto.randomUUID(),
+      app_id: auth.app.id,
+      file_id: fileId,
+      author_id: caller.user.id,
+      nodes: JSON.stringify(content.nodes),
+      text: content.text,
+      mentioned: JSON.stringify(content.mentioned),
+      unixus: nowMicros(),
+    };
+    await this.storage.db.transaction().execute(async (trx) => {
+      await trx.insertInto('discussion_messages').values(message).execute();
+      const base = { appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token };
+      const discussion = { id: message.id, unixus: message.unixus, content: message.text };
+      const events: PendingEvent[] = [discussionEvent({ ...base, discussion })];
+      const fresh = await recordMentionNotices(trx, auth.app.id, fileId, noticePlace.discussion(message.id), content.mentioned);
+      if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'discussion', discussion: { ...discussion, userIds: fresh } }));
+      await this.outbox.add(trx, events);
+    });
+    return messageView(message);
+  }
+
+  /** Messages newest first, `pageSize` at a time, older than `before` (a message's unixus) when given. */
+  async list(
+    auth: RequestAuth,
+    fileId: string,
+    page: { pageSize: number; before?: number | undefined },
+  ): Promise<{ messages: DiscussionMessageView[]; isLastPage: boolean; users: Record<string, Participant> }> {
+    await this.people.authorize(auth, fileId, 'readable');
+    await this.files.get(auth.app.id, fileId);
+    let query = this.storage.db.selectFrom('discussion_messages').selectAll().where('app_id', '=', auth.app.id).where('file_id', '=', fileId);
+    if (page.before !== undefined) query = query.where('unixus', '<', page.before);
+    const rows = await query.orderBy('unixus', 'desc').orderBy('id', 'desc').limit(page.pageSize + 1).execute();
+    const messages = rows.slice(0, page.pageSize).map(messageView);
+    return {
+      messages,
+      isLastPage: rows.length <= page.pageSize,
+      users: await this.people.directory(auth, messages.flatMap((message) => [message.userId, ...message.userIds])),
+    };
+  }
+
+  /** Mentions in discussion messages, oldest first, for mention-at-list. */
+  async mentions(appId: string, fileId: string): Promise<Array<{ userId: string; atGuid: string; discussionId: string }>> {
+    const rows = await this.storage.db
+      .selectFrom('discussion_messages')
+      .select(['id', 'nodes'])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('mentioned', '!=', '[]')
+      .orderBy('unixus')
+      .execute();
+    return rows.flatMap((row) =>
+      (JSON.parse(row.nodes) as ContentNode[]).flatMap((node) => (node.type === 'mention' ? [{ userId: node.attrs.id, atGuid: node.attrs.guid, discussionId: row.id }] : [])),
+    );
+  }
+}
+
+function messageView(row: MessageRow): DiscussionMessageView {
+  return {
+    id: row.id,
+    userId: row.author_id,
+    content: row.text,
+    nodes: JSON.parse(row.nodes) as ContentNode[],
+    userIds: JSON.parse(row.mentioned) as string[],
+    unixus: Number(row.unixus),
+    createdAt: new Date(Math.floor(Number(row.unixus) / 1000)).toISOString(),
+  };
+}
