@@ -6,6 +6,11 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { CommentService } from './domain/conversations/comment-service.js';
+import { DateMentionService } from './domain/conversations/date-mention-service.js';
+import { DiscussionService } from './domain/conversations/discussion-service.js';
+import { Participants } from './domain/conversations/participants.js';
+import { createSelectionModules, type SelectionModules } from './domain/conversations/selections/index.js';
 import { TableService } from './domain/tables/table-service.js';
 import { fileContentEvent } from './events/builders.js';
 import type { Storage } from './storage/database.js';
@@ -43,6 +48,14 @@ export interface Services {
   events: EventAdmin;
   /** the spreadsheet values API: A1 ranges over spreadsheet content (docs/SHEETS.md) */
   sheets: SheetService;
+  /** what a comment thread is anchored to, one module per editor kind (docs/CONVERSATIONS.md) */
+  selections: SelectionModules;
+  /** comments in threads on a selection of a file */
+  comments: CommentService;
+  /** a file's discussion (chat) */
+  discussions: DiscussionService;
+  /** dates mentioned in a file, with reminders the integrator sends */
+  dateMentions: DateMentionService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -72,6 +85,8 @@ export function createServices(config: Config, storage: Storage): Services {
       await outbox.add(db, fileContentEvent({ appId: change.auth.app.id, fileId: change.fileId, userId: change.userId, version }));
     },
   });
+  const people = new Participants(access);
+  const selections = createSelectionModules({ content, tables });
   return {
     config,
     storage,
@@ -88,5 +103,9 @@ export function createServices(config: Config, storage: Storage): Services {
     delivery,
     events: new EventAdmin(storage, delivery),
     sheets: new SheetService(files, content, access),
+    selections,
+    comments: new CommentService(storage, files, people, selections, outbox),
+    discussions: new DiscussionService(storage, files, people, outbox),
+    dateMentions: new DateMentionService(storage, files, people, outbox),
   };
 }

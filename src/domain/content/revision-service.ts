@@ -1,8 +1,9 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { revisionEvent } from '../../events/builders.js';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { ContentRevisionsTable } from '../../storage/schema.js';
+import { CONVERSATION_HISTORY_TYPE } from '../conversations/activity.js';
 import { HistoryType, type ContentActor, type ContentService, type EventSink } from './content-service.js';
 import { docFromState, replaceContent } from './model.js';
 
@@ -161,30 +162,50 @@ export class RevisionService {
   }
 
   /** A page of the edit history, newest first: `offset` entries skipped, at most `limit`, optionally one type. */
+  /**
+   * Edit history and conversation activity (historyType 4, docs/CONVERSATIONS.md), newest first: `limit`
+   * entries after skipping `offset`, optionally of one `historyType`.
+   */
   async histories(appId: string, fileId: string, page: { limit: number; offset: number; historyType?: number | undefined }): Promise<HistoryPage> {
     await this.content.kindOf(appId, fileId);
-    let query = this.storage.db
+    const { db } = this.storage;
+    const edits = db
       .selectFrom('content_history')
-      .select(['id', 'version', 'history_type', 'user_id', 'user_name', 'created_at'])
+      .select((eb) => ['id', 'history_type', 'user_id', 'user_name', 'created_at', eb.ref('version').$castTo<number | null>().as('version'), sql<string | null>`null`.as('summary')])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .$if(page.historyType !== undefined, (query) => query.where('history_type', '=', page.historyType!));
+    const activity = db
+      .selectFrom('conversation_activity')
+      .select([
+        'id',
+        sql<number>`${CONVERSATION_HISTORY_TYPE}`.as('history_type'),
+        (eb) => eb.ref('user_id').$castTo<string | null>().as('user_id'),
+        'user_name',
+        'created_at',
+        sql<number | null>`null`.as('version'),
+        (eb) => eb.ref('summary').$castTo<string | null>().as('summary'),
+      ])
       .where('app_id', '=', appId)
       .where('file_id', '=', fileId);
-    if (page.historyType !== undefined) query = query.where('history_type', '=', page.historyType);
-    const rows = await query
+    const entries: typeof edits =
+      page.historyType === CONVERSATION_HISTORY_TYPE ? (activity as unknown as typeof edits) : page.historyType === undefined ? edits.unionAll(activity) : edits;
+    const rows = await entries
       .orderBy('created_at', 'desc')
-      .orderBy('version', 'desc')
+      .orderBy('id', 'desc')
       .limit(page.limit + 1)
       .offset(page.offset)
       .execute();
-    const entries = rows.slice(0, page.limit);
+    const shown = rows.slice(0, page.limit);
     const users: Record<string, string> = {};
-    for (const row of entries) if (row.user_id) users[row.user_id] = row.user_name ?? users[row.user_id] ?? row.user_id;
+    for (const row of shown) if (row.user_id) users[row.user_id] = row.user_name ?? users[row.user_id] ?? row.user_id;
     return {
-      histories: entries.map((row) => ({
+      histories: shown.map((row) => ({
         id: row.id,
-        content: `${HISTORY_DESCRIPTION[row.history_type] ?? 'changed'} (version ${row.version})`,
-        createdAt: new Date(row.created_at).toISOString(),
-        updatedAt: new Date(row.created_at).toISOString(),
-        historyType: row.history_type,
+        content: row.summary ?? `${HISTORY_DESCRIPTION[row.history_type] ?? 'changed'} (version ${row.version})`,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        updatedAt: new Date(Number(row.created_at)).toISOString(),
+        historyType: Number(row.history_type),
         name: row.user_name ?? row.user_id ?? '',
         userId: row.user_id ?? '',
       })),
@@ -193,6 +214,7 @@ export class RevisionService {
       users,
     };
   }
+
 
   private async history(appId: string, fileId: string, historyId: string): Promise<Uint8Array> {
     const row = await this.storage.db

@@ -10,7 +10,7 @@ import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
 import type { FileType } from '../files/file-types.js';
 import { recordActivity, type ActivityAction } from './activity.js';
-import { parseContent, type ContentInputValue, type ContentNode } from './content.js';
+import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { noticePlace, recordMentionNotices } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
 import type { ResolvedSelection, SelectionModule } from './selections/selection-module.js';
@@ -50,6 +50,9 @@ export interface ThreadView {
   createdAt: string;
   comments: CommentView[];
 }
+
+/** One thread with the people it names. */
+export type ThreadDetail = ThreadView & { users: Record<string, Participant> };
 
 export interface ThreadPage {
   threads: ThreadView[];
@@ -201,16 +204,16 @@ export class CommentService {
   }
 
   /** Closes (resolves) a thread; closing a closed thread changes nothing. */
-  async close(auth: RequestAuth, fileId: string, selectionGuid: string): Promise<ThreadView> {
+  async close(auth: RequestAuth, fileId: string, selectionGuid: string): Promise<ThreadDetail> {
     return this.setClosed(auth, fileId, selectionGuid, true);
   }
 
   /** Reopens a closed thread; reopening an open thread changes nothing. Sends no event (spec 6 has none). */
-  async reopen(auth: RequestAuth, fileId: string, selectionGuid: string): Promise<ThreadView> {
+  async reopen(auth: RequestAuth, fileId: string, selectionGuid: string): Promise<ThreadDetail> {
     return this.setClosed(auth, fileId, selectionGuid, false);
   }
 
-  private async setClosed(auth: RequestAuth, fileId: string, selectionGuid: string, close: boolean): Promise<ThreadView> {
+  private async setClosed(auth: RequestAuth, fileId: string, selectionGuid: string, close: boolean): Promise<ThreadDetail> {
     const caller = await this.people.authorize(auth, fileId, 'commentable');
     await this.liveThread(auth.app.id, fileId, selectionGuid);
     const now = Date.now();
@@ -233,7 +236,7 @@ export class CommentService {
   }
 
   /** One thread with its live comments and its selection resolved now. */
-  async getThread(auth: RequestAuth, fileId: string, selectionGuid: string, options: { authorized?: boolean } = {}): Promise<ThreadView & { users: Record<string, Participant> }> {
+  async getThread(auth: RequestAuth, fileId: string, selectionGuid: string, options: { authorized?: boolean } = {}): Promise<ThreadDetail> {
     if (!options.authorized) await this.people.authorize(auth, fileId, 'readable');
     const thread = await this.liveThread(auth.app.id, fileId, selectionGuid);
     const [view] = await this.views(auth, fileId, [thread]);
@@ -301,9 +304,7 @@ export class CommentService {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.flatMap((row) =>
-      (JSON.parse(row.nodes) as ContentNode[]).flatMap((node) => (node.type === 'mention' ? [{ userId: node.attrs.id, atGuid: node.attrs.guid, commentGuid: row.id }] : [])),
-    );
+    return rows.flatMap((row) => mentionsOf(JSON.parse(row.nodes) as ContentNode[]).map((mention) => ({ ...mention, commentGuid: row.id })));
   }
 
   // -------------------------------------------------------------------------------------------------

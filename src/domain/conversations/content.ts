@@ -56,13 +56,16 @@ function invalid(message: string): ApiError {
 
 /** Checks content and assigns mention guids; throws 74000 naming the first problem. */
 export function parseContent(input: ContentInputValue, newGuid: () => string = () => crypto.randomUUID()): ParsedContent {
-  const raw = typeof input === 'string' ? [{ type: 'text', text: input }] : input;
+  // the route schema checks the shape already; the parser still takes nothing for granted
+  const raw: unknown[] = typeof input === 'string' ? [{ type: 'text', text: input }] : Array.isArray(input) ? input : [input];
   const nodes: ParsedContent['nodes'] = [];
   const mentioned: string[] = [];
   const guids = new Set<string>();
   let mentions = 0;
-  raw.forEach((node, index) => {
+  raw.forEach((item, index) => {
     const where = typeof input === 'string' ? 'content' : `content[${index}]`;
+    if (typeof item !== 'object' || item === null) throw invalid(`${where}: a node is an object with a \`type\``);
+    const node = item as { type?: unknown; text?: unknown; attrs?: { id?: unknown; guid?: unknown } | null };
     if (node.type === 'text') {
       if (typeof node.text !== 'string') throw invalid(`${where}: a text node needs \`text\` (a string)`);
       if (node.text.length > 0) nodes.push({ type: 'text', text: node.text });
@@ -73,11 +76,11 @@ export function parseContent(input: ContentInputValue, newGuid: () => string = (
       if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) throw invalid(`${where}: a mention needs attrs.id, the user id (1-${MAX_ID_LENGTH} characters)`);
       mentions += 1;
       if (mentions > MAX_CONTENT_MENTIONS) throw invalid(`content: at most ${MAX_CONTENT_MENTIONS} mentions`);
-      let guid = node.attrs?.guid;
-      if (guid !== undefined && (typeof guid !== 'string' || guid.length === 0 || guid.length > MAX_ID_LENGTH)) {
+      const given = node.attrs?.guid;
+      if (given !== undefined && (typeof given !== 'string' || given.length === 0 || given.length > MAX_ID_LENGTH)) {
         throw invalid(`${where}: attrs.guid must be 1-${MAX_ID_LENGTH} characters`);
       }
-      if (guid === undefined || guids.has(guid)) guid = newGuid();
+      const guid = given === undefined || guids.has(given) ? newGuid() : given;
       guids.add(guid);
       nodes.push({ type: 'mention', attrs: { id, guid } });
       if (!mentioned.includes(id)) mentioned.push(id);

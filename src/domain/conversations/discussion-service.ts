@@ -6,7 +6,7 @@ import type { Storage } from '../../storage/database.js';
 import type { DiscussionMessagesTable } from '../../storage/schema.js';
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
-import { parseContent, type ContentInputValue, type ContentNode } from './content.js';
+import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { noticePlace, recordMentionNotices } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
 
@@ -92,9 +92,7 @@ export class DiscussionService {
       .where('mentioned', '!=', '[]')
       .orderBy('unixus')
       .execute();
-    return rows.flatMap((row) =>
-      (JSON.parse(row.nodes) as ContentNode[]).flatMap((node) => (node.type === 'mention' ? [{ userId: node.attrs.id, atGuid: node.attrs.guid, discussionId: row.id }] : [])),
-    );
+    return rows.flatMap((row) => mentionsOf(JSON.parse(row.nodes) as ContentNode[]).map((mention) => ({ ...mention, discussionId: row.id })));
   }
 }
 

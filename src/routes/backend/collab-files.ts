@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
+import { isContentKind } from '../../domain/content/model.js';
 import { FILE_TYPES } from '../../domain/files/file-types.js';
 import { ApiError, Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
@@ -208,12 +209,13 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Edit history, newest first, paged',
         description:
           'Needs `readable`. `pageSize` entries (default 20, 1-100) after skipping `count` (the number the client already shows); ' +
-          '`historyType` filters: 1 edits, 2 restores, 3 snapshots taken for a revision. `users` maps the page\'s user ids to names.',
+          '`historyType` filters: 1 edits, 2 restores, 3 snapshots taken for a revision, 4 comment activity (commented, replied, ' +
+          'edited, deleted, closed or reopened a thread; docs/CONVERSATIONS.md). `users` maps the page\'s user ids to names.',
         params: FileIdParams,
         querystring: Type.Object({
           pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           count: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
-          historyType: Type.Optional(Type.Integer({ enum: [1, 2, 3] })),
+          historyType: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4] })),
         }),
         response: {
           200: BackendOk(
@@ -252,15 +254,44 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['content'],
         summary: 'Users mentioned in the file',
-        description: 'Needs `readable`. Every `mention` node of documents and presentation text boxes, in reading order (docs/CONTENT-MODEL.md).',
+        description:
+          'Needs `readable`. Every `mention` node of the body (documents, presentation text boxes) in reading order, then mentions in ' +
+          'live comments and in discussion messages, oldest first (docs/CONVERSATIONS.md). `source` tells where each stands.',
         params: FileIdParams,
-        response: { 200: BackendOk(Type.Object({ mentionAtList: Type.Array(Type.Object({ userId: Type.String(), atGuid: Type.String() })) })) },
+        response: {
+          200: BackendOk(
+            Type.Object({
+              mentionAtList: Type.Array(
+                Type.Object({
+                  userId: Type.String(),
+                  atGuid: Type.String(),
+                  source: Type.String({ enum: ['body', 'comment', 'discussion'] }),
+                  commentGuid: Type.Optional(Type.String()),
+                  discussionId: Type.Optional(Type.String()),
+                }),
+              ),
+            }),
+          ),
+        },
       },
     },
     async (request) => {
       const auth = callerOf(request);
-      await contentActor(services, auth, request.params.fileId, 'readable');
-      return ok({ mentionAtList: await services.collabFiles.mentions(auth.app.id, request.params.fileId) });
+      const { fileId } = request.params;
+      await contentActor(services, auth, fileId, 'readable');
+      const file = await services.files.get(auth.app.id, fileId);
+      const [body, comments, discussions] = await Promise.all([
+        isContentKind(file.type) ? services.collabFiles.mentions(auth.app.id, fileId) : [],
+        services.comments.mentions(auth.app.id, fileId),
+        services.discussions.mentions(auth.app.id, fileId),
+      ]);
+      return ok({
+        mentionAtList: [
+          ...body.map((mention) => ({ ...mention, source: 'body' })),
+          ...comments.map((mention) => ({ ...mention, source: 'comment' })),
+          ...discussions.map((mention) => ({ ...mention, source: 'discussion' })),
+        ],
+      });
     },
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { collabFileRoutes } from './collab-files.js';
+import { conversationRoutes } from './conversations.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { fileRoutes } from './files.js';
@@ -25,4 +26,5 @@ export const backendApi: FastifyPluginAsync = async (app) => {
     { prefix: '/api' },
   );
   await app.register(collabFileRoutes, { prefix: '/collab-files' });
+  await app.register(conversationRoutes, { prefix: '/collab-files' });
 };
