@@ -6,6 +6,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { TableService } from './domain/tables/table-service.js';
 import { fileContentEvent } from './events/builders.js';
 import type { Storage } from './storage/database.js';
@@ -61,6 +62,7 @@ export function createServices(config: Config, storage: Storage): Services {
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
+  content.addRecordHook(bodyMentionsHook);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
   const tables = new TableService({
     storage,
