@@ -6,6 +6,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
 import { DateMentionService } from './domain/conversations/date-mention-service.js';
 import { DiscussionService } from './domain/conversations/discussion-service.js';
@@ -74,6 +75,7 @@ export function createServices(config: Config, storage: Storage): Services {
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
+  content.addRecordHook(bodyMentionsHook);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
   const tables = new TableService({
     storage,

@@ -3,10 +3,11 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { App } from '../apps/app-service.js';
 import type { CollabFile, FileService } from '../files/file-service.js';
+import { mentionsOfContent } from '../conversations/body-mentions.js';
 import type { ContentActor, ContentService } from './content-service.js';
-import { richTextOf, slidesOf, type ContentKind } from './model.js';
+import { richTextOf, type ContentKind } from './model.js';
 import { plainTextOf } from './plain-text.js';
-import { bookmarksIn, InvalidFragment, mentionsIn, paragraphsFromText, parseFragment, richTextToPlain, toYNodes, type ProseMirrorNode } from './rich-text.js';
+import { bookmarksIn, InvalidFragment, paragraphsFromText, parseFragment, richTextToPlain, toYNodes, type ProseMirrorNode } from './rich-text.js';
 import { countKeywords, countWords } from './word-count.js';
 
 export interface BookmarkReplacement {
@@ -65,19 +66,7 @@ export class CollabFileService {
 
   /** Users mentioned in the file (documents, and presentation text boxes), in reading order. */
   mentions(appId: string, fileId: string): Promise<Array<{ userId: string; atGuid: string }>> {
-    return this.withContent(appId, fileId, (doc, kind) => {
-      if (kind === 'document' || kind === 'documentPro') return mentionsIn(richTextOf(doc));
-      if (kind === 'presentation') {
-        return slidesOf(doc)
-          .toArray()
-          .flatMap((slide) => {
-            const boxes = slide.get('boxes');
-            return boxes instanceof Y.Array ? (boxes.toArray() as unknown[]) : [];
-          })
-          .flatMap((box) => (box instanceof Y.Map && box.get('content') instanceof Y.XmlFragment ? mentionsIn(box.get('content') as Y.XmlFragment) : []));
-      }
-      return [];
-    });
+    return this.withContent(appId, fileId, (doc, kind) => mentionsOfContent(doc, kind).map(({ userId, atGuid }) => ({ userId, atGuid })));
   }
 
   /** Text under the named bookmarks (all bookmarks in document order when `names` is empty). */

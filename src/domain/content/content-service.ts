@@ -50,6 +50,42 @@ export interface ContentOptions {
   compactAfter: number;
 }
 
+/**
+ * What a recording hook is given: the burst of edits being recorded as a new version, inside the recording
+ * transaction.
+ */
+export interface RecordContext {
+  /** the recording transaction: what the hook writes commits (or rolls back) with the version and history entry */
+  db: Db;
+  appId: string;
+  fileId: string;
+  kind: ContentKind;
+  /**
+   * The content being recorded: the document the history snapshot was encoded from (not decoded again).
+   * Never change it. A live document keeps receiving editors' updates, so one that arrived since the
+   * snapshot may show; read what you need before your first await.
+   */
+  doc: Y.Doc;
+  /** the burst's last editor (token when the change came with one) */
+  actor: ContentActor;
+  /** the new version of the file */
+  version: number;
+  historyType: HistoryTypeValue;
+}
+
+/**
+ * An extension point of the recording of a burst (Hocuspocus-style): runs in the transaction that bumps the
+ * version and queues FileContent; the events it returns are queued in the outbox in that transaction, after
+ * FileContent. A hook that throws rolls the whole record back. Registered with `ContentService.addRecordHook`.
+ */
+export interface RecordHook {
+  /** for logs */
+  name: string;
+  /** file kinds the hook concerns: for other kinds it is not called and nothing is computed */
+  kinds: readonly ContentKind[];
+  onRecord(context: RecordContext): Promise<PendingEvent[]>;
+}
+
 export const DEFAULT_CONTENT_OPTIONS: ContentOptions = { coalesceMs: 2000, coalesceMaxMs: 10_000, pollMs: 1000, compactAfter: 500, permissionRecheckMs: 60_000 };
 
 /** History entry kinds (content_history.history_type, doc-sidebar-info `historyType`). */
@@ -115,6 +151,7 @@ export class ContentService {
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly recoveryChecked = new Set<string>();
+  private readonly recordHooks: RecordHook[] = [];
   /** open sessions whose permissions are checked again every permissionRecheckMs */
   private readonly sessions = new Map<string, { connection: Connection; context: CollaborationContext; checkedAt: number; checking: boolean }>();
   private poller: NodeJS.Timeout | undefined;
@@ -128,6 +165,11 @@ export class ContentService {
     private log?: FastifyBaseLogger,
   ) {
     this.store = new ContentStore(storage);
+  }
+
+  /** Adds a hook run whenever a burst of edits is recorded as a new version (see RecordHook). */
+  addRecordHook(hook: RecordHook): void {
+    this.recordHooks.push(hook);
   }
 
   /** Logs through the server's logger once there is one. */
@@ -152,7 +194,10 @@ export class ContentService {
    * other processes), else a document built from storage. The caller must not mutate it.
    */
   async read(appId: string, fileId: string): Promise<Y.Doc> {
-    const kind = await this.kindOf(appId, fileId);
+    return this.current(appId, fileId, await this.kindOf(appId, fileId));
+  }
+
+  private async current(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
     const live = await this.liveDocument(appId, fileId);
     if (live) {
       await this.catchUp(live);
@@ -494,11 +539,17 @@ export class ContentService {
     }
   }
 
-  /** Stores a history entry of the current content; with `bump`, as a new version announced by FileContent. */
+  /**
+   * Stores a history entry of the current content; with `bump`, as a new version announced by FileContent,
+   * and the record hooks of the file's kind run in the same transaction.
+   */
   async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: boolean): Promise<RecordedChange> {
-    const state = await this.state(appId, fileId);
+    const kind = await this.kindOf(appId, fileId);
+    const doc = await this.current(appId, fileId, kind);
+    const state = Y.encodeStateAsUpdate(doc);
+    const hooks = bump ? this.recordHooks.filter((hook) => hook.kinds.includes(kind)) : [];
     const historyId = crypto.randomUUID();
-    return this.storage.db.transaction().execute(async (trx) => {
+    const recorded = this.storage.db.transaction().execute(async (trx) => {
       const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.currentVersion(trx, appId, fileId);
       await trx
         .insertInto('content_history')
@@ -516,8 +567,23 @@ export class ContentService {
         })
         .execute();
       if (bump) await this.outbox.add(trx, fileContentEvent({ appId, fileId, userId: actor.userId, version }));
+      for (const hook of hooks) await this.runRecordHook(hook, { db: trx, appId, fileId, kind, doc, actor, version, historyType });
       return { historyId, version };
     });
+    return recorded.finally(() => {
+      if (!this.isLive(doc)) doc.destroy();
+    });
+  }
+
+  private async runRecordHook(hook: RecordHook, context: RecordContext): Promise<void> {
+    let events: PendingEvent[];
+    try {
+      events = await hook.onRecord(context);
+    } catch (error) {
+      this.log?.warn({ err: error, appId: context.appId, fileId: context.fileId, hook: hook.name }, 'record hook failed; the record rolls back');
+      throw error;
+    }
+    if (events.length > 0) await this.outbox.add(context.db, events);
   }
 
   private async currentVersion(db: Db, appId: string, fileId: string): Promise<number> {

@@ -34,7 +34,7 @@ const MAX_DEPTH = 64;
 // Plain text
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */
-function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.XmlHook>): string {
+export function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.XmlHook>): string {
   let text = '';
   for (const child of children) {
     if (child instanceof Y.XmlText) {
