@@ -3,7 +3,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { App } from '../apps/app-service.js';
 import type { CollabFile, FileService } from '../files/file-service.js';
-import { mentionsOfContent } from '../conversations/body-mentions.js';
+import { mentionsOfContent } from './mentions.js';
 import type { ContentActor, ContentService } from './content-service.js';
 import { richTextOf, type ContentKind } from './model.js';
 import { plainTextOf } from './plain-text.js';

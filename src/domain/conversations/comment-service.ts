@@ -11,7 +11,7 @@ import type { FileService } from '../files/file-service.js';
 import type { FileType } from '../files/file-types.js';
 import { recordActivity, type ActivityAction } from './activity.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
-import { noticePlace, recordMentionNotices } from './mention-notices.js';
+import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
 import type { ResolvedSelection, SelectionModule } from './selections/selection-module.js';
 
@@ -317,7 +317,7 @@ export class CommentService {
     const object = commentObject(thread, comment, repliedTo);
     const base = eventBase(auth, caller, comment.file_id);
     const events: PendingEvent[] = [commentEvent({ ...base, action, comment: object })];
-    const fresh = await recordMentionNotices(trx, comment.app_id, comment.file_id, noticePlace.comment(comment.id), object.userIds);
+    const fresh = await newlyMentioned(trx, comment.app_id, comment.file_id, noticePlace.comment(comment.id), object.userIds);
     if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'comment', comment: { ...object, userIds: fresh } }));
     await this.outbox.add(trx, events);
   }

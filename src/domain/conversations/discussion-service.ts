@@ -7,7 +7,7 @@ import type { DiscussionMessagesTable } from '../../storage/schema.js';
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
-import { noticePlace, recordMentionNotices } from './mention-notices.js';
+import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
 
 export interface DiscussionMessageView {
@@ -56,7 +56,7 @@ export class DiscussionService {
       const base = { appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token };
       const discussion = { id: message.id, unixus: message.unixus, content: message.text };
       const events: PendingEvent[] = [discussionEvent({ ...base, discussion })];
-      const fresh = await recordMentionNotices(trx, auth.app.id, fileId, noticePlace.discussion(message.id), content.mentioned);
+      const fresh = await newlyMentioned(trx, auth.app.id, fileId, noticePlace.discussion(message.id), content.mentioned);
       if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'discussion', discussion: { ...discussion, userIds: fresh } }));
       await this.outbox.add(trx, events);
     });
