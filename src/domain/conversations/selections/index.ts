@@ -17,8 +17,8 @@ export type { ResolvedTableSelection } from './table.js';
 /** The selection modules, found by the file type a comment is made on or by the name stored with a thread. */
 export interface SelectionModules {
   forFileType(type: FileType): SelectionModule;
-  /** the module that anchored a stored thread (`comment_threads.selection_kind`) */
-  byName(name: string): SelectionModule;
+  /** the module that anchored a stored thread (`comment_threads.selection_kind`); undefined for a name no module has */
+  byName(name: string): SelectionModule | undefined;
   /** every module's input schema, for the route's `Type.Union` (and its OpenAPI documentation) */
   readonly schemas: readonly TSchema[];
 }
@@ -38,11 +38,7 @@ export function createSelectionModules(deps: { content: ContentService; tables: 
   const byName = new Map(modules.map((module) => [module.name, module]));
   return {
     forFileType: (type) => byType.get(type)!,
-    byName(name) {
-      const module = byName.get(name);
-      if (!module) throw new Error(`no selection module named ${JSON.stringify(name)} (stored selection kind)`);
-      return module;
-    },
+    byName: (name) => byName.get(name),
     schemas: modules.map((module) => module.schema),
   };
 }
