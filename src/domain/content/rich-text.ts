@@ -27,11 +27,24 @@ const textblocks = new Set<string>(TEXTBLOCK_NODES);
 const inlineNodes = new Set<string>(INLINE_NODES);
 const blockNodes = new Set<string>([...TEXTBLOCK_NODES, ...CONTAINER_NODES, ...LEAF_BLOCK_NODES]);
 const marks = new Set<string>(MARKS);
+const leafNodes = new Set<string>([...LEAF_BLOCK_NODES, ...INLINE_NODES]);
 
 const MAX_DEPTH = 64;
 
 // ---------------------------------------------------------------------------------------------------
 // Plain text
+
+/** Whether the node is a leaf (no content, one position in ProseMirror's counting): images, rules, hard breaks, mentions. */
+export function isLeafNode(nodeName: string): boolean {
+  return leafNodes.has(nodeName);
+}
+
+/** What a leaf reads as in plain text: a hard break a line break, a mention `@label`, images and rules nothing. */
+export function leafText(element: Y.XmlElement): string {
+  if (element.nodeName === 'hardBreak') return '\n';
+  if (element.nodeName === 'mention') return `@${String(element.getAttribute('label') ?? element.getAttribute('id') ?? '')}`;
+  return '';
+}
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */
 export function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.XmlHook>): string {
@@ -40,9 +53,7 @@ export function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.
     if (child instanceof Y.XmlText) {
       for (const op of child.toDelta() as Array<{ insert: unknown }>) if (typeof op.insert === 'string') text += op.insert;
     } else if (child instanceof Y.XmlElement) {
-      if (child.nodeName === 'hardBreak') text += '\n';
-      else if (child.nodeName === 'mention') text += `@${String(child.getAttribute('label') ?? child.getAttribute('id') ?? '')}`;
-      else if (child.nodeName !== 'image') text += inlineText(child.toArray());
+      text += isLeafNode(child.nodeName) ? leafText(child) : inlineText(child.toArray());
     }
   }
   return text;
@@ -50,6 +61,11 @@ export function inlineText(children: ReadonlyArray<Y.XmlElement | Y.XmlText | Y.
 
 function hasInlineContent(element: Y.XmlElement): boolean {
   return element.toArray().some((child) => child instanceof Y.XmlText || (child instanceof Y.XmlElement && inlineNodes.has(child.nodeName) && child.nodeName !== 'image'));
+}
+
+/** A block whose children are inline content (one line of plain text); unknown blocks holding text count too. */
+export function isTextblock(element: Y.XmlElement): boolean {
+  return textblocks.has(element.nodeName) || (!blockNodes.has(element.nodeName) && hasInlineContent(element));
 }
 
 function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void {
@@ -71,7 +87,7 @@ function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void
         });
         lines.push(cells.join('\t'));
       }
-    } else if (child instanceof Y.XmlElement && (textblocks.has(name) || (!blockNodes.has(name) && hasInlineContent(child)))) {
+    } else if (child instanceof Y.XmlElement && isTextblock(child)) {
       lines.push(inlineText(child.toArray()));
     } else if (name !== 'horizontalRule' && name !== 'image') {
       collectLines(child, lines);

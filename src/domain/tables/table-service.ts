@@ -494,6 +494,18 @@ export class TableService {
     return { guid: rowGuid, valueMap: toValueMap(row.cells, table.columns) };
   }
 
+  /** Which of `rowGuids` are live rows of the table, in one query per 500 guids (callers checking many rows at once). */
+  async liveRowGuids(auth: RequestAuth, tableGuid: string, rowGuids: readonly string[]): Promise<Set<string>> {
+    await this.enterTable(auth, tableGuid, 'readable');
+    const live = new Set<string>();
+    const wanted = [...new Set(rowGuids)];
+    for (let start = 0; start < wanted.length; start += 500) {
+      const rows = await this.db.selectFrom('table_rows').select('guid').where('table_guid', '=', tableGuid).where('guid', 'in', wanted.slice(start, start + 500)).execute();
+      for (const row of rows) live.add(row.guid);
+    }
+    return live;
+  }
+
   private async findRow(db: Db, tableGuid: string, rowGuid: string): Promise<{ cells: Cells }> {
     const row = await db.selectFrom('table_rows').select('cells').where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).executeTakeFirst();
     if (!row) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);

@@ -1,0 +1,96 @@
+import { Type } from '@sinclair/typebox';
+import type * as Y from 'yjs';
+import type { ContentService } from '../../content/content-service.js';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../content/model.js';
+import { A1SyntaxError, columnLetters, formatA1, parseA1, type A1Range } from '../../sheets/a1.js';
+import type { ResolvedSelection, SelectionModule } from './selection-module.js';
+import { defineSelectionModule, selectionNotFound, withContent } from './shared.js';
+
+const Range = Type.String({ minLength: 1, maxLength: 64, description: 'cells in A1 notation without the sheet name: one cell (`B2`) or a rectangle (`B2:C4`), inside the sheet' });
+
+export const SpreadsheetSelectionSchema = Type.Union(
+  [
+    Type.Object({ sheetId: Type.String({ minLength: 1, description: 'the sheet\'s stable id' }), range: Range }, { additionalProperties: false }),
+    Type.Object({ sheet: Type.String({ minLength: 1, description: 'the sheet\'s current name' }), range: Range }, { additionalProperties: false }),
+  ],
+  { title: 'SpreadsheetSelection', description: 'spreadsheet: cells of one sheet, the sheet named by id or by name (kept by id: renaming the sheet keeps its comments)' },
+);
+
+const SpreadsheetAnchor = Type.Object({ sheetId: Type.String(), range: Type.String() });
+
+/** What a spreadsheet selection answers when listed. */
+export interface ResolvedSpreadsheetSelection extends ResolvedSelection {
+  sheetId: string;
+  /** the sheet's name now; null once the sheet was deleted */
+  sheet: string | null;
+  range: string;
+}
+
+interface SheetFacts {
+  id: string;
+  name: string;
+  rowCount: number;
+  columnCount: number;
+}
+
+function factsOf(sheet: Y.Map<unknown>): SheetFacts {
+  const text = (key: string) => {
+    const value = sheet.get(key);
+    return typeof value === 'string' ? value : '';
+  };
+  const count = (key: string, fallback: number) => {
+    const value = sheet.get(key);
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return { id: text('id'), name: text('name'), rowCount: count('rowCount', DEFAULT_ROW_COUNT), columnCount: count('columnCount', DEFAULT_COLUMN_COUNT) };
+}
+
+function sheetsIn(doc: Y.Doc): SheetFacts[] {
+  return sheetsOf(doc).toArray().map(factsOf);
+}
+
+/** The range, normalised, when it is one cell or a rectangle inside the sheet's grid. */
+function cellsIn(text: string, sheet: SheetFacts): string {
+  let range: A1Range;
+  try {
+    range = parseA1(text);
+  } catch (error) {
+    if (error instanceof A1SyntaxError) throw selectionNotFound(`selection.range: ${error.message}`);
+    throw error;
+  }
+  if (range.sheetName !== null) throw selectionNotFound(`selection.range "${text}" must be cells without a sheet name (B2 or B2:C4): name the sheet in selection.sheetId or selection.sheet`);
+  if (range.endRow >= sheet.rowCount || range.endColumn >= sheet.columnCount) {
+    const grid = `A1:${columnLetters(sheet.columnCount - 1)}${sheet.rowCount}`;
+    throw selectionNotFound(`selection.range "${text}" is not inside sheet "${sheet.name}" (${grid}): give one cell (B2) or a rectangle of cells (B2:C4) of its grid`);
+  }
+  return formatA1(range);
+}
+
+/** Comments on cells of a spreadsheet: anchored by the sheet's id, so renaming a sheet keeps them. */
+export function spreadsheetSelections(content: ContentService): SelectionModule {
+  return defineSelectionModule({
+    name: 'spreadsheet',
+    fileTypes: ['spreadsheet'],
+    schema: SpreadsheetSelectionSchema,
+    expected: '{sheetId, range} or {sheet, range} (range in A1 notation without the sheet name, e.g. B2 or B2:C4)',
+    anchorSchema: SpreadsheetAnchor,
+    anchor: (context, input) =>
+      withContent(content, context, (doc) => {
+        const sheets = sheetsIn(doc);
+        const sheet = 'sheetId' in input ? sheets.find((candidate) => candidate.id === input.sheetId) : sheets.find((candidate) => candidate.name === input.sheet);
+        if (!sheet) {
+          const names = sheets.map((candidate) => `"${candidate.name}"`).join(', ');
+          throw selectionNotFound('sheetId' in input ? `no sheet with id "${input.sheetId}" in this spreadsheet` : `no sheet named "${input.sheet}" in this spreadsheet (its sheets: ${names})`);
+        }
+        return { anchor: { sheetId: sheet.id, range: cellsIn(input.range, sheet) }, title: sheet.id };
+      }),
+    resolve: async (context, anchors) => {
+      if (anchors.length === 0) return [];
+      const names = await withContent(content, context, (doc) => new Map(sheetsIn(doc).map((sheet) => [sheet.id, sheet.name])));
+      return anchors.map((anchor): ResolvedSpreadsheetSelection => {
+        const name = names.get(anchor.sheetId);
+        return { sheetId: anchor.sheetId, sheet: name ?? null, range: anchor.range, detached: name === undefined };
+      });
+    },
+  });
+}
