@@ -271,14 +271,17 @@ for (const database of testDatabases()) {
       expectFailure(await post({ selection: { from: 5, to: 5 }, content: 'x' }), 400, 74001);
       expectFailure(await post({ selection: { sheet: 'Sheet1', range: 'A1' }, content: 'x' }), 400, 74001);
       expectFailure(await post({ selection: { from: 11, to: 20 }, content: [mention('ghost')] }), 400, 74003, /ghost/);
-      expectFailure(await talk(svc, 'POST', 'doc-4', 'comments', { rawBody: '{"selection":', headers: { 'content-type': 'application/json' } }), 400, 40000);
+      expectFailure(await talk(svc, 'POST', 'doc-4', 'comments', { rawBody: '{"selection":', headers: { 'content-type': 'application/json' } }), 400, 74000, /not valid JSON/);
       expectFailure(await talk(svc, 'POST', 'doc-4', `comments/no-such-comment/replies`, { body: { content: 'x' } }), 404, 74002);
+      // the reference integrator grants everything unless told otherwise
+      svc.integrator.grant('doc-4', SECOND_USER.id, { manageable: false });
+      svc.integrator.grant('doc-4', THIRD_USER.id, { manageable: false });
       expectFailure(await talk(svc, 'PATCH', 'doc-4', `comments/${first.guid}`, { body: { content: 'not mine' }, token: SECOND_USER.token }), 403, 40300, /manageable/);
       expectFailure(await talk(svc, 'DELETE', 'doc-4', `comments/${first.guid}`, { token: THIRD_USER.token }), 403, 40300);
 
       // permissions: no comment without commentable, no reading without readable
-      svc.integrator.grant('doc-4', SECOND_USER.id, { commentable: false, manageable: false });
-      svc.integrator.grant('doc-4', THIRD_USER.id, { readable: false, commentable: false, manageable: false });
+      svc.integrator.grant('doc-4', SECOND_USER.id, { commentable: false });
+      svc.integrator.grant('doc-4', THIRD_USER.id, { readable: false, commentable: false });
       svc.services.access.forget();
       expectFailure(await post({ selection: { from: 11, to: 20 }, content: 'x' }, { token: SECOND_USER.token }), 403, 40300, /comment on/);
       expectFailure(await talk(svc, 'GET', 'doc-4', 'comment-list', { token: THIRD_USER.token }), 403, 40300);

@@ -8,18 +8,12 @@ import type { Db, Storage } from '../../storage/database.js';
 import type { CommentsTable, CommentThreadsTable } from '../../storage/schema.js';
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
-import type { FileType } from '../files/file-types.js';
 import { recordActivity, type ActivityAction } from './activity.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
+import type { SelectionModules } from './selections/index.js';
 import type { ResolvedSelection, SelectionModule } from './selections/selection-module.js';
-
-/** The selection modules, by the file type they anchor in and by their stored name. */
-export interface SelectionRegistry {
-  forFileType(type: FileType): SelectionModule;
-  byName(name: string): SelectionModule | undefined;
-}
 
 export interface CommentView {
   guid: string;
@@ -79,7 +73,7 @@ export class CommentService {
     private readonly storage: Storage,
     private readonly files: FileService,
     private readonly people: Participants,
-    private readonly selections: SelectionRegistry,
+    private readonly selections: SelectionModules,
     private readonly outbox: EventSink,
   ) {}
 
