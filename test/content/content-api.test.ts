@@ -129,9 +129,9 @@ for (const database of testDatabases()) {
     it('lists mentions of documents and presentations', async () => {
       await fillAllKinds();
       const doc = await svc.call('GET', '/sdk/v2/collab-files/doc/mention-at-list');
-      expect(doc.body.data).toEqual({ mentionAtList: [{ userId: 'user-2', atGuid: 'at-1' }] });
+      expect(doc.body.data).toEqual({ mentionAtList: [{ userId: 'user-2', atGuid: 'at-1', source: 'body' }] });
       const deck = await svc.call('GET', '/sdk/v2/collab-files/deck/mention-at-list');
-      expect(deck.body.data).toEqual({ mentionAtList: [{ userId: 'user-3', atGuid: 'at-9' }] });
+      expect(deck.body.data).toEqual({ mentionAtList: [{ userId: 'user-3', atGuid: 'at-9', source: 'body' }] });
       expect((await svc.call('GET', '/sdk/v2/collab-files/sheet/mention-at-list')).body.data).toEqual({ mentionAtList: [] });
     });
 

@@ -123,8 +123,15 @@ for (const database of testDatabases()) {
       expect(data(await talk(svc, 'GET', 'doc-2', 'comment-count'))).toEqual({ count: 2 });
       expect(data(await talk(svc, 'GET', 'doc-2', 'comment-count', { query: { includeClosed: 'true' } }))).toEqual({ count: 3 });
 
+      const batchCalls = () => svc.integrator.calls.filter((call) => call.method === 'POST' && call.path === '/users/batch/get').length;
+      const batchesBefore = batchCalls();
       const list = data(await talk(svc, 'GET', 'doc-2', 'comment-list'));
       expect(list).toMatchObject({ total: 2, page: 1, pageSize: 20, isLastPage: true });
+      // names come from one batched callback, then from the cache
+      expect(batchCalls() - batchesBefore).toBeLessThanOrEqual(1);
+      const batchesAfterList = batchCalls();
+      data(await talk(svc, 'GET', 'doc-2', 'comment-list'));
+      expect(batchCalls()).toBe(batchesAfterList);
       expect(list.threads.map((thread: { selectionGuid: string }) => thread.selectionGuid)).toEqual([closedOne.selectionGuid, first.selectionGuid]);
       const [newest, oldest] = list.threads;
       expect(newest).toMatchObject({ status: 'closed', kind: 'document', selection: { from: 1, to: 4, quote: 'The', detached: false } });
