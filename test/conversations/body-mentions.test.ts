@@ -7,8 +7,8 @@ import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, startPeer, type Editor } from '../content/support.js';
+import { createFile as createTestFile, FAST_CONTENT } from './support.js';
 
-const FAST_CONTENT = { coalesceMs: 100, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500, permissionRecheckMs: 60_000 };
 const writer: ContentActor = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name, token: DEFAULT_USER.token };
 
 const text = (value: string): ProseMirrorNode => ({ type: 'text', text: value });
@@ -36,10 +36,7 @@ for (const database of testDatabases()) {
       await svc.close();
     });
 
-    const createFile = async (fileId: string, type: string) => {
-      const created = await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } });
-      expect(created.status, created.text).toBe(200);
-    };
+    const createFile = (fileId: string, type: string) => createTestFile(svc, fileId, type);
     /** Changes the content and records the burst at once (as the coalescing timer would). */
     const changeAndRecord = async (fileId: string, mutate: (doc: Y.Doc) => void, actor: ContentActor = writer) => {
       await svc.services.content.change(svc.app.id, fileId, actor, mutate);

@@ -57,6 +57,8 @@ const Thread = Type.Object({
   comments: Type.Array(Comment, { description: 'live comments, oldest first' }),
 });
 
+const ThreadDetail = Type.Composite([Thread, Type.Object({ users: Users })]);
+
 const DiscussionMessage = Type.Object({
   id: Type.String(),
   userId: Type.String(),
@@ -170,41 +172,32 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One comment thread',
         description: 'Needs `readable`. The thread with its live comments and its selection as it is now.',
         params: ThreadParams,
-        response: { 200: BackendOk(Type.Composite([Thread, Type.Object({ users: Users })])) },
+        response: { 200: BackendOk(ThreadDetail) },
       },
     },
     async (request) => ok(await services.comments.getThread(callerOf(request), request.params.fileId, request.params.selectionGuid)),
   );
 
-  app.post(
-    '/:fileId/comment-threads/:selectionGuid/close',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Close (resolve) a thread',
-        description: 'Needs `commentable`. Emits Comment (closeComments) naming the thread\'s comments; closing a closed thread changes nothing.',
-        params: ThreadParams,
-        response: { 200: BackendOk(Type.Composite([Thread, Type.Object({ users: Users })])) },
-      },
+  const threadChanges = {
+    close: {
+      summary: 'Close (resolve) a thread',
+      description: 'Needs `commentable`. Emits Comment (closeComments) naming the thread\'s comments; closing a closed thread changes nothing.',
     },
-    async (request) => ok(await services.comments.close(callerOf(request), request.params.fileId, request.params.selectionGuid)),
-  );
-
-  app.post(
-    '/:fileId/comment-threads/:selectionGuid/reopen',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Reopen a closed thread',
-        description: 'Needs `commentable`. Sends no event (spec 6 names none); reopening an open thread changes nothing.',
-        params: ThreadParams,
-        response: { 200: BackendOk(Type.Composite([Thread, Type.Object({ users: Users })])) },
-      },
+    reopen: {
+      summary: 'Reopen a closed thread',
+      description: 'Needs `commentable`. Sends no event (spec 6 names none); reopening an open thread changes nothing.',
     },
-    async (request) => ok(await services.comments.reopen(callerOf(request), request.params.fileId, request.params.selectionGuid)),
-  );
+  } as const;
+  for (const change of ['close', 'reopen'] as const) {
+    app.post(
+      `/:fileId/comment-threads/:selectionGuid/${change}`,
+      {
+        config,
+        schema: { tags, ...threadChanges[change], params: ThreadParams, response: { 200: BackendOk(ThreadDetail) } },
+      },
+      async (request) => ok(await services.comments[change](callerOf(request), request.params.fileId, request.params.selectionGuid)),
+    );
+  }
 
   app.get(
     '/:fileId/comment-count',
