@@ -8,6 +8,7 @@ import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
+import { conversationMessage, type ConversationListener } from './domain/conversations/conversation-notices.js';
 import { DateMentionService } from './domain/conversations/date-mention-service.js';
 import { DiscussionService } from './domain/conversations/discussion-service.js';
 import { Participants } from './domain/conversations/participants.js';
@@ -89,6 +90,7 @@ export function createServices(config: Config, storage: Storage): Services {
   });
   const people = new Participants(access);
   const selections = createSelectionModules({ content, tables });
+  const tellEditors: ConversationListener = (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change));
   return {
     config,
     storage,
@@ -106,8 +108,8 @@ export function createServices(config: Config, storage: Storage): Services {
     events: new EventAdmin(storage, delivery),
     sheets: new SheetService(files, content, access),
     selections,
-    comments: new CommentService(storage, files, people, selections, outbox),
-    discussions: new DiscussionService(storage, files, people, outbox),
-    dateMentions: new DateMentionService(storage, files, people, outbox),
+    comments: new CommentService(storage, files, people, selections, outbox, tellEditors),
+    discussions: new DiscussionService(storage, files, people, outbox, tellEditors),
+    dateMentions: new DateMentionService(storage, files, people, outbox, tellEditors),
   };
 }

@@ -191,6 +191,26 @@ for (const database of testDatabases()) {
       }
     });
 
+    it('open editors are told of conversation changes (stateless messages)', async () => {
+      await quickFox('doc-6');
+      const editor = await connectEditor(svc, 'doc-6');
+      const heard: Array<Record<string, unknown>> = [];
+      editor.provider.on('stateless', ({ payload }: { payload: string }) => heard.push(JSON.parse(payload) as Record<string, unknown>));
+      try {
+        const created = data(await talk(svc, 'POST', 'doc-6', 'comments', { body: { selection: { from: 1, to: 4 }, content: 'hello' } }));
+        data(await talk(svc, 'POST', 'doc-6', `comment-threads/${created.selectionGuid}/close`));
+        const message = data(await talk(svc, 'POST', 'doc-6', 'discussions', { body: { content: 'chat' } }));
+        await eventually(() => heard.length === 3, 'three conversation messages');
+        expect(heard).toEqual([
+          { type: 'svc:conversation', subject: 'comment', action: 'create', id: created.guid, selectionGuid: created.selectionGuid },
+          { type: 'svc:conversation', subject: 'thread', action: 'close', id: created.selectionGuid },
+          { type: 'svc:conversation', subject: 'discussion', action: 'create', id: message.id },
+        ]);
+      } finally {
+        await editor.close();
+      }
+    });
+
     it('spreadsheets: selectionTitle is the sheet id, replies carry replyTo and replyComment', async () => {
       await createFile(svc, 'sheet-1', 'spreadsheet');
       const doc = await svc.services.content.read(svc.app.id, 'sheet-1');

@@ -336,6 +336,14 @@ export class ContentService {
     return server.documents.get(fileId);
   }
 
+  /**
+   * Sends a stateless message (Hocuspocus `sendStateless`) to the editors that have the file open on this
+   * process; the provider hands it to its `onStateless` callback. Nothing happens when none has it open.
+   */
+  tellEditors(appId: string, fileId: string, message: string): void {
+    this.servers.get(appId)?.documents.get(fileId)?.broadcastStateless(message);
+  }
+
   /** Number of open collaboration connections on this process (all apps). */
   connectionCount(): number {
     let count = 0;

@@ -9,6 +9,7 @@ import type { CommentsTable, CommentThreadsTable } from '../../storage/schema.js
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
 import { recordActivity, type ActivityAction } from './activity.js';
+import type { ConversationListener } from './conversation-notices.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
@@ -75,6 +76,7 @@ export class CommentService {
     private readonly people: Participants,
     private readonly selections: SelectionModules,
     private readonly outbox: EventSink,
+    private readonly changed: ConversationListener,
   ) {}
 
   /** Opens a thread on `selection` with its first comment. */
@@ -106,6 +108,7 @@ export class CommentService {
       await this.announce(trx, auth, caller, thread, comment, 'create', null);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'comment', subjectId: comment.id, summary: `commented: ${summary(content.text)}`, user: caller.user, at: now });
     });
+    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: comment.id, selectionGuid: thread.id });
     return commentView(comment);
   }
 
@@ -133,6 +136,7 @@ export class CommentService {
       await this.announce(trx, auth, caller, thread, reply, 'create', repliedTo);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'reply', subjectId: reply.id, summary: `replied: ${summary(content.text)}`, user: caller.user, at: now });
     });
+    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: reply.id, selectionGuid: thread.id });
     return commentView(reply);
   }
 
@@ -158,6 +162,7 @@ export class CommentService {
       await this.announce(trx, auth, caller, thread, edited, 'update', repliedTo);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'edit', subjectId: existing.id, summary: `edited a comment: ${summary(content.text)}`, user: caller.user, at: now });
     });
+    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'update', id: existing.id, selectionGuid: thread.id });
     return commentView(edited);
   }
 
@@ -171,7 +176,7 @@ export class CommentService {
     this.people.requireOwnerOrManager(caller, target.author_id, `comment ${commentGuid}`);
     const wholeThread = target.reply_to === null;
     const now = Date.now();
-    return this.storage.db.transaction().execute(async (trx) => {
+    const result = await this.storage.db.transaction().execute(async (trx) => {
       let query = trx
         .updateTable('comments')
         .set({ deleted_at: now, deleted_by: caller.user.id })
@@ -195,6 +200,8 @@ export class CommentService {
       });
       return { deleted };
     });
+    this.changed(auth.app.id, fileId, wholeThread ? { subject: 'thread', action: 'delete', id: target.thread_id } : { subject: 'comment', action: 'delete', id: target.id, selectionGuid: target.thread_id });
+    return result;
   }
 
   /** Closes (resolves) a thread; closing a closed thread changes nothing. */
@@ -211,21 +218,23 @@ export class CommentService {
     const caller = await this.people.authorize(auth, fileId, 'commentable');
     await this.liveThread(auth.app.id, fileId, selectionGuid);
     const now = Date.now();
-    await this.storage.db.transaction().execute(async (trx) => {
+    const changed = await this.storage.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('comment_threads')
         .set(close ? { closed_at: now, closed_by: caller.user.id } : { closed_at: null, closed_by: null })
         .where('id', '=', selectionGuid)
         .where('closed_at', close ? 'is' : 'is not', null)
         .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return;
+      if (result.numUpdatedRows === 0n) return false;
       if (close) {
         const guids = await trx.selectFrom('comments').select('id').where('thread_id', '=', selectionGuid).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
         await this.outbox.add(trx, commentEvent({ ...eventBase(auth, caller, fileId), action: 'closeComments', closeComment: { selectionGuid, guids: guids.map((row) => row.id) } }));
       }
       const action: ActivityAction = close ? 'close' : 'reopen';
       await recordActivity(trx, { appId: auth.app.id, fileId, action, subjectId: selectionGuid, summary: close ? 'closed a comment thread' : 'reopened a comment thread', user: caller.user, at: now });
+      return true;
     });
+    if (changed) this.changed(auth.app.id, fileId, { subject: 'thread', action: close ? 'close' : 'reopen', id: selectionGuid });
     return this.getThread(auth, fileId, selectionGuid, { authorized: true });
   }
 

@@ -6,6 +6,7 @@ import type { Storage } from '../../storage/database.js';
 import type { DateMentionsTable } from '../../storage/schema.js';
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
+import type { ConversationListener } from './conversation-notices.js';
 import type { Participants } from './participants.js';
 
 export const MAX_REMIND_USERS = 50;
@@ -39,6 +40,7 @@ export class DateMentionService {
     private readonly files: FileService,
     private readonly people: Participants,
     private readonly outbox: EventSink,
+    private readonly changed: ConversationListener,
   ) {}
 
   async create(auth: RequestAuth, fileId: string, input: DateMentionInput & { content: string; remindAt: number | string }): Promise<DateMentionView> {
@@ -64,6 +66,7 @@ export class DateMentionService {
       await trx.insertInto('date_mentions').values(row).execute();
       await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'create', createData: eventData(row) }));
     });
+    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'create', id: row.id });
     return view(row);
   }
 
@@ -90,6 +93,7 @@ export class DateMentionService {
       if (result.numUpdatedRows === 0n) throw notFound(id);
       await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'update', updateData: eventData(updated) }));
     });
+    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'update', id });
     return view(updated);
   }
 
@@ -102,6 +106,7 @@ export class DateMentionService {
       if (result.numUpdatedRows === 0n) throw notFound(id);
       await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'remove', removeData: { id } }));
     });
+    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'delete', id });
     return { id };
   }
 

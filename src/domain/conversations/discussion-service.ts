@@ -6,6 +6,7 @@ import type { Storage } from '../../storage/database.js';
 import type { DiscussionMessagesTable } from '../../storage/schema.js';
 import type { EventSink } from '../content/content-service.js';
 import type { FileService } from '../files/file-service.js';
+import type { ConversationListener } from './conversation-notices.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant, Participants } from './participants.js';
@@ -35,6 +36,7 @@ export class DiscussionService {
     private readonly files: FileService,
     private readonly people: Participants,
     private readonly outbox: EventSink,
+    private readonly changed: ConversationListener,
   ) {}
 
   async send(auth: RequestAuth, fileId: string, input: { content: ContentInputValue }): Promise<DiscussionMessageView> {
@@ -60,6 +62,7 @@ export class DiscussionService {
       if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'discussion', discussion: { ...discussion, userIds: fresh } }));
       await this.outbox.add(trx, events);
     });
+    this.changed(auth.app.id, fileId, { subject: 'discussion', action: 'create', id: message.id });
     return messageView(message);
   }
 
