@@ -91,45 +91,19 @@ export function toValueMap(cells: Cells, columns: readonly ResolvedColumn[]): Re
 /** Column guids as they appear as keys in stored cells text (`{"col…":`, `,"col…":`). */
 const STORED_KEY = /([{,])"(col[A-Za-z0-9_-]{16})":/g;
 
-/** A column's key as JSON text with its colon: as stored (`"col…":`, the guid) and as answered (`"Name":`). */
-export interface ColumnKeys {
-  stored: string;
-  answered: string;
-}
-
-/** Each column's keys as JSON text, by column guid, in column order. */
-export function jsonKeysOf(columns: readonly ResolvedColumn[]): ReadonlyMap<string, ColumnKeys> {
-  return new Map(columns.map((column) => [column.guid, { stored: `${JSON.stringify(column.guid)}:`, answered: `${JSON.stringify(column.name)}:` }]));
-}
-
-/**
- * A new row's cells as JSON text twice, keyed by column guid (to store) and by column name (to answer
- * with), in column order: one JSON.stringify per value serves both, where stringifying the stored object
- * and renaming its keys afterwards (`valueMapJson`) costs three times as much for the 20,000 cells of a
- * full bulk insert. `cells` holds only columns of `keys` (a new row has no cells of deleted columns).
- */
-export function encodeCells(cells: Cells, keys: ReadonlyMap<string, ColumnKeys>): { cellsJson: string; valueMapJson: string } {
-  let stored = '';
-  let answered = '';
-  for (const [guid, key] of keys) {
-    const value = cells[guid];
-    if (value === undefined) continue;
-    const json = JSON.stringify(value);
-    const separator = stored === '' ? '{' : ',';
-    stored += separator + key.stored + json;
-    answered += separator + key.answered + json;
-  }
-  return stored === '' ? { cellsJson: '{}', valueMapJson: '{}' } : { cellsJson: `${stored}}`, valueMapJson: `${answered}}` };
+/** Each column's name as JSON key text (`"Name"`), by column guid. */
+export function jsonKeysOf(columns: readonly ResolvedColumn[]): ReadonlyMap<string, string> {
+  return new Map(columns.map((column) => [column.guid, JSON.stringify(column.name)]));
 }
 
 /**
  * The JSON text of a row's value map, made from the JSON text of its stored cells by renaming keys: no
- * parse, no objects, no stringify for the thousands of cells of a page. This is exact because the text is
- * JSON of a flat object keyed by column guid: inside strings every `"` is escaped, so `{"col…":` and
- * `,"col…":` occur only where a key starts. Cells of a deleted column (a guid with no key) take the slow
- * path, which leaves them out.
+ * parse, no objects, no stringify for the thousands of cells of a page or a bulk insert. This is exact
+ * because the text is JSON.stringify output of a flat object keyed by column guid: inside strings every
+ * `"` is escaped, so `{"col…":` and `,"col…":` occur only where a key starts. Cells of a deleted column
+ * (a guid with no key) take the slow path, which leaves them out.
  */
-export function valueMapJson(cellsJson: string, columns: readonly ResolvedColumn[], keys: ReadonlyMap<string, ColumnKeys>): string {
+export function valueMapJson(cellsJson: string, columns: readonly ResolvedColumn[], keys: ReadonlyMap<string, string>): string {
   let complete = true;
   const renamed = cellsJson.replace(STORED_KEY, (match: string, lead: string, guid: string) => {
     const key = keys.get(guid);
@@ -137,7 +111,7 @@ export function valueMapJson(cellsJson: string, columns: readonly ResolvedColumn
       complete = false;
       return match;
     }
-    return lead + key.answered;
+    return `${lead}${key}:`;
   });
   return complete ? renamed : JSON.stringify(toValueMap(JSON.parse(cellsJson) as Cells, columns));
 }

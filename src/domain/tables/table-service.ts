@@ -5,18 +5,7 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { Database, TableColumnsTable } from '../../storage/schema.js';
 import type { FileService } from '../files/file-service.js';
-import {
-  applyValueMap,
-  encodeCells,
-  jsonKeysOf,
-  LinkChecks,
-  resolveColumns,
-  toValueMap,
-  valueMapJson,
-  type Cells,
-  type ColumnKeys,
-  type ResolvedColumn,
-} from './cells.js';
+import { applyValueMap, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
 import { newGuid, newRowGuids } from './guids.js';
@@ -100,8 +89,8 @@ export interface TableDependencies {
 interface TableSchema {
   version: number;
   columns: ResolvedColumn[];
-  /** each column's keys as JSON text, by column guid, in column order */
-  jsonKeys: ReadonlyMap<string, ColumnKeys>;
+  /** column names as JSON key text, by column guid */
+  jsonKeys: ReadonlyMap<string, string>;
   views: TableView[];
 }
 
@@ -114,7 +103,7 @@ interface LoadedTable {
   createdAt: number;
   updatedAt: number;
   columns: ResolvedColumn[];
-  jsonKeys: ReadonlyMap<string, ColumnKeys>;
+  jsonKeys: ReadonlyMap<string, string>;
   views: TableView[];
 }
 
@@ -267,7 +256,6 @@ export class TableService {
       return { guid: newGuid('col'), name: col.name, typeName: col.type, type: fieldType(col.type), props: parseProps(col.type, col.props ?? {}, propsContext, `${where}.`) };
     });
 
-    const jsonKeys = jsonKeysOf(columns);
     const now = Date.now();
     const viewGuid = newGuid('viw');
     await this.write(caller, input.baseGuid, async (trx) => {
@@ -285,7 +273,7 @@ export class TableService {
         .insertInto('table_columns')
         .values(columns.map((column, position) => columnRecord(tableGuid, column, position, now)))
         .execute();
-      if (!input.withoutInitRows) await this.insertRows(trx, tableGuid, { columns, jsonKeys }, Array.from({ length: INITIAL_ROWS }, () => ({})), now);
+      if (!input.withoutInitRows) await this.insertRows(trx, tableGuid, columns, Array.from({ length: INITIAL_ROWS }, () => ({})), now);
     });
     return tableOut({
       guid: tableGuid,
@@ -295,7 +283,7 @@ export class TableService {
       createdAt: now,
       updatedAt: now,
       columns,
-      jsonKeys,
+      jsonKeys: jsonKeysOf(columns),
       views: [{ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }],
     });
   }
@@ -515,26 +503,25 @@ export class TableService {
     });
     await this.checkLinks(auth.app.id, table.fileId, links);
     const now = Date.now();
-    const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table, rowCells, now));
+    const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
     return {
-      rows: created,
+      rows: created.map((row) => ({ guid: row.guid, valueMapJson: valueMapJson(row.cellsJson, table.columns, table.jsonKeys) })),
       offset: null,
       viewGuid: table.views[0]?.viewGuid ?? '',
     };
   }
 
   /**
-   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too) and returns
-   * them as answered. Taking the numbers is an UPDATE of the table's row, which also serialises concurrent
-   * inserts into one table.
+   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too). Taking the
+   * numbers is an UPDATE of the table's row, which also serialises concurrent inserts into one table.
    */
   private async insertRows(
     trx: Transaction<Database>,
     tableGuid: string,
-    schema: Pick<TableSchema, 'columns' | 'jsonKeys'>,
+    columns: readonly ResolvedColumn[],
     rowCells: Cells[],
     now: number,
-  ): Promise<EncodedRow[]> {
+  ): Promise<{ guid: string; cellsJson: string }[]> {
     const counter = await trx
       .updateTable('table_tables')
       .set((eb) => ({ next_row_seq: eb('next_row_seq', '+', rowCells.length), updated_at: now }))
@@ -542,19 +529,15 @@ export class TableService {
       .returning('next_row_seq')
       .executeTakeFirstOrThrow();
     const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
-    const autoNumbers = schema.columns.filter((column) => column.typeName === AUTO_NUMBER);
+    const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
     const guids = newRowGuids(firstSeq, rowCells.length);
-    const created = new Array<EncodedRow>(rowCells.length);
     const records = rowCells.map((cells, index) => {
       const seq = firstSeq + index;
       for (const column of autoNumbers) cells[column.guid] = seq;
-      const guid = guids[index] as string;
-      const encoded = encodeCells(cells, schema.jsonKeys);
-      created[index] = { guid, valueMapJson: encoded.valueMapJson };
-      return { table_guid: tableGuid, seq, guid, cells: encoded.cellsJson, created_at: now, updated_at: now };
+      return { table_guid: tableGuid, seq, guid: guids[index] as string, cells: JSON.stringify(cells), created_at: now, updated_at: now };
     });
     await this.deps.storage.insertMany(trx, 'table_rows', records);
-    return created;
+    return records.map((record) => ({ guid: record.guid, cellsJson: record.cells }));
   }
 
   /** Updates the named cells of one row; omitted columns keep their values, `null` clears. */
