@@ -98,7 +98,7 @@ export function jsonKeysOf(columns: readonly ResolvedColumn[]): ReadonlyMap<stri
 
 /**
  * The JSON text of a row's value map, made from the JSON text of its stored cells by renaming keys: no
- * parse, no objects, no stringify for the thousands of cells of a page or a bulk insert. This is exact
+ * parse, no objects, no stringify for the thousands of cells of a page. This is exact
  * because the text is JSON.stringify output of a flat object keyed by column guid: inside strings every
  * `"` is escaped, so `{"col…":` and `,"col…":` occur only where a key starts. Cells of a deleted column
  * (a guid with no key) take the slow path, which leaves them out.

@@ -54,7 +54,7 @@ export interface TableRow {
   valueMap: Record<string, CellValue>;
 }
 
-/** A row whose value map is JSON text already: pages and bulk inserts carry thousands of cells. */
+/** A row whose value map is JSON text already, made from its stored text: a page carries thousands of cells. */
 export interface EncodedRow {
   guid: string;
   valueMapJson: string;
@@ -64,6 +64,16 @@ export interface RowPage {
   rows: EncodedRow[];
   /** guid of the first row of the next page; null after the last page */
   offset: string | null;
+  viewGuid: string;
+}
+
+/**
+ * New rows as answered, in the shape of a page. Value maps are objects here: stringifying the whole
+ * answer at once costs less than making each row's JSON text from its stored text (as pages do).
+ */
+export interface CreatedRows {
+  rows: TableRow[];
+  offset: null;
   viewGuid: string;
 }
 
@@ -492,7 +502,7 @@ export class TableService {
   }
 
   /** Creates 1-2000 rows atomically: every value is checked before anything is written. */
-  async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<RowPage> {
+  async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<CreatedRows> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
     const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
     const links = new LinkChecks();
@@ -503,25 +513,20 @@ export class TableService {
     });
     await this.checkLinks(auth.app.id, table.fileId, links);
     const now = Date.now();
-    const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
+    const guids = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
     return {
-      rows: created.map((row) => ({ guid: row.guid, valueMapJson: valueMapJson(row.cellsJson, table.columns, table.jsonKeys) })),
+      rows: guids.map((guid, index) => ({ guid, valueMap: toValueMap(rowCells[index] as Cells, table.columns) })),
       offset: null,
       viewGuid: table.views[0]?.viewGuid ?? '',
     };
   }
 
   /**
-   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too). Taking the
-   * numbers is an UPDATE of the table's row, which also serialises concurrent inserts into one table.
+   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too, in
+   * `rowCells`) and returns their guids. Taking the numbers is an UPDATE of the table's row, which also
+   * serialises concurrent inserts into one table.
    */
-  private async insertRows(
-    trx: Transaction<Database>,
-    tableGuid: string,
-    columns: readonly ResolvedColumn[],
-    rowCells: Cells[],
-    now: number,
-  ): Promise<{ guid: string; cellsJson: string }[]> {
+  private async insertRows(trx: Transaction<Database>, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<string[]> {
     const counter = await trx
       .updateTable('table_tables')
       .set((eb) => ({ next_row_seq: eb('next_row_seq', '+', rowCells.length), updated_at: now }))
@@ -537,7 +542,7 @@ export class TableService {
       return { table_guid: tableGuid, seq, guid: guids[index] as string, cells: JSON.stringify(cells), created_at: now, updated_at: now };
     });
     await this.deps.storage.insertMany(trx, 'table_rows', records);
-    return records.map((record) => ({ guid: record.guid, cellsJson: record.cells }));
+    return guids;
   }
 
   /** Updates the named cells of one row; omitted columns keep their values, `null` clears. */
