@@ -5,7 +5,7 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { Database, TableColumnsTable } from '../../storage/schema.js';
 import type { FileService } from '../files/file-service.js';
-import { applyValueMap, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
+import { CellWriter, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
 import { newGuid, newRowGuids } from './guids.js';
@@ -505,13 +505,13 @@ export class TableService {
   async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<CreatedRows> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
     const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
-    const links = new LinkChecks();
+    const writer = new CellWriter(columnsByName);
     const rowCells = valueMaps.map((valueMap, index) => {
       const cells: Cells = {};
-      applyValueMap(cells, valueMap, columnsByName, `rows[${index}]`, links);
+      writer.apply(cells, valueMap, `rows[${index}]`);
       return cells;
     });
-    await this.checkLinks(auth.app.id, table.fileId, links);
+    await this.checkLinks(auth.app.id, table.fileId, writer.links);
     const now = Date.now();
     const guids = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
     return {
@@ -549,10 +549,10 @@ export class TableService {
   async updateRow(auth: RequestAuth, tableGuid: string, rowGuid: string, valueMap: Record<string, unknown>): Promise<TableRow> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
     const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
-    const links = new LinkChecks();
+    const writer = new CellWriter(columnsByName);
     // Validate before touching storage, against an empty row: the outcome of a cell never depends on others.
-    applyValueMap({}, valueMap, columnsByName, `row ${rowGuid}`, links);
-    await this.checkLinks(auth.app.id, table.fileId, links);
+    writer.apply({}, valueMap, `row ${rowGuid}`);
+    await this.checkLinks(auth.app.id, table.fileId, writer.links);
     const now = Date.now();
     const cells = await this.write(caller, table.fileId, async (trx) => {
       // Writing the row first takes its lock (PostgreSQL) before reading it: concurrent PATCHes of one row
@@ -560,7 +560,7 @@ export class TableService {
       const touched = await trx.updateTable('table_rows').set({ updated_at: now }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).executeTakeFirst();
       if (touched.numUpdatedRows === 0n) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
       const current = (await this.findRow(trx, tableGuid, rowGuid)).cells;
-      applyValueMap(current, valueMap, columnsByName, `row ${rowGuid}`, new LinkChecks());
+      writer.apply(current, valueMap, `row ${rowGuid}`);
       await trx.updateTable('table_rows').set({ cells: JSON.stringify(current) }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).execute();
       return current;
     });
