@@ -58,6 +58,12 @@ describe('Date cells', () => {
   });
 });
 
+/** Decimal places of a number's shortest form (`1.25` → 2, `1e-7` → 7, `1.5e-7` → 8). */
+function decimalsOf(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(value).split('e');
+  return Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent));
+}
+
 describe('Number cells', () => {
   it('rounds to the precision, half away from zero, and stays finite', () => {
     fc.assert(
@@ -66,9 +72,16 @@ describe('Number cells', () => {
         expect(Number.isFinite(rounded)).toBe(true);
         expect(Math.abs(rounded - value)).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-9 * Math.max(1, Math.abs(value)));
         expect(finiteNumber(rounded, places)).toBe(rounded);
+        expect(decimalsOf(rounded)).toBeLessThanOrEqual(places);
       }),
     );
     expect(finiteNumber(1.005, 2)).toBe(1.01);
+    // Tiny values print with an exponent; they round like any other.
+    expect(finiteNumber(1e-7, 2)).toBe(0);
+    expect(finiteNumber(-1e-7, 0)).toBe(0);
+    expect(finiteNumber(5e-7, 6)).toBe(0.000001);
+    expect(finiteNumber(1.5e-7, 7)).toBe(2e-7);
+    expect(finiteNumber(1e-7, 10)).toBe(1e-7);
     expect(finiteNumber(-1.005, 2)).toBe(-1.01);
     expect(finiteNumber(-0.004, 2)).toBe(0);
     expect(finiteNumber(1e300, 2)).toBe(1e300);
