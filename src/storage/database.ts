@@ -139,6 +139,7 @@ function columnsOf(rows: readonly object[]): string[] {
 
 /** An INSERT of `count` rows of `columns` in the dialect of `db` (identifiers quoted its way). */
 function insertSql(db: Db, table: keyof Database & string, columns: readonly string[], count: number): string {
+  // Only the SQL is kept, so placeholder values will do; Kysely cannot type values for a table chosen at run time.
   const placeholder = Object.fromEntries(columns.map((column) => [column, null]));
   return db
     .insertInto(table)
@@ -178,6 +179,7 @@ function sqliteBulkInsert(connection: SQLite.Database, db: Db): BulkInsert {
     const columns = columnsOf(rows);
     const perStatement = Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / Math.max(1, columns.length)));
     let done = 0;
+    // Whole statements of `perStatement` rows first, then one row at a time for the rest.
     for (const count of [perStatement, 1]) {
       if (rows.length - done < count) continue;
       const insert = statement(table, columns, count);
