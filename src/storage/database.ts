@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import {
+  CompiledQuery,
   Kysely,
   Migrator,
   PostgresAdapter,
@@ -11,10 +12,12 @@ import {
   sql,
   type DatabaseIntrospector,
   type DatabaseMetadata,
+  type Insertable,
   type MigrationProvider,
   type SchemaMetadata,
   type SelectQueryBuilder,
   type TableMetadata,
+  type Transaction,
 } from 'kysely';
 import { migrations } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -37,6 +40,13 @@ export interface Storage {
    * `FOR UPDATE SKIP LOCKED` on PostgreSQL; on SQLite, whose writers are serialised, the query as is.
    */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * Inserts thousands of rows into `table` within the transaction `trx` (all of them or, with it, none).
+   * Every row names the same columns in the same order. Kysely would build and prepare one statement of
+   * rows × columns parameters on every call, which costs more than running it; here each engine reuses
+   * what it can (see `sqliteBulkInsert`, `postgresBulkInsert`).
+   */
+  insertMany<T extends keyof Database & string>(trx: Transaction<Database>, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -95,6 +105,7 @@ function openSqlite(options: StorageOptions): Storage {
     engine: 'sqlite',
     db,
     skipLocked: (query) => query,
+    insertMany: inTransactionOnly(sqliteBulkInsert(connection, db)),
     isUniqueViolation: (error) =>
       typeof error === 'object' &&
       error !== null &&
@@ -104,6 +115,109 @@ function openSqlite(options: StorageOptions): Storage {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+type BulkInsert = Storage['insertMany'];
+
+/**
+ * The type already asks for a transaction; this keeps a cast from quietly splitting a bulk insert into
+ * separately committed statements (on SQLite, from running it inside whichever transaction holds the
+ * connection).
+ */
+function inTransactionOnly(insert: BulkInsert): BulkInsert {
+  return async (trx, table, rows) => {
+    if (!trx.isTransaction) throw new Error('insertMany runs inside a transaction');
+    await insert(trx, table, rows);
+  };
+}
+
+/** The columns of rows given to `insertMany`, and each row's values in that order. */
+function columnsOf(rows: readonly object[]): string[] {
+  return rows.length === 0 ? [] : Object.keys(rows[0] as object);
+}
+
+/** An INSERT of `count` rows of `columns` in the dialect of `db` (identifiers quoted its way). */
+function insertSql(db: Db, table: keyof Database & string, columns: readonly string[], count: number): string {
+  // Only the SQL is kept, so placeholder values will do; Kysely cannot type values for a table chosen at run time.
+  const placeholder = Object.fromEntries(columns.map((column) => [column, null]));
+  return db
+    .insertInto(table)
+    .values(Array.from({ length: count }, () => placeholder) as never)
+    .compile().sql;
+}
+
+/** Writes the values of `rows[from, from + count)` into `target` (row after row, in `columns` order). */
+function fillParameters(target: unknown[], rows: readonly object[], from: number, count: number, columns: readonly string[]): void {
+  let at = 0;
+  for (let index = from; index < from + count; index++) {
+    const row = rows[index] as Record<string, unknown>;
+    for (const column of columns) target[at++] = row[column];
+  }
+}
+
+/** Rows per statement of a SQLite bulk insert: few calls into SQLite, a statement that is quick to prepare. */
+const SQLITE_ROWS_PER_STATEMENT = 100;
+/** SQLite's limit on bound parameters per statement (SQLITE_MAX_VARIABLE_NUMBER). */
+const SQLITE_MAX_PARAMETERS = 32_766;
+
+/**
+ * SQLite bulk insert: statements of 100 rows, then of one row for the rest, each prepared once per
+ * connection and run over and over. A reused better-sqlite3 statement costs only its binding, where
+ * Kysely prepares every statement anew. The statements run on the connection itself: that is the
+ * transaction's connection (SQLite has one, and Kysely holds it for the transaction), so they are part of it.
+ */
+function sqliteBulkInsert(connection: SQLite.Database, db: Db): BulkInsert {
+  const statements = new Map<string, SQLite.Statement>();
+  const statement = (table: keyof Database & string, columns: readonly string[], count: number): SQLite.Statement => {
+    const key = `${table}(${columns.join()})${count}`;
+    let prepared = statements.get(key);
+    if (!prepared) statements.set(key, (prepared = connection.prepare(insertSql(db, table, columns, count))));
+    return prepared;
+  };
+  return async (trx, table, rows) => {
+    const columns = columnsOf(rows);
+    const perStatement = Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / Math.max(1, columns.length)));
+    let done = 0;
+    // Whole statements of `perStatement` rows first, then one row at a time for the rest.
+    for (const count of [perStatement, 1]) {
+      if (rows.length - done < count) continue;
+      const insert = statement(table, columns, count);
+      const parameters = new Array<unknown>(count * columns.length);
+      for (; rows.length - done >= count; done += count) {
+        fillParameters(parameters, rows, done, count, columns);
+        insert.run(parameters);
+      }
+    }
+  };
+}
+
+/** Bound parameters per PostgreSQL statement: its protocol allows 65,535. */
+const POSTGRES_MAX_PARAMETERS = 65_535;
+/** Compiled multi-row INSERTs kept per storage (by table, columns and row count). */
+const POSTGRES_INSERT_TEMPLATES = 16;
+
+/**
+ * PostgreSQL bulk insert: multi-row INSERTs (as many rows as the parameter limit allows), their SQL text
+ * kept per row count, since building a statement of thousands of rows costs more than running it.
+ */
+function postgresBulkInsert(db: Db): BulkInsert {
+  const templates = new Map<string, string>();
+  return async (trx, table, rows) => {
+    const columns = columnsOf(rows);
+    const perStatement = Math.floor(POSTGRES_MAX_PARAMETERS / Math.max(1, columns.length));
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const count = Math.min(perStatement, rows.length - start);
+      const key = `${table}(${columns.join()})${count}`;
+      let sqlText = templates.get(key);
+      if (sqlText === undefined) {
+        sqlText = insertSql(db, table, columns, count);
+        if (templates.size < POSTGRES_INSERT_TEMPLATES) templates.set(key, sqlText);
+      }
+      const parameters = new Array<unknown>(count * columns.length);
+      fillParameters(parameters, rows, start, count, columns);
+      await trx.executeQuery(CompiledQuery.raw(sqlText, parameters));
+    }
   };
 }
 
@@ -167,6 +281,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     engine: 'postgres',
     db,
     skipLocked: (query) => query.forUpdate().skipLocked(),
+    insertMany: inTransactionOnly(postgresBulkInsert(db)),
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
     ping: async () => {

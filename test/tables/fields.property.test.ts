@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseIsoDate, toStoredDate } from '../../src/domain/tables/fields/date.js';
-import { finiteNumber } from '../../src/domain/tables/fields/decimal.js';
+import { decimalPlaces, finiteNumber } from '../../src/domain/tables/fields/decimal.js';
 import { FieldRuleError } from '../../src/domain/tables/fields/field-type.js';
 import { FIELD_TYPES } from '../../src/domain/tables/fields/registry.js';
 import { pageSizeOf } from '../../src/routes/table-api/rows.js';
@@ -66,12 +66,33 @@ describe('Number cells', () => {
         expect(Number.isFinite(rounded)).toBe(true);
         expect(Math.abs(rounded - value)).toBeLessThanOrEqual(0.5 * 10 ** -places + 1e-9 * Math.max(1, Math.abs(value)));
         expect(finiteNumber(rounded, places)).toBe(rounded);
+        expect(decimalPlaces(rounded)).toBeLessThanOrEqual(places);
       }),
     );
     expect(finiteNumber(1.005, 2)).toBe(1.01);
+    // Tiny values print with an exponent; they round like any other.
+    expect(finiteNumber(1e-7, 2)).toBe(0);
+    expect(finiteNumber(-1e-7, 0)).toBe(0);
+    expect(finiteNumber(5e-7, 6)).toBe(0.000001);
+    expect(finiteNumber(1.5e-7, 7)).toBe(2e-7);
+    expect(finiteNumber(1e-7, 10)).toBe(1e-7);
     expect(finiteNumber(-1.005, 2)).toBe(-1.01);
     expect(finiteNumber(-0.004, 2)).toBe(0);
     expect(finiteNumber(1e300, 2)).toBe(1e300);
+  });
+
+  it('keeps a value that has no more decimals than the precision as it is', () => {
+    const decimal = fc.tuple(fc.integer({ min: -(2 ** 53), max: 2 ** 53 }), fc.integer({ min: 0, max: 10 })).map(([n, k]) => n / 10 ** k);
+    fc.assert(
+      fc.property(fc.oneof(decimal, fc.double({ noNaN: true, noDefaultInfinity: true })), fc.integer({ min: 0, max: 10 }), (value, places) => {
+        fc.pre(decimalPlaces(value) <= places);
+        expect(finiteNumber(value, places)).toBe(value === 0 ? 0 : value);
+      }),
+    );
+    // 17 significant digits: shifting them by the precision as an integer would lose the last one.
+    expect(finiteNumber(999999999999.9999, 5)).toBe(999999999999.9999);
+    expect(finiteNumber(7883158579617.585, 4)).toBe(7883158579617.585);
+    expect([1.25, 1e-7, 1.5e-7, 1e21, 0].map(decimalPlaces)).toEqual([2, 7, 8, 0, 0]);
   });
 
   it('refuses everything that is not a finite number', () => {

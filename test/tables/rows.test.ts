@@ -175,6 +175,34 @@ for (const database of testDatabases()) {
       expect(read.map((row) => row.guid)).toEqual(created.map((row) => row.guid));
     });
 
+    it('answers a full insert of every type, AutoNumber and an odd column name as the rows read back', async () => {
+      const odd = 'say "hi" \\ é';
+      const cols = [{ name: 'No', type: 'AutoNumber' }, ...COLUMNS, { name: odd, type: 'SingleLineText' }];
+      const wide = await createTable(svc, base, cols, { name: 'Wide' });
+      const rows = Array.from({ length: 2000 }, (_, i) => ({
+        Title: `row ${i} "quoted"`,
+        Amount: i / 3,
+        Due: 1_700_000_000_000 + i,
+        Tags: i % 2 ? ['red', 'blue'] : [],
+        Checked: i % 3 === 0,
+        Place: i % 5 ? ['Europe'] : ['Europe', 'France', 'Paris'],
+        [odd]: `${i}`,
+      }));
+      const answered = await insertRows(svc, wide.guid, rows);
+      expect(answered).toHaveLength(2000);
+      expect(answered.map((row) => row.valueMap.No)).toEqual(rows.map((_, i) => i + 1));
+      expect(answered[7]!.valueMap).toEqual({ No: 8, Title: 'row 7 "quoted"', Amount: 2.33, Due: '2023-11-14T22:13:20.007Z', Tags: ['red', 'blue'], Place: ['Europe'], [odd]: '7' });
+      expect(answered[0]!.valueMap).toEqual({ No: 1, Title: 'row 0 "quoted"', Amount: 0, Due: '2023-11-14T22:13:20.000Z', Checked: true, Place: ['Europe', 'France', 'Paris'], [odd]: '0' });
+      expect(await allRows(svc, wide.guid)).toEqual(answered);
+    });
+
+    it('refuses a 2000-row request whose row 1500 is bad, naming it, and writes nothing of it', async () => {
+      const rows: Record<string, unknown>[] = Array.from({ length: 2000 }, (_, i) => ({ Title: `row ${i}`, Status: 'Open' }));
+      rows[1500] = { Title: 'bad', Status: 'Closed' };
+      expectTableError(await svc.call('POST', rowsPath, { body: { rows } }), 400, 70000, /rows\[1500\], column "Status".*unknown option "Closed"/);
+      expect(await allRows(svc, table.guid)).toEqual([]);
+    });
+
     it('updates only the named cells; null clears one; the answer is the whole row', async () => {
       const [row] = await insertRows(svc, table.guid, [{ Title: 'a', Amount: 1, Status: 'Open', Tags: ['red'] }]);
       const path = `${rowsPath}/${row!.guid}`;

@@ -29,46 +29,51 @@ export function resolveColumns(columns: readonly { guid: string; name: string; t
 }
 
 /**
- * Applies a written value map (keyed by column name) to `cells` (keyed by column guid). `null` clears a
- * cell. Any unknown column, read-only column or value of the wrong shape is a 400 naming the column and
- * `where` (the row); nothing is stored by the caller in that case.
+ * Applies written value maps (keyed by column name) to cells (keyed by column guid) for one request, and
+ * collects the row guids their Link cells name (`links`). One writer and one cell context serve every row
+ * of the request: a bulk insert converts 20,000 cells.
  */
-export function applyValueMap(
-  cells: Cells,
-  valueMap: Record<string, unknown>,
-  columnsByName: ReadonlyMap<string, ResolvedColumn>,
-  where: string,
-  links: LinkChecks,
-): void {
-  // One context per call, told which cell it is working on: no closure per cell on the bulk-insert path.
-  let cellName = '';
-  const context: CellContext = {
-    requireRows: (tableGuid, rowGuids) => links.add(tableGuid, rowGuids, `${where}, column ${JSON.stringify(cellName)}`),
+export class CellWriter {
+  readonly links = new LinkChecks();
+  private where = '';
+  private cellName = '';
+  private readonly context: CellContext = {
+    requireRows: (tableGuid, rowGuids) => this.links.add(tableGuid, rowGuids, `${this.where}, column ${JSON.stringify(this.cellName)}`),
   };
-  for (const name of Object.keys(valueMap)) {
-    const column = columnsByName.get(name);
-    if (!column) throw new ApiError(Errors.invalidRequest, `${where}: unknown column ${JSON.stringify(name)}`);
-    const type = column.type;
-    if (!type || type.readOnly) {
-      throw new ApiError(Errors.invalidRequest, `${where}, column ${JSON.stringify(name)}: ${column.typeName} cells are read-only`);
-    }
-    const value = valueMap[name];
-    if (value === null) {
-      delete cells[column.guid];
-      continue;
-    }
-    cellName = name;
-    let stored: CellValue | undefined;
-    try {
-      stored = type.write(value, column.props, context);
-    } catch (error) {
-      if (error instanceof FieldRuleError) {
-        throw new ApiError(Errors.invalidRequest, `${where}, column ${JSON.stringify(name)} (${type.name}): ${error.message}`);
+
+  constructor(private readonly columnsByName: ReadonlyMap<string, ResolvedColumn>) {}
+
+  /**
+   * `null` clears a cell. Any unknown column, read-only column or value of the wrong shape is a 400 naming
+   * the column and `where` (the row); nothing is stored by the caller in that case.
+   */
+  apply(cells: Cells, valueMap: Record<string, unknown>, where: string): void {
+    this.where = where;
+    for (const name of Object.keys(valueMap)) {
+      const column = this.columnsByName.get(name);
+      if (!column) throw new ApiError(Errors.invalidRequest, `${where}: unknown column ${JSON.stringify(name)}`);
+      const type = column.type;
+      if (!type || type.readOnly) {
+        throw new ApiError(Errors.invalidRequest, `${where}, column ${JSON.stringify(name)}: ${column.typeName} cells are read-only`);
       }
-      throw error;
+      const value = valueMap[name];
+      if (value === null) {
+        delete cells[column.guid];
+        continue;
+      }
+      this.cellName = name;
+      let stored: CellValue | undefined;
+      try {
+        stored = type.write(value, column.props, this.context);
+      } catch (error) {
+        if (error instanceof FieldRuleError) {
+          throw new ApiError(Errors.invalidRequest, `${where}, column ${JSON.stringify(name)} (${type.name}): ${error.message}`);
+        }
+        throw error;
+      }
+      if (stored === undefined) delete cells[column.guid];
+      else cells[column.guid] = stored;
     }
-    if (stored === undefined) delete cells[column.guid];
-    else cells[column.guid] = stored;
   }
 }
 
@@ -98,7 +103,7 @@ export function jsonKeysOf(columns: readonly ResolvedColumn[]): ReadonlyMap<stri
 
 /**
  * The JSON text of a row's value map, made from the JSON text of its stored cells by renaming keys: no
- * parse, no objects, no stringify for the thousands of cells of a page or a bulk insert. This is exact
+ * parse, no objects, no stringify for the thousands of cells of a page. This is exact
  * because the text is JSON.stringify output of a flat object keyed by column guid: inside strings every
  * `"` is escaped, so `{"col…":` and `,"col…":` occur only where a key starts. Cells of a deleted column
  * (a guid with no key) take the slow path, which leaves them out.

@@ -1,11 +1,11 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../http/request-context.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { Db, Storage } from '../../storage/database.js';
-import type { TableColumnsTable } from '../../storage/schema.js';
+import type { Database, TableColumnsTable } from '../../storage/schema.js';
 import type { FileService } from '../files/file-service.js';
-import { applyValueMap, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
+import { CellWriter, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMapJson, type Cells, type ResolvedColumn } from './cells.js';
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
 import { newGuid, newRowGuids } from './guids.js';
@@ -19,17 +19,10 @@ export const MAX_PAGE_SIZE = 100;
 /** Columns per table, and tables per base: generous, but bounded so one table stays one page of metadata. */
 export const MAX_COLUMNS = 500;
 export const MAX_TABLES_PER_BASE = 500;
-/**
- * Bound parameters per INSERT statement: below SQLite's 32,766 and PostgreSQL's 65,535, so a full request of
- * 2000 rows (6 parameters each) is one statement on both.
- */
+/** Row guids per query when checking Link cells: below either engine's limit on bound parameters. */
 const MAX_STATEMENT_PARAMETERS = 30_000;
-/** Shape of a row INSERT; `rowInsert` parameters follow this key order. */
-const ROW_PLACEHOLDER = { table_guid: '', seq: 0, guid: '', cells: '', created_at: 0, updated_at: 0 } as const;
-const ROW_INSERT_PARAMETERS = Object.keys(ROW_PLACEHOLDER).length;
 /** Tables whose columns and views are kept in memory (the oldest entry is dropped first). */
 const SCHEMA_CACHE_ENTRIES = 1000;
-const ROW_INSERT_TEMPLATES = 16;
 
 export interface TableView {
   viewGuid: string;
@@ -61,7 +54,7 @@ export interface TableRow {
   valueMap: Record<string, CellValue>;
 }
 
-/** A row whose value map is JSON text already: pages and bulk inserts carry thousands of cells. */
+/** A row whose value map is JSON text already, made from its stored text: a page carries thousands of cells. */
 export interface EncodedRow {
   guid: string;
   valueMapJson: string;
@@ -71,6 +64,16 @@ export interface RowPage {
   rows: EncodedRow[];
   /** guid of the first row of the next page; null after the last page */
   offset: string | null;
+  viewGuid: string;
+}
+
+/**
+ * New rows as answered, in the shape of a page. Value maps are objects here: stringifying the whole
+ * answer at once costs less than making each row's JSON text from its stored text (as pages do).
+ */
+export interface CreatedRows {
+  rows: TableRow[];
+  offset: null;
   viewGuid: string;
 }
 
@@ -138,8 +141,6 @@ function parseCells(text: string): Cells {
  */
 export class TableService {
   private readonly schemas = new Map<string, TableSchema>();
-  /** Compiled multi-row INSERTs by row count: building a 2000-row statement costs more than running it. */
-  private readonly rowInserts = new Map<number, CompiledQuery>();
 
   constructor(private readonly deps: TableDependencies) {}
 
@@ -222,7 +223,7 @@ export class TableService {
   }
 
   /** Runs a write in one transaction that also records the base's content change. */
-  private write<T>(caller: Caller, fileId: string, work: (trx: Db) => Promise<T>): Promise<T> {
+  private write<T>(caller: Caller, fileId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       const result = await work(trx);
       await this.deps.contentChanged(trx, { auth: caller.auth, fileId, userId: caller.userId });
@@ -513,30 +514,31 @@ export class TableService {
   }
 
   /** Creates 1-2000 rows atomically: every value is checked before anything is written. */
-  async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<RowPage> {
+  async createRows(auth: RequestAuth, tableGuid: string, valueMaps: Record<string, unknown>[]): Promise<CreatedRows> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
     const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
-    const links = new LinkChecks();
+    const writer = new CellWriter(columnsByName);
     const rowCells = valueMaps.map((valueMap, index) => {
       const cells: Cells = {};
-      applyValueMap(cells, valueMap, columnsByName, `rows[${index}]`, links);
+      writer.apply(cells, valueMap, `rows[${index}]`);
       return cells;
     });
-    await this.checkLinks(auth.app.id, table.fileId, links);
+    await this.checkLinks(auth.app.id, table.fileId, writer.links);
     const now = Date.now();
-    const created = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
+    const guids = await this.write(caller, table.fileId, (trx) => this.insertRows(trx, tableGuid, table.columns, rowCells, now));
     return {
-      rows: created.map((row) => ({ guid: row.guid, valueMapJson: valueMapJson(row.cellsJson, table.columns, table.jsonKeys) })),
+      rows: guids.map((guid, index) => ({ guid, valueMap: toValueMap(rowCells[index] as Cells, table.columns) })),
       offset: null,
       viewGuid: table.views[0]?.viewGuid ?? '',
     };
   }
 
   /**
-   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too). Taking the
-   * numbers is an UPDATE of the table's row, which also serialises concurrent inserts into one table.
+   * Inserts rows with the next sequence numbers of the table (AutoNumber cells take them too, in
+   * `rowCells`) and returns their guids. Taking the numbers is an UPDATE of the table's row, which also
+   * serialises concurrent inserts into one table.
    */
-  private async insertRows(trx: Db, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<{ guid: string; cellsJson: string }[]> {
+  private async insertRows(trx: Transaction<Database>, tableGuid: string, columns: readonly ResolvedColumn[], rowCells: Cells[], now: number): Promise<string[]> {
     const counter = await trx
       .updateTable('table_tables')
       .set((eb) => ({ next_row_seq: eb('next_row_seq', '+', rowCells.length), updated_at: now }))
@@ -546,46 +548,23 @@ export class TableService {
     const firstSeq = Number(counter.next_row_seq) - rowCells.length + 1;
     const autoNumbers = columns.filter((column) => column.typeName === AUTO_NUMBER);
     const guids = newRowGuids(firstSeq, rowCells.length);
-    const cellsJson = new Array<string>(rowCells.length);
-    const perStatement = Math.floor(MAX_STATEMENT_PARAMETERS / ROW_INSERT_PARAMETERS);
-    for (let start = 0; start < rowCells.length; start += perStatement) {
-      const end = Math.min(start + perStatement, rowCells.length);
-      // Parameters in ROW_PLACEHOLDER's key order, row after row.
-      const parameters: (string | number)[] = [];
-      for (let index = start; index < end; index++) {
-        const cells = rowCells[index] as Cells;
-        const seq = firstSeq + index;
-        for (const column of autoNumbers) cells[column.guid] = seq;
-        const json = JSON.stringify(cells);
-        cellsJson[index] = json;
-        parameters.push(tableGuid, seq, guids[index] as string, json, now, now);
-      }
-      await trx.executeQuery({ ...this.rowInsert(trx, end - start), parameters });
-    }
-    return guids.map((guid, index) => ({ guid, cellsJson: cellsJson[index] as string }));
-  }
-
-  /**
-   * The INSERT of `count` rows, compiled once per count by the storage's own dialect. Parameters go row by
-   * row in the order of ROW_PLACEHOLDER's keys.
-   */
-  private rowInsert(db: Db, count: number): CompiledQuery {
-    let compiled = this.rowInserts.get(count);
-    if (!compiled) {
-      compiled = db.insertInto('table_rows').values(Array.from({ length: count }, () => ROW_PLACEHOLDER)).compile();
-      if (this.rowInserts.size < ROW_INSERT_TEMPLATES) this.rowInserts.set(count, compiled);
-    }
-    return compiled;
+    const records = rowCells.map((cells, index) => {
+      const seq = firstSeq + index;
+      for (const column of autoNumbers) cells[column.guid] = seq;
+      return { table_guid: tableGuid, seq, guid: guids[index] as string, cells: JSON.stringify(cells), created_at: now, updated_at: now };
+    });
+    await this.deps.storage.insertMany(trx, 'table_rows', records);
+    return guids;
   }
 
   /** Updates the named cells of one row; omitted columns keep their values, `null` clears. */
   async updateRow(auth: RequestAuth, tableGuid: string, rowGuid: string, valueMap: Record<string, unknown>): Promise<TableRow> {
     const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
     const columnsByName = new Map(table.columns.map((column) => [column.name, column]));
-    const links = new LinkChecks();
+    const writer = new CellWriter(columnsByName);
     // Validate before touching storage, against an empty row: the outcome of a cell never depends on others.
-    applyValueMap({}, valueMap, columnsByName, `row ${rowGuid}`, links);
-    await this.checkLinks(auth.app.id, table.fileId, links);
+    writer.apply({}, valueMap, `row ${rowGuid}`);
+    await this.checkLinks(auth.app.id, table.fileId, writer.links);
     const now = Date.now();
     const cells = await this.write(caller, table.fileId, async (trx) => {
       // Writing the row first takes its lock (PostgreSQL) before reading it: concurrent PATCHes of one row
@@ -593,7 +572,7 @@ export class TableService {
       const touched = await trx.updateTable('table_rows').set({ updated_at: now }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).executeTakeFirst();
       if (touched.numUpdatedRows === 0n) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
       const current = (await this.findRow(trx, tableGuid, rowGuid)).cells;
-      applyValueMap(current, valueMap, columnsByName, `row ${rowGuid}`, new LinkChecks());
+      writer.apply(current, valueMap, `row ${rowGuid}`);
       await trx.updateTable('table_rows').set({ cells: JSON.stringify(current) }).where('guid', '=', rowGuid).where('table_guid', '=', tableGuid).execute();
       return current;
     });

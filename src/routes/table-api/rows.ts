@@ -68,7 +68,7 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: TableOk(RowPage) },
       },
     },
-    async (request, reply) => sendRowPage(reply, await app.services.tables.createRows(callerOf(request), request.params.guid, request.body.rows)),
+    async (request, reply) => sendTableData(reply, await app.services.tables.createRows(callerOf(request), request.params.guid, request.body.rows)),
   );
 
   app.patch(

@@ -43,7 +43,8 @@ export interface FieldType {
 
 /**
  * Declares a field type with typed props. `write` only ever receives props that this type's own
- * `parseProps` produced (stored props are re-parsed when a column changes type), hence the one cast.
+ * `parseProps` produced (stored props are re-parsed when a column changes type), hence the one cast; a
+ * cast rather than a wrapping function, which would add a call to each of the 20,000 cells of a bulk insert.
  */
 export function defineFieldType<P extends ColumnProps>(definition: {
   name: string;
@@ -58,7 +59,7 @@ export function defineFieldType<P extends ColumnProps>(definition: {
     creatable: true,
     readOnly: false,
     ...definition,
-    write: (value, props, context) => definition.write(value, props as P, context),
+    write: definition.write as FieldType['write'],
   };
 }
 
