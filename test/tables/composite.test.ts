@@ -127,6 +127,18 @@ for (const database of testDatabases()) {
       await svc.call('PUT', `${API}/tables/${table.guid}/columns/${table.columns[1]!.guid}`, { body: { name: '__proto__' } });
       const read = await svc.call('GET', `${API}/tables/${table.guid}/rows/${row!.guid}`);
       expect(read.text).toContain('"__proto__":2');
+      // and it is written like any other column, by PATCH and by create rows
+      const headers = { 'content-type': 'application/json' };
+      const patched = await svc.call('PATCH', `${API}/tables/${table.guid}/rows/${row!.guid}`, { rawBody: '{"valueMap": {"__proto__": 5}}', headers });
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.text).toContain('"__proto__":5');
+      const created = await svc.call('POST', `${API}/tables/${table.guid}/rows`, { rawBody: '{"rows": [{"Name": "b", "__proto__": 7}]}', headers });
+      expect(created.status, created.text).toBe(200);
+      expect(created.text).toContain('"__proto__":7');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      const polluting = await svc.call('POST', `${API}/tables/${table.guid}/rows`, { rawBody: '{"rows": [{"constructor": {"prototype": {"x": 1}}}]}', headers });
+      expect(polluting.status).toBe(400);
+      expect(polluting.body.code).toBe(70000);
     });
   });
 }

@@ -12,6 +12,12 @@ import { tableRoutes } from './tables.js';
  */
 export const tableApi: FastifyPluginAsync<{ bodyLimit: number }> = async (app, options) => {
   useTableEnvelope(app);
+  // Column names are any text, `__proto__` included (docs/TABLE-API.md), and value maps are keyed by them:
+  // such a key is parsed as an own property (JSON.parse's own behaviour) instead of refusing the body, as
+  // Fastify's default parser does. The table code never merges a value map into another object by
+  // assignment, and a `constructor.prototype` body is still refused.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('ignore', 'error'));
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= options.bodyLimit;
   });
