@@ -8,7 +8,8 @@ import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
-import { conversationMessage, type ConversationListener } from './domain/conversations/conversation-notices.js';
+import type { ConversationDeps } from './domain/conversations/conversation-deps.js';
+import { conversationMessage } from './domain/conversations/conversation-notices.js';
 import { DateMentionService } from './domain/conversations/date-mention-service.js';
 import { DiscussionService } from './domain/conversations/discussion-service.js';
 import { Participants } from './domain/conversations/participants.js';
@@ -88,9 +89,14 @@ export function createServices(config: Config, storage: Storage): Services {
       await outbox.add(db, fileContentEvent({ appId: change.auth.app.id, fileId: change.fileId, userId: change.userId, version }));
     },
   });
-  const people = new Participants(access);
   const selections = createSelectionModules({ content, tables });
-  const tellEditors: ConversationListener = (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change));
+  const conversations: ConversationDeps = {
+    storage,
+    files,
+    people: new Participants(access),
+    outbox,
+    changed: (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change)),
+  };
   return {
     config,
     storage,
@@ -108,8 +114,8 @@ export function createServices(config: Config, storage: Storage): Services {
     events: new EventAdmin(storage, delivery),
     sheets: new SheetService(files, content, access),
     selections,
-    comments: new CommentService(storage, files, people, selections, outbox, tellEditors),
-    discussions: new DiscussionService(storage, files, people, outbox, tellEditors),
-    dateMentions: new DateMentionService(storage, files, people, outbox, tellEditors),
+    comments: new CommentService(conversations, selections),
+    discussions: new DiscussionService(conversations),
+    dateMentions: new DateMentionService(conversations),
   };
 }

@@ -4,17 +4,15 @@ import { commentEvent, mentionAtEvent, type CommentObject } from '../../events/b
 import type { PendingEvent } from '../../events/types.js';
 import type { RequestAuth } from '../../http/request-context.js';
 import type { FileAccess } from '../../integrator/types.js';
-import type { Db, Storage } from '../../storage/database.js';
+import type { Db } from '../../storage/database.js';
 import type { CommentsTable, CommentThreadsTable } from '../../storage/schema.js';
-import type { EventSink } from '../content/content-service.js';
-import type { FileService } from '../files/file-service.js';
 import { recordActivity, type ActivityAction } from './activity.js';
-import type { ConversationListener } from './conversation-notices.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
-import type { Participant, Participants } from './participants.js';
+import type { Participant } from './participants.js';
 import type { SelectionModules } from './selections/index.js';
 import type { ResolvedSelection, SelectionModule } from './selections/selection-module.js';
+import type { ConversationDeps } from './conversation-deps.js';
 
 export interface CommentView {
   guid: string;
@@ -71,22 +69,18 @@ const SUMMARY_LENGTH = 120;
  */
 export class CommentService {
   constructor(
-    private readonly storage: Storage,
-    private readonly files: FileService,
-    private readonly people: Participants,
+    private readonly deps: ConversationDeps,
     private readonly selections: SelectionModules,
-    private readonly outbox: EventSink,
-    private readonly changed: ConversationListener,
   ) {}
 
   /** Opens a thread on `selection` with its first comment. */
   async create(auth: RequestAuth, fileId: string, input: { selection: unknown; content: ContentInputValue }): Promise<CommentView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
-    const file = await this.files.get(auth.app.id, fileId);
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
+    const file = await this.deps.files.get(auth.app.id, fileId);
     const parsed = parseContent(input.content);
     const module = this.selections.forFileType(file.type);
     const anchored = await module.anchor({ appId: auth.app.id, fileId, auth }, input.selection);
-    const content = await this.people.label(auth, parsed);
+    const content = await this.deps.people.label(auth, parsed);
     const now = Date.now();
     const thread: ThreadRow = {
       id: crypto.randomUUID(),
@@ -102,27 +96,27 @@ export class CommentService {
       closed_by: null,
     };
     const comment = newComment(thread, caller, content, null, now);
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       await trx.insertInto('comment_threads').values(thread).execute();
       await trx.insertInto('comments').values(comment).execute();
       await this.announce(trx, auth, caller, thread, comment, 'create', null);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'comment', subjectId: comment.id, summary: `commented: ${summary(content.text)}`, user: caller.user, at: now });
     });
-    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: comment.id, selectionGuid: thread.id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: comment.id, selectionGuid: thread.id });
     return commentView(comment);
   }
 
   /** Replies to a comment, in its thread. */
   async reply(auth: RequestAuth, fileId: string, commentGuid: string, input: { content: ContentInputValue }): Promise<CommentView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     const parsed = parseContent(input.content);
     const repliedTo = await this.comment(auth.app.id, fileId, commentGuid, { deleted: 'commentDeleted' });
     const thread = await this.thread(auth.app.id, fileId, repliedTo.thread_id);
     if (thread.closed_at !== null) throw new ApiError(Errors.threadClosed, `thread ${thread.id} is closed: reopen it before replying`);
-    const content = await this.people.label(auth, parsed);
+    const content = await this.deps.people.label(auth, parsed);
     const now = Date.now();
     const reply = newComment(thread, caller, content, repliedTo.id, now);
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       // the thread may have been closed, or the comment deleted, since they were read: check again inside
       const still = await trx
         .selectFrom('comments')
@@ -136,21 +130,21 @@ export class CommentService {
       await this.announce(trx, auth, caller, thread, reply, 'create', repliedTo);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'reply', subjectId: reply.id, summary: `replied: ${summary(content.text)}`, user: caller.user, at: now });
     });
-    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: reply.id, selectionGuid: thread.id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: reply.id, selectionGuid: thread.id });
     return commentView(reply);
   }
 
   /** Replaces a comment's content; someone else's needs `manageable`. Newly mentioned users are announced. */
   async edit(auth: RequestAuth, fileId: string, commentGuid: string, input: { content: ContentInputValue }): Promise<CommentView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     const parsed = parseContent(input.content);
     const existing = await this.comment(auth.app.id, fileId, commentGuid);
-    this.people.requireOwnerOrManager(caller, existing.author_id, `comment ${commentGuid}`);
+    this.deps.people.requireOwnerOrManager(caller, existing.author_id, `comment ${commentGuid}`);
     const thread = await this.thread(auth.app.id, fileId, existing.thread_id);
-    const content = await this.people.label(auth, parsed);
+    const content = await this.deps.people.label(auth, parsed);
     const now = Date.now();
     const edited: CommentRow = { ...existing, nodes: JSON.stringify(content.nodes), text: content.text, mentioned: JSON.stringify(content.mentioned), updated_at: now };
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('comments')
         .set({ nodes: edited.nodes, text: edited.text, mentioned: edited.mentioned, updated_at: now })
@@ -162,7 +156,7 @@ export class CommentService {
       await this.announce(trx, auth, caller, thread, edited, 'update', repliedTo);
       await recordActivity(trx, { appId: auth.app.id, fileId, action: 'edit', subjectId: existing.id, summary: `edited a comment: ${summary(content.text)}`, user: caller.user, at: now });
     });
-    this.changed(auth.app.id, fileId, { subject: 'comment', action: 'update', id: existing.id, selectionGuid: thread.id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'comment', action: 'update', id: existing.id, selectionGuid: thread.id });
     return commentView(edited);
   }
 
@@ -171,12 +165,12 @@ export class CommentService {
    * (or a thread someone else opened) needs `manageable`. Answers the deleted guids.
    */
   async delete(auth: RequestAuth, fileId: string, commentGuid: string): Promise<{ deleted: string[] }> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     const target = await this.comment(auth.app.id, fileId, commentGuid);
-    this.people.requireOwnerOrManager(caller, target.author_id, `comment ${commentGuid}`);
+    this.deps.people.requireOwnerOrManager(caller, target.author_id, `comment ${commentGuid}`);
     const wholeThread = target.reply_to === null;
     const now = Date.now();
-    const result = await this.storage.db.transaction().execute(async (trx) => {
+    const result = await this.deps.storage.db.transaction().execute(async (trx) => {
       let query = trx
         .updateTable('comments')
         .set({ deleted_at: now, deleted_by: caller.user.id })
@@ -185,7 +179,7 @@ export class CommentService {
       query = wholeThread ? query.where('thread_id', '=', target.thread_id) : query.where('id', '=', target.id);
       const deleted = (await query.returning('id').execute()).map((row) => row.id);
       if (!deleted.includes(target.id)) throw notFound('comment', commentGuid);
-      await this.outbox.add(
+      await this.deps.outbox.add(
         trx,
         deleted.map((guid) => commentEvent({ ...eventBase(auth, caller, fileId), action: 'delete', deleteComment: { guid, selectionGuid: target.thread_id } })),
       );
@@ -200,7 +194,7 @@ export class CommentService {
       });
       return { deleted };
     });
-    this.changed(auth.app.id, fileId, wholeThread ? { subject: 'thread', action: 'delete', id: target.thread_id } : { subject: 'comment', action: 'delete', id: target.id, selectionGuid: target.thread_id });
+    this.deps.changed(auth.app.id, fileId, wholeThread ? { subject: 'thread', action: 'delete', id: target.thread_id } : { subject: 'comment', action: 'delete', id: target.id, selectionGuid: target.thread_id });
     return result;
   }
 
@@ -215,10 +209,10 @@ export class CommentService {
   }
 
   private async setClosed(auth: RequestAuth, fileId: string, selectionGuid: string, close: boolean): Promise<ThreadDetail> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     await this.liveThread(auth.app.id, fileId, selectionGuid);
     const now = Date.now();
-    const changed = await this.storage.db.transaction().execute(async (trx) => {
+    const changed = await this.deps.storage.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('comment_threads')
         .set(close ? { closed_at: now, closed_by: caller.user.id } : { closed_at: null, closed_by: null })
@@ -228,29 +222,29 @@ export class CommentService {
       if (result.numUpdatedRows === 0n) return false;
       if (close) {
         const guids = await trx.selectFrom('comments').select('id').where('thread_id', '=', selectionGuid).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
-        await this.outbox.add(trx, commentEvent({ ...eventBase(auth, caller, fileId), action: 'closeComments', closeComment: { selectionGuid, guids: guids.map((row) => row.id) } }));
+        await this.deps.outbox.add(trx, commentEvent({ ...eventBase(auth, caller, fileId), action: 'closeComments', closeComment: { selectionGuid, guids: guids.map((row) => row.id) } }));
       }
       const action: ActivityAction = close ? 'close' : 'reopen';
       await recordActivity(trx, { appId: auth.app.id, fileId, action, subjectId: selectionGuid, summary: close ? 'closed a comment thread' : 'reopened a comment thread', user: caller.user, at: now });
       return true;
     });
-    if (changed) this.changed(auth.app.id, fileId, { subject: 'thread', action: close ? 'close' : 'reopen', id: selectionGuid });
+    if (changed) this.deps.changed(auth.app.id, fileId, { subject: 'thread', action: close ? 'close' : 'reopen', id: selectionGuid });
     return this.getThread(auth, fileId, selectionGuid, { authorized: true });
   }
 
   /** One thread with its live comments and its selection resolved now. */
   async getThread(auth: RequestAuth, fileId: string, selectionGuid: string, options: { authorized?: boolean } = {}): Promise<ThreadDetail> {
-    if (!options.authorized) await this.people.authorize(auth, fileId, 'readable');
+    if (!options.authorized) await this.deps.people.authorize(auth, fileId, 'readable');
     const thread = await this.liveThread(auth.app.id, fileId, selectionGuid);
     const [view] = await this.views(auth, fileId, [thread]);
-    return { ...view!, users: await this.people.directory(auth, participantsOf([view!])) };
+    return { ...view!, users: await this.deps.people.directory(auth, participantsOf([view!])) };
   }
 
   /** comment-list: threads newest first, each with its comments oldest first. */
   async list(auth: RequestAuth, fileId: string, options: { page: number; pageSize: number; status: ThreadStatusFilter }): Promise<ThreadPage> {
-    await this.people.authorize(auth, fileId, 'readable');
-    await this.files.get(auth.app.id, fileId);
-    let query = this.storage.db
+    await this.deps.people.authorize(auth, fileId, 'readable');
+    await this.deps.files.get(auth.app.id, fileId);
+    let query = this.deps.storage.db
       .selectFrom('comment_threads')
       .where('comment_threads.app_id', '=', auth.app.id)
       .where('comment_threads.file_id', '=', fileId)
@@ -275,15 +269,15 @@ export class CommentService {
       page: options.page,
       pageSize: options.pageSize,
       isLastPage: options.page * options.pageSize >= total,
-      users: await this.people.directory(auth, participantsOf(views)),
+      users: await this.deps.people.directory(auth, participantsOf(views)),
     };
   }
 
   /** comment-count: live comments of open threads (of every thread with `includeClosed`). */
   async count(auth: RequestAuth, fileId: string, includeClosed: boolean): Promise<number> {
-    await this.people.authorize(auth, fileId, 'readable');
-    await this.files.get(auth.app.id, fileId);
-    let query = this.storage.db
+    await this.deps.people.authorize(auth, fileId, 'readable');
+    await this.deps.files.get(auth.app.id, fileId);
+    let query = this.deps.storage.db
       .selectFrom('comments')
       .innerJoin('comment_threads', 'comment_threads.id', 'comments.thread_id')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -297,7 +291,7 @@ export class CommentService {
 
   /** Mentions in live comments, for mention-at-list. */
   async mentions(appId: string, fileId: string): Promise<Array<{ userId: string; atGuid: string; commentGuid: string }>> {
-    const rows = await this.storage.db
+    const rows = await this.deps.storage.db
       .selectFrom('comments')
       .select(['id', 'nodes'])
       .where('app_id', '=', appId)
@@ -322,12 +316,12 @@ export class CommentService {
     const events: PendingEvent[] = [commentEvent({ ...base, action, comment: object })];
     const fresh = await newlyMentioned(trx, comment.app_id, comment.file_id, noticePlace.comment(comment.id), object.userIds);
     if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'comment', comment: { ...object, userIds: fresh } }));
-    await this.outbox.add(trx, events);
+    await this.deps.outbox.add(trx, events);
   }
 
   private async views(auth: RequestAuth, fileId: string, threads: readonly ThreadRow[]): Promise<ThreadView[]> {
     if (threads.length === 0) return [];
-    const comments = await this.storage.db
+    const comments = await this.deps.storage.db
       .selectFrom('comments')
       .selectAll()
       .where('thread_id', 'in', threads.map((thread) => thread.id))
@@ -371,7 +365,7 @@ export class CommentService {
   }
 
   /** A comment of this file; a deleted one is not found unless `deleted` says otherwise. */
-  private async comment(appId: string, fileId: string, guid: string, options: { deleted?: 'notFound' | 'commentDeleted' | 'include' } = {}, db: Db = this.storage.db): Promise<CommentRow> {
+  private async comment(appId: string, fileId: string, guid: string, options: { deleted?: 'notFound' | 'commentDeleted' | 'include' } = {}, db: Db = this.deps.storage.db): Promise<CommentRow> {
     const row = await db.selectFrom('comments').selectAll().where('id', '=', guid).where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
     if (!row) throw notFound('comment', guid);
     if (row.deleted_at !== null) {
@@ -382,7 +376,7 @@ export class CommentService {
   }
 
   private async thread(appId: string, fileId: string, id: string): Promise<ThreadRow> {
-    const row = await this.storage.db.selectFrom('comment_threads').selectAll().where('id', '=', id).where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
+    const row = await this.deps.storage.db.selectFrom('comment_threads').selectAll().where('id', '=', id).where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
     if (!row) throw notFound('comment thread', id);
     return row;
   }
@@ -390,7 +384,7 @@ export class CommentService {
   /** A thread that still has a live comment (a deleted thread is not found). */
   private async liveThread(appId: string, fileId: string, id: string): Promise<ThreadRow> {
     const row = await this.thread(appId, fileId, id);
-    const live = await this.storage.db.selectFrom('comments').select('id').where('thread_id', '=', id).where('deleted_at', 'is', null).limit(1).executeTakeFirst();
+    const live = await this.deps.storage.db.selectFrom('comments').select('id').where('thread_id', '=', id).where('deleted_at', 'is', null).limit(1).executeTakeFirst();
     if (!live) throw notFound('comment thread', id);
     return row;
   }

@@ -2,12 +2,8 @@ import type { Selectable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import { dateMentionEvent, type DateMentionData } from '../../events/builders.js';
 import type { RequestAuth } from '../../http/request-context.js';
-import type { Storage } from '../../storage/database.js';
 import type { DateMentionsTable } from '../../storage/schema.js';
-import type { EventSink } from '../content/content-service.js';
-import type { FileService } from '../files/file-service.js';
-import type { ConversationListener } from './conversation-notices.js';
-import type { Participants } from './participants.js';
+import type { ConversationDeps } from './conversation-deps.js';
 
 export const MAX_REMIND_USERS = 50;
 export const MAX_DATE_MENTION_CONTENT = 1000;
@@ -35,19 +31,13 @@ type DateMentionRow = Selectable<DateMentionsTable>;
  * keeps them and tells the integrator; reminding is the integrator's (spec 4.4 rule 6).
  */
 export class DateMentionService {
-  constructor(
-    private readonly storage: Storage,
-    private readonly files: FileService,
-    private readonly people: Participants,
-    private readonly outbox: EventSink,
-    private readonly changed: ConversationListener,
-  ) {}
+  constructor(private readonly deps: ConversationDeps) {}
 
   async create(auth: RequestAuth, fileId: string, input: DateMentionInput & { content: string; remindAt: number | string }): Promise<DateMentionView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
-    await this.files.get(auth.app.id, fileId);
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
+    await this.deps.files.get(auth.app.id, fileId);
     const remindUserIds = uniqueUsers(input.remindUserIds ?? []);
-    await this.people.requireKnown(auth, remindUserIds, 'user to remind');
+    await this.deps.people.requireKnown(auth, remindUserIds, 'user to remind');
     const now = Date.now();
     const row: DateMentionRow = {
       id: crypto.randomUUID(),
@@ -62,24 +52,24 @@ export class DateMentionService {
       updated_at: now,
       removed_at: null,
     };
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       await trx.insertInto('date_mentions').values(row).execute();
-      await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'create', createData: eventData(row) }));
+      await this.deps.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'create', createData: eventData(row) }));
     });
-    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'create', id: row.id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'create', id: row.id });
     return view(row);
   }
 
   /** Changes the given fields; someone else's date mention needs `manageable`. */
   async update(auth: RequestAuth, fileId: string, id: string, input: DateMentionInput): Promise<DateMentionView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     if (input.content === undefined && input.remindAt === undefined && input.remindUserIds === undefined && input.positionId === undefined) {
       throw new ApiError(Errors.invalidConversationParams, 'nothing to change: send content, remindAt, remindUserIds or positionId');
     }
     const existing = await this.live(auth.app.id, fileId, id);
-    this.people.requireOwnerOrManager(caller, existing.author_id, `date mention ${id}`);
+    this.deps.people.requireOwnerOrManager(caller, existing.author_id, `date mention ${id}`);
     const remindUserIds = input.remindUserIds === undefined ? undefined : uniqueUsers(input.remindUserIds);
-    if (remindUserIds) await this.people.requireKnown(auth, remindUserIds, 'user to remind');
+    if (remindUserIds) await this.deps.people.requireKnown(auth, remindUserIds, 'user to remind');
     const changes = {
       ...(input.content !== undefined ? { content: checkedContent(input.content) } : {}),
       ...(input.remindAt !== undefined ? { remind_at: parseRemindAt(input.remindAt) } : {}),
@@ -88,33 +78,33 @@ export class DateMentionService {
       updated_at: Date.now(),
     };
     const updated: DateMentionRow = { ...existing, ...changes };
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('date_mentions').set(changes).where('id', '=', id).where('removed_at', 'is', null).executeTakeFirst();
       if (result.numUpdatedRows === 0n) throw notFound(id);
-      await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'update', updateData: eventData(updated) }));
+      await this.deps.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'update', updateData: eventData(updated) }));
     });
-    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'update', id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'update', id });
     return view(updated);
   }
 
   async remove(auth: RequestAuth, fileId: string, id: string): Promise<{ id: string }> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     const existing = await this.live(auth.app.id, fileId, id);
-    this.people.requireOwnerOrManager(caller, existing.author_id, `date mention ${id}`);
-    await this.storage.db.transaction().execute(async (trx) => {
+    this.deps.people.requireOwnerOrManager(caller, existing.author_id, `date mention ${id}`);
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('date_mentions').set({ removed_at: Date.now() }).where('id', '=', id).where('removed_at', 'is', null).executeTakeFirst();
       if (result.numUpdatedRows === 0n) throw notFound(id);
-      await this.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'remove', removeData: { id } }));
+      await this.deps.outbox.add(trx, dateMentionEvent({ appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token, action: 'remove', removeData: { id } }));
     });
-    this.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'delete', id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'dateMention', action: 'delete', id });
     return { id };
   }
 
   /** The file's live date mentions, soonest reminder first. */
   async list(auth: RequestAuth, fileId: string): Promise<DateMentionView[]> {
-    await this.people.authorize(auth, fileId, 'readable');
-    await this.files.get(auth.app.id, fileId);
-    const rows = await this.storage.db
+    await this.deps.people.authorize(auth, fileId, 'readable');
+    await this.deps.files.get(auth.app.id, fileId);
+    const rows = await this.deps.storage.db
       .selectFrom('date_mentions')
       .selectAll()
       .where('app_id', '=', auth.app.id)
@@ -127,7 +117,7 @@ export class DateMentionService {
   }
 
   private async live(appId: string, fileId: string, id: string): Promise<DateMentionRow> {
-    const row = await this.storage.db
+    const row = await this.deps.storage.db
       .selectFrom('date_mentions')
       .selectAll()
       .where('id', '=', id)

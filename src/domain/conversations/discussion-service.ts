@@ -2,14 +2,11 @@ import type { Selectable } from 'kysely';
 import { discussionEvent, mentionAtEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { RequestAuth } from '../../http/request-context.js';
-import type { Storage } from '../../storage/database.js';
 import type { DiscussionMessagesTable } from '../../storage/schema.js';
-import type { EventSink } from '../content/content-service.js';
-import type { FileService } from '../files/file-service.js';
-import type { ConversationListener } from './conversation-notices.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
-import type { Participant, Participants } from './participants.js';
+import type { Participant } from './participants.js';
+import type { ConversationDeps } from './conversation-deps.js';
 
 export interface DiscussionMessageView {
   id: string;
@@ -31,18 +28,12 @@ function nowMicros(): number {
 
 /** A file's discussion (chat): messages with mentions, announced by Discussion and MentionAt events. */
 export class DiscussionService {
-  constructor(
-    private readonly storage: Storage,
-    private readonly files: FileService,
-    private readonly people: Participants,
-    private readonly outbox: EventSink,
-    private readonly changed: ConversationListener,
-  ) {}
+  constructor(private readonly deps: ConversationDeps) {}
 
   async send(auth: RequestAuth, fileId: string, input: { content: ContentInputValue }): Promise<DiscussionMessageView> {
-    const caller = await this.people.authorize(auth, fileId, 'commentable');
-    await this.files.get(auth.app.id, fileId);
-    const content = await this.people.label(auth, parseContent(input.content));
+    const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
+    await this.deps.files.get(auth.app.id, fileId);
+    const content = await this.deps.people.label(auth, parseContent(input.content));
     const message: MessageRow = {
       id: crypto.randomUUID(),
       app_id: auth.app.id,
@@ -53,16 +44,16 @@ export class DiscussionService {
       mentioned: JSON.stringify(content.mentioned),
       unixus: nowMicros(),
     };
-    await this.storage.db.transaction().execute(async (trx) => {
+    await this.deps.storage.db.transaction().execute(async (trx) => {
       await trx.insertInto('discussion_messages').values(message).execute();
       const base = { appId: auth.app.id, fileId, userId: caller.user.id, userToken: auth.token };
       const discussion = { id: message.id, unixus: message.unixus, content: message.text };
       const events: PendingEvent[] = [discussionEvent({ ...base, discussion })];
       const fresh = await newlyMentioned(trx, auth.app.id, fileId, noticePlace.discussion(message.id), content.mentioned);
       if (fresh.length > 0) events.push(mentionAtEvent({ ...base, type: 'discussion', discussion: { ...discussion, userIds: fresh } }));
-      await this.outbox.add(trx, events);
+      await this.deps.outbox.add(trx, events);
     });
-    this.changed(auth.app.id, fileId, { subject: 'discussion', action: 'create', id: message.id });
+    this.deps.changed(auth.app.id, fileId, { subject: 'discussion', action: 'create', id: message.id });
     return messageView(message);
   }
 
@@ -72,22 +63,22 @@ export class DiscussionService {
     fileId: string,
     page: { pageSize: number; before?: number | undefined },
   ): Promise<{ messages: DiscussionMessageView[]; isLastPage: boolean; users: Record<string, Participant> }> {
-    await this.people.authorize(auth, fileId, 'readable');
-    await this.files.get(auth.app.id, fileId);
-    let query = this.storage.db.selectFrom('discussion_messages').selectAll().where('app_id', '=', auth.app.id).where('file_id', '=', fileId);
+    await this.deps.people.authorize(auth, fileId, 'readable');
+    await this.deps.files.get(auth.app.id, fileId);
+    let query = this.deps.storage.db.selectFrom('discussion_messages').selectAll().where('app_id', '=', auth.app.id).where('file_id', '=', fileId);
     if (page.before !== undefined) query = query.where('unixus', '<', page.before);
     const rows = await query.orderBy('unixus', 'desc').orderBy('id', 'desc').limit(page.pageSize + 1).execute();
     const messages = rows.slice(0, page.pageSize).map(messageView);
     return {
       messages,
       isLastPage: rows.length <= page.pageSize,
-      users: await this.people.directory(auth, messages.flatMap((message) => [message.userId, ...message.userIds])),
+      users: await this.deps.people.directory(auth, messages.flatMap((message) => [message.userId, ...message.userIds])),
     };
   }
 
   /** Mentions in discussion messages, oldest first, for mention-at-list. */
   async mentions(appId: string, fileId: string): Promise<Array<{ userId: string; atGuid: string; discussionId: string }>> {
-    const rows = await this.storage.db
+    const rows = await this.deps.storage.db
       .selectFrom('discussion_messages')
       .select(['id', 'nodes'])
       .where('app_id', '=', appId)
