@@ -63,6 +63,7 @@ for (const database of testDatabases()) {
       ]);
 
       expectFailure(await talk(svc, 'POST', 'doc-1', 'discussions', { body: { content: '' } }), 400, 74000);
+      expectFailure(await talk(svc, 'GET', 'doc-1', 'discussions', { query: { before: '99999999999999999999' } }), 400, 74000);
       expectFailure(await talk(svc, 'POST', 'doc-1', 'discussions', { body: { content: [{ type: 'mention', attrs: { id: 'nobody' } }] } }), 400, 74003);
       svc.integrator.grant('doc-1', THIRD_USER.id, { commentable: false });
       expectFailure(await talk(svc, 'POST', 'doc-1', 'discussions', { token: THIRD_USER.token, body: { content: 'hi' } }), 403, 40300);

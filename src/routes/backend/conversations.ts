@@ -278,7 +278,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: FileIdParams,
         querystring: Type.Object({
           pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-          before: Type.Optional(Type.Integer({ minimum: 0 })),
+          before: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
         }),
         response: { 200: BackendOk(Type.Object({ messages: Type.Array(DiscussionMessage), isLastPage: Type.Boolean(), users: Users })) },
       },
