@@ -42,7 +42,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
     schemaErrorFormatter: formatValidationErrors,
     forceCloseConnections: true,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route (and its envelope) is chosen: answered in the envelope of
     // the group the path belongs to, like every other error.
     frameworkErrors: (error, request, reply) => {
