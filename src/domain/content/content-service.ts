@@ -338,10 +338,16 @@ export class ContentService {
 
   /**
    * Sends a stateless message (Hocuspocus `sendStateless`) to the editors that have the file open on this
-   * process; the provider hands it to its `onStateless` callback. Nothing happens when none has it open.
+   * process; the provider hands it to its `onStateless` callback. Nothing happens when none has it open; a
+   * failure is logged, never thrown.
    */
   tellEditors(appId: string, fileId: string, message: string): void {
-    this.servers.get(appId)?.documents.get(fileId)?.broadcastStateless(message);
+    try {
+      this.servers.get(appId)?.documents.get(fileId)?.broadcastStateless(message);
+    } catch (error) {
+      // the change it announces is committed: a socket that cannot take the message must not fail the request
+      this.log?.warn({ err: error, appId, fileId }, 'telling open editors failed');
+    }
   }
 
   /** Number of open collaboration connections on this process (all apps). */
