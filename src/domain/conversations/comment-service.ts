@@ -98,9 +98,7 @@ export class CommentService {
     const comment = newComment(thread, caller, content, null, now);
     await this.deps.storage.db.transaction().execute(async (trx) => {
       await trx.insertInto('comment_threads').values(thread).execute();
-      await trx.insertInto('comments').values(comment).execute();
-      await this.announce(trx, auth, caller, thread, comment, 'create', null);
-      await recordActivity(trx, { appId: auth.app.id, fileId, action: 'comment', subjectId: comment.id, summary: `commented: ${summary(content.text)}`, user: caller.user, at: now });
+      await this.insertComment(trx, auth, caller, thread, comment, null);
     });
     this.deps.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: comment.id, selectionGuid: thread.id });
     return commentView(comment);
@@ -126,9 +124,7 @@ export class CommentService {
         .executeTakeFirst();
       if (!still || still.deleted_at !== null) throw new ApiError(Errors.commentDeleted, `comment ${commentGuid} was deleted: it takes no replies`);
       if (still.closed_at !== null) throw new ApiError(Errors.threadClosed, `thread ${thread.id} is closed: reopen it before replying`);
-      await trx.insertInto('comments').values(reply).execute();
-      await this.announce(trx, auth, caller, thread, reply, 'create', repliedTo);
-      await recordActivity(trx, { appId: auth.app.id, fileId, action: 'reply', subjectId: reply.id, summary: `replied: ${summary(content.text)}`, user: caller.user, at: now });
+      await this.insertComment(trx, auth, caller, thread, reply, repliedTo);
     });
     this.deps.changed(auth.app.id, fileId, { subject: 'comment', action: 'create', id: reply.id, selectionGuid: thread.id });
     return commentView(reply);
@@ -305,6 +301,14 @@ export class CommentService {
   }
 
   // -------------------------------------------------------------------------------------------------
+
+  /** Stores a new comment (a reply when `repliedTo` is given) with its events and its sidebar line. */
+  private async insertComment(trx: Db, auth: RequestAuth, caller: FileAccess, thread: ThreadRow, comment: CommentRow, repliedTo: CommentRow | null): Promise<void> {
+    await trx.insertInto('comments').values(comment).execute();
+    await this.announce(trx, auth, caller, thread, comment, 'create', repliedTo);
+    const [action, verb] = repliedTo ? (['reply', 'replied'] as const) : (['comment', 'commented'] as const);
+    await recordActivity(trx, { appId: comment.app_id, fileId: comment.file_id, action, subjectId: comment.id, summary: `${verb}: ${summary(comment.text)}`, user: caller.user, at: comment.created_at });
+  }
 
   /**
    * Queues the Comment event of a written comment and, for users it mentions that were not announced for
