@@ -264,6 +264,7 @@ for (const database of testDatabases()) {
       expect(events[2]!.body.comment).toMatchObject({ guid: onRow.guid, selectionContent: 'Ship it' });
       expectFailure(await talk(svc, 'POST', base, 'comments', { body: { selection: { tableGuid: table.guid, rowGuid: 'no-such-row' }, content: 'x' } }), 400, 74001);
       expectFailure(await talk(svc, 'POST', base, 'comments', { body: { selection: { tableGuid: 'no-such-table', rowGuid: row!.guid }, content: 'x' } }), 400, 74001);
+      expectFailure(await talk(svc, 'POST', base, 'comments', { body: { selection: { tableGuid: 'x'.repeat(129), rowGuid: row!.guid }, content: 'x' } }), 400, 74000);
       expect(data(await talk(svc, 'GET', base, 'comment-count'))).toEqual({ count: 2 });
       expect(data(await talk(svc, 'GET', base, 'mention-at-list')).mentionAtList).toEqual([
         { userId: 'user-2', atGuid: created.nodes[1].attrs.guid, source: 'comment', commentGuid: created.guid },

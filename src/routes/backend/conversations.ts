@@ -229,7 +229,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
           pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          status: Type.String({ enum: ['open', 'closed', 'all'], default: 'all' }),
+          status: Type.Union([Type.Literal('open'), Type.Literal('closed'), Type.Literal('all')], { default: 'all' }),
         }),
         response: {
           200: BackendOk(
@@ -247,7 +247,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { page, pageSize, status } = request.query;
-      return ok(await services.comments.list(callerOf(request), request.params.fileId, { page, pageSize, status: status as 'open' | 'closed' | 'all' }));
+      return ok(await services.comments.list(callerOf(request), request.params.fileId, { page, pageSize, status }));
     },
   );
 

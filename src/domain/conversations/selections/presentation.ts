@@ -7,8 +7,8 @@ import { defineSelectionModule, selectionNotFound, withContent } from './shared.
 
 export const PresentationSelectionSchema = Type.Object(
   {
-    slideId: Type.String({ minLength: 1, description: 'the commented slide' }),
-    boxId: Type.Optional(Type.String({ minLength: 1, description: 'a text box of that slide, when the comment is about the box' })),
+    slideId: Type.String({ minLength: 1, maxLength: 128, description: 'the commented slide' }),
+    boxId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a text box of that slide, when the comment is about the box' })),
   },
   { additionalProperties: false, title: 'PresentationSelection', description: 'presentation: a slide, or a text box of it' },
 );

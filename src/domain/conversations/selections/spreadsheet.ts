@@ -10,8 +10,8 @@ const Range = Type.String({ minLength: 1, maxLength: 64, description: 'cells in 
 
 export const SpreadsheetSelectionSchema = Type.Union(
   [
-    Type.Object({ sheetId: Type.String({ minLength: 1, description: 'the sheet\'s stable id' }), range: Range }, { additionalProperties: false }),
-    Type.Object({ sheet: Type.String({ minLength: 1, description: 'the sheet\'s current name' }), range: Range }, { additionalProperties: false }),
+    Type.Object({ sheetId: Type.String({ minLength: 1, maxLength: 128, description: 'the sheet\'s stable id' }), range: Range }, { additionalProperties: false }),
+    Type.Object({ sheet: Type.String({ minLength: 1, maxLength: 128, description: 'the sheet\'s current name' }), range: Range }, { additionalProperties: false }),
   ],
   { title: 'SpreadsheetSelection', description: 'spreadsheet: cells of one sheet, the sheet named by id or by name (kept by id: renaming the sheet keeps its comments)' },
 );

@@ -7,9 +7,9 @@ import { defineSelectionModule, selectionNotFound } from './shared.js';
 
 export const TableSelectionSchema = Type.Object(
   {
-    tableGuid: Type.String({ minLength: 1, description: 'a table of this base' }),
-    rowGuid: Type.String({ minLength: 1, description: 'a live row of that table' }),
-    columnGuid: Type.Optional(Type.String({ minLength: 1, description: 'a column of that table, when the comment is about one cell; without it, the row' })),
+    tableGuid: Type.String({ minLength: 1, maxLength: 128, description: 'a table of this base' }),
+    rowGuid: Type.String({ minLength: 1, maxLength: 128, description: 'a live row of that table' }),
+    columnGuid: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'a column of that table, when the comment is about one cell; without it, the row' })),
   },
   { additionalProperties: false, title: 'TableSelection', description: 'table: a row of a table of this base, or one cell of it' },
 );
