@@ -10,54 +10,14 @@
  *      GET plain-text 20 times while the document is open (live) and 20 times after every client left
  *      (built from storage each call) → p50/max.
  */
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
+import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
 import { percentile, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const TOKEN = 'bench-token';
-
-interface Client {
-  doc: Y.Doc;
-  provider: HocuspocusProvider;
-  socket: HocuspocusProviderWebsocket;
-}
-
-async function until(check: () => boolean, what: string | (() => string), timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${typeof what === 'string' ? what : what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-async function connect(service: BenchService, fileId: string): Promise<Client> {
-  const query = new URLSearchParams({ signature: service.signature, token: TOKEN });
-  const socket = new HocuspocusProviderWebsocket({ url: `${service.url.replace('http', 'ws')}/sdk/v2/collab-files/${fileId}/collaboration?${query}`, WebSocketPolyfill: WebSocket });
-  const doc = new Y.Doc();
-  const provider = new HocuspocusProvider({ websocketProvider: socket, name: fileId, document: doc, token: 'bench' });
-  provider.attach();
-  await until(() => provider.isSynced, 'client sync');
-  return { doc, provider, socket };
-}
-
-function paragraph(text: string): Y.XmlElement {
-  const element = new Y.XmlElement('paragraph');
-  element.insert(0, [new Y.XmlText(text)]);
-  return element;
-}
-
-async function createFile(service: BenchService, fileId: string, type: string): Promise<void> {
-  const response = await fetch(`${service.url}/sdk/v2/api/files`, {
-    method: 'POST',
-    headers: { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN, 'content-type': 'application/json' },
-    body: JSON.stringify({ type, fileId }),
-  });
-  if (!response.ok) throw new Error(`create ${fileId}: ${response.status} ${await response.text()}`);
-}
 
 async function timePlainText(service: BenchService, fileId: string, runs: number): Promise<{ p50: number; max: number; length: number }> {
   const times: number[] = [];
@@ -86,11 +46,11 @@ export default async function collabBench(args: string[]): Promise<void> {
   const service = await startBenchService({ appId: APP_ID, secret: SECRET, endpointUrl: integrator.url });
   const clients: Client[] = [];
   try {
-    await createFile(service, 'fanout', 'document');
-    await createFile(service, 'big', 'document');
+    await createFile(service, 'fanout', 'document', TOKEN);
+    await createFile(service, 'big', 'document', TOKEN);
 
     // 1. fan-out
-    for (let i = 0; i < clientCount; i++) clients.push(await connect(service, 'fanout'));
+    for (let i = 0; i < clientCount; i++) clients.push(await connect(service, 'fanout', TOKEN));
     const sentAt: number[] = [];
     const latencies: number[] = [];
     clients.forEach((client, index) => {
@@ -131,13 +91,10 @@ export default async function collabBench(args: string[]): Promise<void> {
     console.log(`  server CPU ${((cpu / elapsed) * 100).toFixed(0)}% of one core; RSS ${memory.rssMiB} MiB (peak ${memory.peakMiB} MiB)`);
     // the clients share one process (and the machine) with each other: when it is saturated, latency is theirs
     console.log(`  client process CPU ${((clientSeconds / elapsed) * 100).toFixed(0)}% of one core`);
-    for (const client of clients.splice(0)) {
-      client.provider.destroy();
-      client.socket.destroy();
-    }
+    for (const client of clients.splice(0)) disconnect(client);
 
     // 2. plain text of a large document
-    const writer = await connect(service, 'big');
+    const writer = await connect(service, 'big', TOKEN);
     const line = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(100).slice(0, 10_000);
     const paragraphs = Math.round((megabytes * 1024 * 1024) / line.length);
     writer.doc.transact(() => {
@@ -146,8 +103,7 @@ export default async function collabBench(args: string[]): Promise<void> {
     });
     await until(() => !writer.provider.hasUnsyncedChanges, 'large document stored');
     const live = await timePlainText(service, 'big', 20);
-    writer.provider.destroy();
-    writer.socket.destroy();
+    disconnect(writer);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const stored = await timePlainText(service, 'big', 20);
     const after = service.memory();
@@ -155,10 +111,7 @@ export default async function collabBench(args: string[]): Promise<void> {
     console.log(`  open in an editor: p50 ${live.p50.toFixed(1)} ms, max ${live.max.toFixed(1)} ms; from storage: p50 ${stored.p50.toFixed(1)} ms, max ${stored.max.toFixed(1)} ms`);
     console.log(`  server RSS ${after.rssMiB} MiB (peak ${after.peakMiB} MiB)`);
   } finally {
-    for (const client of clients) {
-      client.provider.destroy();
-      client.socket.destroy();
-    }
+    for (const client of clients) disconnect(client);
     await service.close();
     await integrator.close();
   }

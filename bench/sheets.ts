@@ -11,20 +11,26 @@
  *   3. rewrite: the same POST again (idempotent: nothing changes, nothing is stored);
  *   4. with one editor connected (the document is live in the server): three reads and one write of new
  *      values, the editor seeing the write;
+ *   5. formulas: a sheet "Chain" with A1 = 1 and 10,000 formulas A(n) = A(n-1)+1 below it; after the
+ *      editor left, change A1 (POST) and read the chain's last cell (GET: the cached document applies the
+ *      change and recomputes the chain), five times;
  * timing each request end to end and reading the server's resident memory (current, peak) from /proc.
+ * Then, in this process, the formula engine alone: recompute after one change at the head of the chain.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { columnLetters } from '../src/domain/sheets/a1.js';
+import { Workbook, type CellInput } from '../src/domain/sheets/formulas/index.js';
 import { startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench-sheets';
 const SECRET = 'bench-sheets-secret-bench-sheets-secret';
 const TOKEN = 'bench-token';
 
-function cellValue(row: number, column: number, round: number): string | number | boolean {
+/** The benchmark sheets' cell at (row, column): text, numbers, booleans and a formula in every fifth column. */
+export function cellValue(row: number, column: number, round: number): string | number | boolean {
   switch (column % 5) {
     case 0:
       return `Item ${row}-${column}`;
@@ -39,13 +45,48 @@ function cellValue(row: number, column: number, round: number): string | number 
   }
 }
 
+/** Formulas depending on one another in a chain: A1 = 1, A(n) = A(n-1)+1. */
+const CHAIN = 10_000;
+
+function chainColumn(head: number): CellInput[][] {
+  return [[head], ...Array.from({ length: CHAIN }, (_, row) => [`=A${row + 1}+1`])];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** The engine alone, in this process: build the chain, then time recomputes after one change at its head. */
+function engineRecompute(): void {
+  const cells = chainColumn(1).map((line, row) => [row, 0, line[0] ?? null] as const);
+  let start = performance.now();
+  const workbook = new Workbook([{ id: 'chain', name: 'Chain', cells }]);
+  const build = performance.now() - start;
+  const times: number[] = [];
+  const cpuTimes: number[] = [];
+  for (let round = 2; round <= 11; round++) {
+    start = performance.now();
+    const cpu = process.cpuUsage();
+    const changed = workbook.setCell('chain', 0, 0, round);
+    const used = process.cpuUsage(cpu);
+    times.push(performance.now() - start);
+    cpuTimes.push((used.user + used.system) / 1000);
+    if (changed.length !== CHAIN + 1 || workbook.value('chain', CHAIN, 0) !== round + CHAIN) throw new Error('the chain did not recompute');
+  }
+  console.log(
+    `engine alone: build of the ${CHAIN}-formula chain ${build.toFixed(0)} ms; recompute after one change: median ${median(times).toFixed(1)} ms ` +
+      `(CPU ${median(cpuTimes).toFixed(1)} ms), max ${Math.max(...times).toFixed(1)} ms (10 runs)`,
+  );
+}
+
 function memory(service: BenchService): string {
   const { rssMiB, peakMiB } = service.memory();
   return `server RSS ${rssMiB} MiB (peak ${peakMiB} MiB)`;
 }
 
-/** A collaboration client on the file, in sync, as a browser editor would be. */
-async function connectEditor(service: BenchService, fileId: string): Promise<{ doc: Y.Doc; close(): void }> {
+/** A collaboration client on the file (as the user bench-token), in sync, as a browser editor would be. */
+export async function connectEditor(service: BenchService, fileId: string): Promise<{ doc: Y.Doc; close(): void }> {
   const query = `signature=${service.signature}&token=${TOKEN}`;
   const socket = new HocuspocusProviderWebsocket({ url: `${service.url.replace('http', 'ws')}/sdk/v2/collab-files/${fileId}/collaboration?${query}`, WebSocketPolyfill: WebSocket });
   const doc = new Y.Doc();
@@ -77,12 +118,15 @@ export default async function sheetsBench(args: string[]): Promise<void> {
     const credentials = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
     const timed = async (method: string, route: string, body?: string) => {
       const start = performance.now();
+      const cpuBefore = service.cpuSeconds();
       const headers = body === undefined ? credentials : { ...credentials, 'content-type': 'application/json' };
       const response = await fetch(`${service.url}${route}`, { method, headers, body });
       const text = await response.text();
       const elapsed = performance.now() - start;
+      // the server's CPU time for the request (10 ms ticks): far less dependent on the machine's load than wall time
+      const cpuMs = (service.cpuSeconds() - cpuBefore) * 1000;
       if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text.slice(0, 500)}`);
-      return { elapsed, text, data: (JSON.parse(text) as { data: Record<string, unknown> }).data };
+      return { elapsed, cpuMs, text, data: (JSON.parse(text) as { data: Record<string, unknown> }).data };
     };
     await timed('POST', '/sdk/v2/api/files', JSON.stringify({ type: 'spreadsheet', fileId }));
     const valuesPath = `/sdk/v2/api/files/${fileId}/sheets/values`;
@@ -94,7 +138,7 @@ export default async function sheetsBench(args: string[]): Promise<void> {
       const read = await timed('GET', `${valuesPath}?range=${encodeURIComponent(range)}`);
       const answered = (read.data.values as unknown[][]).reduce((sum, row) => sum + row.length, 0);
       if (answered !== rows * columns) throw new Error(`read answered ${answered} cells, expected ${rows * columns}`);
-      console.log(`${label} (GET, answer ${(read.text.length / 1024 / 1024).toFixed(2)} MiB): ${read.elapsed.toFixed(0)} ms; ${memory(service)}`);
+      console.log(`${label} (GET, answer ${(read.text.length / 1024 / 1024).toFixed(2)} MiB): ${read.elapsed.toFixed(0)} ms, server CPU ${read.cpuMs.toFixed(0)} ms; ${memory(service)}`);
     };
 
     console.log(`database: ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; range ${range}: ${rows} rows × ${columns} columns = ${rows * columns} cells`);
@@ -119,9 +163,44 @@ export default async function sheetsBench(args: string[]): Promise<void> {
     } finally {
       editor.close();
     }
+    // editors gone: the file is read without a live document again (the first read after them loads it)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reads: number[] = [];
+    const readCpu: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const read = await timed('GET', `${valuesPath}?range=${encodeURIComponent(range)}`);
+      reads.push(read.elapsed);
+      readCpu.push(read.cpuMs);
+    }
+    console.log(
+      `read after the editor left, 5 times: ${reads.map((ms) => ms.toFixed(0)).join(' / ')} ms (median ${median(reads).toFixed(0)}), ` +
+        `server CPU ${readCpu.map((ms) => ms.toFixed(0)).join(' / ')} ms; ${memory(service)}`,
+    );
+
+    await timed('POST', `/sdk/v2/api/files/${fileId}/sheets`, JSON.stringify({ name: 'Chain' }));
+    const chain = await timed('POST', valuesPath, JSON.stringify({ range: `Chain!A1:A${CHAIN + 1}`, resource: { values: chainColumn(1) } }));
+    const last = `${valuesPath}?range=${encodeURIComponent(`Chain!A${CHAIN + 1}`)}`;
+    const first = await timed('GET', last);
+    console.log(`chain of ${CHAIN} formulas: write ${chain.elapsed.toFixed(0)} ms; first read of its last cell ${first.elapsed.toFixed(0)} ms`);
+    const writes: number[] = [];
+    const recomputedReads: number[] = [];
+    const recomputeCpu: number[] = [];
+    for (let round = 2; round <= 6; round++) {
+      writes.push((await timed('POST', valuesPath, JSON.stringify({ range: 'Chain!A1', resource: { values: [[round]] } }))).elapsed);
+      const read = await timed('GET', last);
+      recomputedReads.push(read.elapsed);
+      recomputeCpu.push(read.cpuMs);
+      const value = (read.data.values as unknown[][])[0]?.[0];
+      if (value !== round + CHAIN) throw new Error(`the chain's last cell reads ${String(value)}, expected ${round + CHAIN}`);
+    }
+    console.log(
+      `change the chain's head (POST) then read its last cell (GET, recomputes 10,000 formulas): write median ${median(writes).toFixed(0)} ms, read median ${median(recomputedReads).toFixed(0)} ms (${recomputedReads.map((ms) => ms.toFixed(0)).join(' / ')}), ` +
+        `server CPU of the read median ${median(recomputeCpu).toFixed(0)} ms; ${memory(service)}`,
+    );
     await timed('DELETE', `/sdk/v2/api/files/${fileId}`);
   } finally {
     await service.close();
     await integrator.close();
   }
+  engineRecompute();
 }

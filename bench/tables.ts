@@ -24,7 +24,7 @@ const TOKEN = 'bench-token';
 const BASE = 'bench-base';
 const ROWS_PER_REQUEST = 2000;
 
-const COLUMNS = [
+export const COLUMNS = [
   { name: 'Name', type: 'SingleLineText' },
   { name: 'Notes', type: 'LongText' },
   { name: 'Amount', type: 'Number', props: { precision: 2 } },
@@ -42,7 +42,7 @@ const COLUMNS = [
 ];
 const STATUSES = ['Open', 'Doing', 'Done'];
 
-function rowValues(i: number): Record<string, unknown> {
+export function rowValues(i: number): Record<string, unknown> {
   return {
     Name: `Item ${i}`,
     Notes: `Row ${i}: a few words of free text, as a note typically holds.`,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.
@@ -19,6 +20,8 @@ export interface Config {
   bootstrapApp: BootstrapApp | undefined;
   /** Largest accepted table API request body, in bytes; above it the table API answers 400 / 70012. */
   tableBodyLimitBytes: number;
+  /** Largest accepted image or attachment upload, in bytes; above it 413 / 75001 (docs/ATTACHMENTS.md). */
+  uploadLimitBytes: number;
   /** Integrator link: callback deadlines, permission cache and event delivery (README "Integrator link"). */
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
@@ -64,6 +67,8 @@ export interface ContentConfig {
   compactAfter: number;
   /** How often the integrator's permissions of an open collaboration session are checked again, ms. */
   permissionRecheckMs: number;
+  /** Memory for decoded documents of files no editor has open, kept between reads (estimated bytes; 0: none; default 256 MiB). */
+  cacheBytes?: number;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
     tableBodyLimitBytes: integer(env, 'SVC_TABLE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadLimitBytes: integer(env, 'SVC_UPLOAD_LIMIT', 10 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     integratorLink: {
       callbackTimeoutMs: integer(env, 'SVC_CALLBACK_TIMEOUT_MS', 5000, 100, 120_000),
       permissionCacheMs: integer(env, 'SVC_PERMISSION_CACHE_MS', 3000, 0, 600_000),
@@ -117,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, 'SVC_CONTENT_POLL_MS', 1000, 10, 60_000),
       compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
+      cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     },
   };
 }

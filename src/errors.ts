@@ -102,6 +102,7 @@ export const Errors = {
   sheetRowOutOfRange: { http: 400, code: 72009, tableCode: 70000 },
   notASpreadsheet: { http: 400, code: 72010, tableCode: 70000 },
   appendRequestReused: { http: 409, code: 72011, tableCode: 70000 },
+  formulaTooLong: { http: 400, code: 72012, tableCode: 70000 },
 
   // Comments, discussions and mentions (our own family 74000-74099; docs/CONVERSATIONS.md).
   invalidConversationParams: { http: 400, code: 74000, tableCode: 70000 },
@@ -110,6 +111,13 @@ export const Errors = {
   mentionedUserUnknown: { http: 400, code: 74003, tableCode: 70000 },
   commentDeleted: { http: 404, code: 74004, tableCode: 70000 },
   threadClosed: { http: 409, code: 74005, tableCode: 70000 },
+
+  // Images and attachments (our own family 75000-75099; docs/ATTACHMENTS.md).
+  invalidAttachmentParams: { http: 400, code: 75000, tableCode: 70000 },
+  attachmentTooLarge: { http: 413, code: 75001, tableCode: 70012 },
+  attachmentTypeNotAllowed: { http: 415, code: 75002, tableCode: 70000 },
+  attachmentTokenInvalid: { http: 401, code: 75003, tableCode: 'unauthorized' },
+  attachmentNotFound: { http: 404, code: 75004, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -11,8 +11,11 @@ import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
 import { collaborationEndpoint } from './routes/collaboration.js';
+import { browserAssets } from './routes/editor-page/assets.js';
+import { editorPage } from './routes/editor-page/index.js';
 import { tableApi } from './routes/table-api/index.js';
 import { healthRoutes } from './routes/health.js';
+import { UPLOADER_PREFIX, uploaderApi } from './routes/uploader.js';
 import type { Services } from './services.js';
 import './http/request-context.js';
 
@@ -99,17 +102,25 @@ export async function buildServer(services: Services, options: ServerOptions = {
 
   await app.register(healthRoutes);
   await app.register(collaborationEndpoint);
-  // Authentication and the per-app rate limit once for everything integrators call under /sdk/v2, so the
-  // backend and table APIs draw on one budget per app; each group keeps its own envelope.
-  await app.register(
-    async (sdk) => {
-      await sdk.register(signatureAuth);
-      await sdk.register(appRateLimit, { defaultQps: services.config.appQps });
-      await sdk.register(backendApi);
-      await sdk.register(tableApi, { prefix: TABLE_API_PATH, bodyLimit: services.config.tableBodyLimitBytes });
-    },
-    { prefix: SDK_PREFIX },
-  );
+  // The browser face: the editor page and the files it and the SDK load. Outside the integrators' scope below
+  // because they answer HTML and files, not envelopes (the page checks signature and token itself).
+  await app.register(editorPage);
+  await app.register(browserAssets);
+  // Authentication and the per-app rate limit once for everything integrators and editors call (/sdk/v2 and the
+  // client kits' /uploader), so the backend, table and upload APIs draw on one budget per app; each group keeps
+  // its own envelope.
+  await app.register(async (integrators) => {
+    await integrators.register(signatureAuth);
+    await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
+    await integrators.register(
+      async (sdk) => {
+        await sdk.register(backendApi);
+        await sdk.register(tableApi, { prefix: TABLE_API_PATH, bodyLimit: services.config.tableBodyLimitBytes });
+      },
+      { prefix: SDK_PREFIX },
+    );
+    await integrators.register(uploaderApi, { prefix: UPLOADER_PREFIX });
+  });
 
   app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>

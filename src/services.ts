@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import { AppService } from './domain/apps/app-service.js';
+import { AttachmentService } from './domain/attachments/attachment-service.js';
 import { FileService } from './domain/files/file-service.js';
 import { SeatService } from './domain/seats/seat-service.js';
 import { SheetService } from './domain/sheets/sheet-service.js';
@@ -14,6 +15,8 @@ import { DateMentionService } from './domain/conversations/date-mention-service.
 import { DiscussionService } from './domain/conversations/discussion-service.js';
 import { Participants } from './domain/conversations/participants.js';
 import { createSelectionModules, type SelectionModules } from './domain/conversations/selections/index.js';
+import { MentionSuggestionService } from './domain/suggestions/mention-suggestions.js';
+import { tableMessage } from './domain/tables/table-notices.js';
 import { TableService } from './domain/tables/table-service.js';
 import { fileContentEvent } from './events/builders.js';
 import type { Storage } from './storage/database.js';
@@ -59,6 +62,10 @@ export interface Services {
   discussions: DiscussionService;
   /** dates mentioned in a file, with reminders the integrator sends */
   dateMentions: DateMentionService;
+  /** what an editor's `@` dropdown offers: users and files, from the integrator's search callbacks */
+  mentionSuggestions: MentionSuggestionService;
+  /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
+  attachments: AttachmentService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -88,6 +95,7 @@ export function createServices(config: Config, storage: Storage): Services {
       const version = await files.bumpVersion(db, change.auth.app.id, change.fileId);
       await outbox.add(db, fileContentEvent({ appId: change.auth.app.id, fileId: change.fileId, userId: change.userId, version }));
     },
+    tellEditors: (appId, fileId, change) => content.tellEditors(appId, fileId, tableMessage(change)),
   });
   const selections = createSelectionModules({ content, tables });
   const conversations: ConversationDeps = {
@@ -117,5 +125,7 @@ export function createServices(config: Config, storage: Storage): Services {
     comments: new CommentService(conversations, selections),
     discussions: new DiscussionService(conversations),
     dateMentions: new DateMentionService(conversations),
+    mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
+    attachments: new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes }),
   };
 }

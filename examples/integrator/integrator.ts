@@ -92,7 +92,16 @@ export interface IntegratorOptions {
   autoFiles?: boolean;
 }
 
-class HttpError extends Error {
+/**
+ * Pages the integrator serves to people on the same origin as its callbacks (the demo intranet): `handle`
+ * answers a request it owns and returns true, or returns false (without reading the body) to leave it to the
+ * callback routes.
+ */
+export interface Site {
+  handle(req: http.IncomingMessage, res: http.ServerResponse, url: URL): boolean | Promise<boolean>;
+}
+
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -112,6 +121,12 @@ export class ReferenceIntegrator {
   /** every served call, in arrival order */
   readonly calls: ServedCall[] = [];
   intercept: Intercept | undefined;
+  /** base of the integrator's own pages (full file URLs); starts as options.publicUrl */
+  publicUrl: string | undefined;
+  /** pages for people, tried before the callback routes (examples/integrator/intranet.ts) */
+  site: Site | undefined;
+  /** called once per event (after deduplication), as it arrives */
+  readonly eventListeners = new Set<(event: ReceivedEvent) => void>();
   /** what /events answers (tests switch it to make deliveries fail) */
   eventsAnswer: { status: number; delayMs?: number } = { status: 200 };
   private readonly seenEventIds = new Set<string>();
@@ -120,6 +135,7 @@ export class ReferenceIntegrator {
 
   constructor(private readonly options: IntegratorOptions) {
     this.server = http.createServer((req, res) => void this.handle(req, res));
+    this.publicUrl = options.publicUrl;
   }
 
   /** events received, each once (deduplicated by X-Svc-Event-Id), in order of first arrival */
@@ -174,9 +190,10 @@ export class ReferenceIntegrator {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://integrator.local');
-    const call: ServedCall = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers };
-    this.calls.push(call);
     try {
+      if (await this.site?.handle(req, res, url)) return;
+      const call: ServedCall = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers };
+      this.calls.push(call);
       const body = await readBody(req);
       const override = await this.intercept?.(call);
       if (override) {
@@ -212,7 +229,7 @@ export class ReferenceIntegrator {
       if ((m = path.match(/^\/files\/([^/]+)\/url$/))) {
         const file = this.file(m[1]!);
         if (claims.fileId !== undefined && claims.fileId !== file.id) throw new HttpError(403, 'signature is for another file');
-        return { url: `${this.options.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` };
+        return { url: `${this.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` };
       }
       throw new HttpError(404, 'no such system call');
     }
@@ -330,6 +347,7 @@ export class ReferenceIntegrator {
     if (!this.seenEventIds.has(eventId)) {
       this.seenEventIds.add(eventId);
       this.uniqueEvents.push(event);
+      for (const listener of this.eventListeners) listener(event);
     }
     return {};
   }
@@ -379,7 +397,7 @@ export class ReferenceIntegrator {
       views: file.views,
       permissions: this.permissionsOf(file, user),
       advancedPermissions: file.advancedPermissions,
-      ...(file.type === 'file' ? { downloadUrl: `${this.options.publicUrl ?? this.url}/download/${encodeURIComponent(file.id)}`, ext: 'pdf' } : {}),
+      ...(file.type === 'file' ? { downloadUrl: `${this.publicUrl ?? this.url}/download/${encodeURIComponent(file.id)}`, ext: 'pdf' } : {}),
     };
   }
 
@@ -398,7 +416,7 @@ export class ReferenceIntegrator {
       createdAt: file.createdAt,
       updatedAt: file.updatedAt,
       views: file.views,
-      ...(file.type === 'file' ? { fullUrl: `${this.options.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` } : {}),
+      ...(file.type === 'file' ? { fullUrl: `${this.publicUrl ?? this.url}/files/${encodeURIComponent(file.id)}` } : {}),
     };
   }
 
@@ -443,7 +461,7 @@ function publicUser(user: User) {
   return { id: user.id, name: user.name, avatar: user.avatar ?? '', email: user.email ?? '', ...(user.teamGuid ? { teamGuid: user.teamGuid } : {}) };
 }
 
-async function readBody(req: http.IncomingMessage): Promise<unknown> {
+export async function readBody(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');

@@ -7,7 +7,12 @@ export const LICENSE_SIGNATURE_MAX_SECONDS = 4 * 60;
 /** Allowance for clock drift between the integrator's servers and ours. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
 /** Longest accepted signature, in characters: far above any real JWT, well below abuse. */
-const MAX_SIGNATURE_LENGTH = 8192;
+export const MAX_SIGNATURE_LENGTH = 8192;
+/**
+ * JOSE `typ` of the attachment access tokens the service issues (domain/attachments/access-token.ts). They are
+ * signed with the app secret too, and handed to browsers: one is never accepted as a signature.
+ */
+export const ACCESS_TOKEN_TYPE = 'svc-upload+jwt';
 
 export interface SignatureClaims extends JWTPayload {
   appId?: string;
@@ -39,15 +44,18 @@ export async function verifySignature(
 
   let alg: string | undefined;
   let appId: unknown;
+  let type: unknown;
   try {
     const header = decodeProtectedHeader(jwt);
     alg = header.alg;
+    type = header.typ;
     appId = header.kid ?? decodeJwt(jwt).appId;
   } catch {
     throw new ApiError(Errors.signatureMalformed, 'signature malformed: not a JWT');
   }
   // Checked before any key lookup: 'none' and asymmetric algorithms must never reach verification.
   if (alg !== 'HS256') throw new ApiError(Errors.signatureInvalid, `signature algorithm must be HS256, got ${String(alg)}`);
+  if (type === ACCESS_TOKEN_TYPE) throw new ApiError(Errors.signatureInvalid, 'an attachment access token is not a signature');
   if (typeof appId !== 'string' || appId.length === 0) {
     throw new ApiError(Errors.signatureMalformed, 'signature malformed: no appId (JOSE header kid or claim appId)');
   }
@@ -77,9 +85,7 @@ export async function verifySignature(
   }
   if (typeof claims.exp !== 'number') throw new ApiError(Errors.signatureInvalid, 'signature claim exp must be a number');
 
-  if (app.validUntil !== null && app.validUntil < now) {
-    throw new ApiError(Errors.appExpired, `application ${app.id} licence expired at ${new Date(app.validUntil).toISOString()}`);
-  }
+  assertAppValid(app, now);
   if (options.license) {
     if (claims.scope !== 'license') {
       throw new ApiError(Errors.licenseScopeRequired, 'this endpoint needs a signature with claim scope "license"');
@@ -93,4 +99,11 @@ export async function verifySignature(
     }
   }
   return { app, claims };
+}
+
+/** Refuses an application past its `validUntil` (403 / 30008), whatever credential named it. */
+export function assertAppValid(app: App, now: number): void {
+  if (app.validUntil !== null && app.validUntil < now) {
+    throw new ApiError(Errors.appExpired, `application ${app.id} licence expired at ${new Date(app.validUntil).toISOString()}`);
+  }
 }

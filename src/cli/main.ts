@@ -12,14 +12,18 @@ Manages applications in the database the service uses (same DATABASE_URL / SVC_D
 
 commands:
   app create [--id ID] [--name NAME] [--endpoint-url URL] [--member-limit N]
-             [--valid-until ISO|never] [--file-types a,b,…] [--qps N]
+             [--valid-until ISO|never] [--file-types a,b,…] [--qps N] [--frame-origins a,b,…|any]
                                       create an application; prints appId and secret (shown once)
   app show <appId>                    show an application (never its secret)
   app update <appId> [--name …] [--member-limit …] [--valid-until …] [--file-types …] [--qps N|default]
+             [--frame-origins a,b,…|any]
   app set-endpoint <appId> <url>      set the integrator callback base address
   app rotate-secret <appId>           replace the secret; prints the new one (shown once)
 
-file types: ${FILE_TYPES.join(', ')}`;
+file types: ${FILE_TYPES.join(', ')}
+frame origins: the host pages allowed to frame the editor, comma-separated http(s)://host[:port]
+  (host may start with *. for its subdomains), e.g. https://intranet.example.com,https://*.example.org;
+  any (the default) allows every origin`;
 
 class UsageError extends Error {}
 
@@ -48,6 +52,12 @@ function parseSettings(values: Record<string, string | boolean | undefined>): Ap
     if (unknown.length) throw new UsageError(`--file-types: unknown ${unknown.join(', ')}`);
     settings.availableFileTypes = list as FileType[];
   }
+  const frameOrigins = text('frame-origins');
+  if (frameOrigins !== undefined) {
+    const list = frameOrigins.split(',').map((origin) => origin.trim()).filter(Boolean);
+    if (list.length === 0) throw new UsageError('--frame-origins: give origins separated by commas, or any to allow every origin');
+    settings.frameOrigins = list.length === 1 && list[0]!.toLowerCase() === 'any' ? [] : list;
+  }
   return settings;
 }
 
@@ -61,6 +71,7 @@ function describe(app: App): Record<string, unknown> {
     validUntil: app.validUntil === null ? null : new Date(app.validUntil).toISOString(),
     endpointUrl: app.endpointUrl,
     qpsLimit: app.qpsLimit,
+    frameOrigins: app.frameOrigins,
   };
 }
 
@@ -76,6 +87,7 @@ async function run(argv: string[]): Promise<void> {
       'valid-until': { type: 'string' },
       'file-types': { type: 'string' },
       qps: { type: 'string' },
+      'frame-origins': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

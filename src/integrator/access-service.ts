@@ -38,10 +38,15 @@ export class AccessService {
     return this.users.get(cacheKey(auth.app.id, context.token), () => this.callbacks.currentUser(context.call));
   }
 
-  /** The file's metadata as the caller sees it, without deciding anything. */
-  fileMetadata(auth: RequestAuth, fileId: string): Promise<FileMetadata> {
+  /**
+   * The file's metadata as the caller sees it, without deciding anything. `fresh`: ask the integrator now and
+   * keep that answer for the next callers (an open editor asked to have its permissions checked again).
+   */
+  fileMetadata(auth: RequestAuth, fileId: string, options: { fresh?: boolean } = {}): Promise<FileMetadata> {
     const context = this.userContext(auth);
-    return this.files.get(cacheKey(auth.app.id, context.token, fileId), () => this.callbacks.file(context.call, fileId));
+    const key = cacheKey(auth.app.id, context.token, fileId);
+    const load = () => this.callbacks.file(context.call, fileId);
+    return options.fresh ? this.files.refresh(key, load) : this.files.get(key, load);
   }
 
   /**
@@ -90,6 +95,11 @@ export class AccessService {
       if (user) found.set(id, user);
     });
     return found;
+  }
+
+  /** How to make a callback on the caller's behalf (their token forwarded, credential type 0). */
+  callContext(auth: RequestAuth): CallContext {
+    return this.userContext(auth).call;
   }
 
   /** Forgets every cached answer (tests; an integrator that announces a permission change). */

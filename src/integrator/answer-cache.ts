@@ -27,6 +27,12 @@ export class AnswerCache<T> {
     return value;
   }
 
+  /** Asks again now, past any remembered answer, and remembers the new one. */
+  refresh(key: string, load: () => Promise<T>): Promise<T> {
+    this.entries.delete(key);
+    return this.get(key, load);
+  }
+
   clear(): void {
     this.entries.clear();
   }

@@ -64,7 +64,8 @@ export interface FileListEntry {
   id: string;
   name: string;
   type: string;
-  permissions: { readable?: boolean; editable?: boolean; commentable?: boolean };
+  /** the three booleans of spec 2.3, each present (a permission the integrator left out is false) */
+  permissions: { readable: boolean; editable: boolean; commentable: boolean };
   creatorId?: string;
   createdAt?: string;
   updatedAt?: string;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { WebSocketServer } from 'ws';
 import { verifySignature } from '../auth/signature.js';
 import type { CollaborationContext } from '../domain/content/content-service.js';
+import { NO_PERMISSIONS, sessionPermissions } from '../domain/content/session-access.js';
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
 import { ApiError, Errors, isApiError } from '../errors.js';
 
@@ -39,21 +40,21 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
   const token = credential(request, url, 'x-svc-token', 'token');
   if (token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send ?token= (or X-Svc-Token)');
   const appId = verified.app.id;
-  await services.content.kindOf(appId, fileId);
+  const kind = await services.content.sessionKind(appId, fileId);
   const auth = { app: verified.app, claims: verified.claims, token };
   const { user, file } = await services.access.authorize(auth, fileId, 'readable');
   return {
     appId,
     fileId,
     actor: { userId: user.id, token, name: user.name },
-    readOnly: file.permissions.editable !== true,
-    recheck: async () => {
+    permissions: sessionPermissions(file.permissions),
+    presenceOnly: kind === 'presence',
+    recheck: async ({ fresh }) => {
       try {
-        const now = await services.access.authorize(auth, fileId, 'readable');
-        return now.file.permissions.editable === true ? 'editable' : 'readable';
+        return sessionPermissions((await services.access.fileMetadata(auth, fileId, { fresh })).permissions);
       } catch (error) {
         // a refusal or a file the integrator no longer knows ends the session; its failures do not
-        if (isApiError(error) && (error.spec === Errors.permissionDenied || error.spec === Errors.integratorFileNotFound)) return 'none';
+        if (isApiError(error) && (error.spec === Errors.permissionDenied || error.spec === Errors.integratorFileNotFound)) return NO_PERMISSIONS;
         throw error;
       }
     },

@@ -14,6 +14,7 @@ import {
   type DatabaseMetadata,
   type Insertable,
   type MigrationProvider,
+  type RawBuilder,
   type SchemaMetadata,
   type SelectQueryBuilder,
   type TableMetadata,
@@ -33,6 +34,8 @@ export interface Storage {
   readonly db: Db;
   /** True when `error` is a unique/primary-key violation raised by this engine. */
   isUniqueViolation(error: unknown): boolean;
+  /** True when `error` is a foreign-key violation raised by this engine (a row whose parent is gone). */
+  isForeignKeyViolation(error: unknown): boolean;
   /** Cheap round trip, for health checks. */
   ping(): Promise<void>;
   /**
@@ -47,6 +50,13 @@ export interface Storage {
    * what it can (see `sqliteBulkInsert`, `postgresBulkInsert`).
    */
   insertMany<T extends keyof Database & string>(trx: Transaction<Database>, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void>;
+  /**
+   * A member of the JSON object stored as text in `column`, as an SQL expression: `text` gives strings as they
+   * are and arrays as JSON text; `number` gives JSON numbers as numbers, so that they order numerically
+   * (PostgreSQL: null for anything else; SQLite: other values as they are, ordered after the numbers).
+   * Absent members are null. `key` is bound as a parameter.
+   */
+  jsonMember(column: string, key: string, as: 'text' | 'number'): RawBuilder<string | number | null>;
   close(): Promise<void>;
 }
 
@@ -106,16 +116,20 @@ function openSqlite(options: StorageOptions): Storage {
     db,
     skipLocked: (query) => query,
     insertMany: inTransactionOnly(sqliteBulkInsert(connection, db)),
-    isUniqueViolation: (error) =>
-      typeof error === 'object' &&
-      error !== null &&
-      'code' in error &&
-      (error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || error.code === 'SQLITE_CONSTRAINT_UNIQUE'),
+    // SQLite orders numbers before text by itself, so `number` is the member as it is: one JSON read per row.
+    jsonMember: (column, key) => sql<string | number | null>`json_extract(${sql.ref(column)}, ${`$.${JSON.stringify(key)}`})`,
+    isUniqueViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE',
+    isForeignKeyViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
   };
+}
+
+/** The driver's error code (better-sqlite3 and pg both name it `code`). */
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 }
 
 type BulkInsert = Storage['insertMany'];
@@ -282,8 +296,14 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     db,
     skipLocked: (query) => query.forUpdate().skipLocked(),
     insertMany: inTransactionOnly(postgresBulkInsert(db)),
-    isUniqueViolation: (error) =>
-      typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
+    jsonMember: (column, key, as) => {
+      const member = sql`(${sql.ref(column)}::jsonb -> ${key}::text)`;
+      return as === 'text'
+        ? sql<string | null>`(${sql.ref(column)}::jsonb ->> ${key}::text)`
+        : sql<number | null>`(case when jsonb_typeof(${member}) = 'number' then (${member})::text::double precision end)`;
+    },
+    isUniqueViolation: (error) => errorCode(error) === '23505',
+    isForeignKeyViolation: (error) => errorCode(error) === '23503',
     ping: async () => {
       await sql`select 1`.execute(db);
     },

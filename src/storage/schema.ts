@@ -25,6 +25,7 @@ export interface Database {
   date_mentions: DateMentionsTable;
   mention_notices: MentionNoticesTable;
   conversation_activity: ConversationActivityTable;
+  attachments: AttachmentsTable;
 }
 
 export interface AppsTable {
@@ -38,6 +39,8 @@ export interface AppsTable {
   valid_until: number | null;
   endpoint_url: string | null;
   qps_limit: number | null;
+  /** JSON array of allowed host origins (domain/apps/frame-origins.ts); '[]': any origin */
+  frame_origins: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -287,5 +290,26 @@ export interface ConversationActivityTable {
   summary: string;
   user_id: string;
   user_name: string | null;
+  created_at: number;
+}
+
+/** An uploaded image or attachment of a file (docs/ATTACHMENTS.md); the bytes are in `data`. */
+export interface AttachmentsTable {
+  app_id: string;
+  guid: string;
+  file_id: string;
+  /** who uploaded it (the user the access token was issued to) */
+  user_id: string;
+  /** `images` (PNG, JPEG, GIF, WebP only) or `attachments` (anything, served as a download unless an image) */
+  bucket: string;
+  /** display name, sanitized: no path, no control characters */
+  filename: string;
+  /** sniffed from the bytes, never the client's declared type */
+  mime_type: string;
+  size: number;
+  /** pixels, images only */
+  width: number | null;
+  height: number | null;
+  data: Buffer;
   created_at: number;
 }

@@ -1,10 +1,9 @@
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
-import { appendParagraph, collaborationUrl, connectEditor, plainText, refusedUpgrade, startPeer, type Editor } from './support.js';
+import { appendParagraph, collaborationUrl, connectEditor, plainText, rawCollaborationClient, refusedUpgrade, startPeer, type Editor } from './support.js';
 
 const FAST_CONTENT = { coalesceMs: 300, coalesceMaxMs: 3000, pollMs: 50, compactAfter: 500, permissionRecheckMs: 60_000 };
 
@@ -107,9 +106,35 @@ for (const database of testDatabases()) {
       expect(plainHttp.body.status).toBe(42600);
       const missing = await refusedUpgrade(await collaborationUrl(svc, 'no-such-file'));
       expect(missing.status).toBe(404);
-      const table = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'table', fileId: 'tbl' } });
-      expect(table.status).toBe(200);
-      expect((await refusedUpgrade(await collaborationUrl(svc, 'tbl'))).body.status).toBe(70004);
+    });
+
+    it('gives a table base a presence-only session that hears of every table change', async () => {
+      svc.integrator.addFile({ id: 'tbl', type: 'table', grants: {} });
+      await createFile('tbl', 'table');
+      const editor = await open('tbl');
+      // the base's data lives in the table API: the session never takes content
+      expect(editor.readOnly).toBe(true);
+      const notices: Record<string, unknown>[] = [];
+      editor.provider.on('stateless', ({ payload }: { payload: string }) => notices.push(JSON.parse(payload) as Record<string, unknown>));
+      const api = '/sdk/v2/api/table-api/openapi/v1';
+      const table = await svc.call('POST', `${api}/tables`, { body: { baseGuid: 'tbl', name: 'Tasks', withoutInitRows: true, cols: [{ name: 'Title', type: 'SingleLineText' }] } });
+      const tableGuid = table.body.data.guid as string;
+      const rows = await svc.call('POST', `${api}/tables/${tableGuid}/rows`, { body: { rows: [{ Title: 'a' }, { Title: 'b' }] } });
+      const rowGuids = rows.body.data.rows.map((row: { guid: string }) => row.guid);
+      await svc.call('PATCH', `${api}/tables/${tableGuid}/rows/${rowGuids[0]}`, { body: { valueMap: { Title: 'c' } } });
+      await svc.call('POST', `${api}/tables/${tableGuid}/columns`, { body: { name: 'Due', type: 'Date', viewGuid: table.body.data.defaultViewGuid } });
+      await svc.call('DELETE', `${api}/tables/${tableGuid}/rows/${rowGuids[1]}`);
+      const refused = await svc.call('PATCH', `${api}/tables/${tableGuid}/rows/${rowGuids[0]}`, { body: { valueMap: { Title: 5 } } });
+      expect(refused.status).toBe(400);
+      await eventually(() => notices.length >= 5, 'five table notices');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(notices).toEqual([
+        { type: 'svc:table', tableGuid, subject: 'table', action: 'create' },
+        { type: 'svc:table', tableGuid, subject: 'rows', action: 'create', rowGuids },
+        { type: 'svc:table', tableGuid, subject: 'rows', action: 'update', rowGuids: [rowGuids[0]] },
+        { type: 'svc:table', tableGuid, subject: 'columns', action: 'create' },
+        { type: 'svc:table', tableGuid, subject: 'rows', action: 'delete', rowGuids: [rowGuids[1]] },
+      ]);
     });
 
     it('checks permissions of open sessions again: edit taken away, then read', async () => {
@@ -129,13 +154,9 @@ for (const database of testDatabases()) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await plainText(svc, 'doc-g')).toBe('while allowed');
 
-      let closeCode = 0;
-      editor.provider.configuration.websocketProvider.on('close', ({ event }: { event: { code: number } }) => {
-        closeCode ||= event.code;
-      });
       svc.integrator.grant('doc-g', DEFAULT_USER.id, { readable: false });
       svc.services.access.forget();
-      await eventually(() => closeCode === 4403, 'session closed with 4403');
+      await eventually(() => editor.closes[0] === 4403, 'session closed with 4403');
     });
 
     it('rejects a malformed update without touching the stored document', async () => {
@@ -144,15 +165,10 @@ for (const database of testDatabases()) {
       appendParagraph(editor.doc, 'intact');
       await editor.saved();
 
-      const socket = new WebSocket(await collaborationUrl(svc, 'doc-m'));
-      await new Promise((resolve) => socket.on('open', resolve));
-      const name = Buffer.from('doc-m');
-      // auth message, then a sync "update" message whose payload is garbage
-      socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([2, 0, 0])]));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-      socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from([0, 2, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01])]));
-      expect(await closed).toBe(4400);
+      const client = await rawCollaborationClient(svc, 'doc-m');
+      // a sync "update" message whose payload is garbage
+      client.send([0, 2, 6, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+      expect(await client.closed).toBe(4400);
 
       expect(await plainText(svc, 'doc-m')).toBe('intact');
       appendParagraph(editor.doc, 'still editing');
@@ -163,13 +179,9 @@ for (const database of testDatabases()) {
     it('ends the sessions of a file deleted while open', async () => {
       await createFile('doc-d');
       const editor = await open('doc-d');
-      let closeCode = 0;
-      editor.provider.configuration.websocketProvider.on('close', ({ event }: { event: { code: number } }) => {
-        closeCode ||= event.code;
-      });
       expect((await svc.call('DELETE', '/sdk/v2/api/files/doc-d')).body.data).toEqual({ deleted: true });
       appendParagraph(editor.doc, 'too late');
-      await eventually(() => closeCode === 4404, 'session closed with 4404');
+      await eventually(() => editor.closes[0] === 4404, 'session closed with 4404');
       expect((await svc.call('GET', '/sdk/v2/collab-files/doc-d/plain-text')).status).toBe(404);
     });
 

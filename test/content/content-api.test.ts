@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/domain/content/model.js';
+import { newImageBox, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/domain/content/model.js';
+import { plainTextOf } from '../../src/domain/content/plain-text.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
@@ -83,7 +84,9 @@ for (const database of testDatabases()) {
         const slides = slidesOf(doc);
         const title = newTextBox({ x: 10, y: 10, width: 600, height: 80 });
         const body = newTextBox({ x: 10, y: 100, width: 600, height: 300 });
-        (slides.get(0).get('boxes') as Y.Array<Y.Map<unknown>>).push([title, body]);
+        // an image box between the text boxes reads as nothing
+        const picture = newImageBox({ x: 620, y: 10, width: 300, height: 200 }, { src: '/sdk/v2/attachments/some-guid', alt: 'chart' });
+        (slides.get(0).get('boxes') as Y.Array<Y.Map<unknown>>).push([title, picture, body]);
         (title.get('content') as Y.XmlFragment).insert(0, toYNodes([paragraph(text('Welcome'))]));
         (body.get('content') as Y.XmlFragment).insert(0, toYNodes([paragraph(text('Agenda for today'))]));
         const second = new Y.Map<unknown>();
@@ -103,7 +106,8 @@ for (const database of testDatabases()) {
         ['Quarterly report', 'Revenue grew, strongly this quarter.', 'first point', 'second point', 'Region\tSales', 'North\t42', 'Ask @Second User about it.', '中文内容，很好。'].join('\n'),
       );
       expect(await plainText(svc, 'pro')).toBe('Dear customer,\nHello old friend\nPay in 30 days\nNo refunds');
-      expect(await plainText(svc, 'sheet')).toBe('Name\tScore\nAnn\t9.5\nTRUE\n\t\t=SUM(B2:B3)\n\nother sheet');
+      // the formula reads as computed: SUM(B2:B3) = 9.5
+      expect(await plainText(svc, 'sheet')).toBe('Name\tScore\nAnn\t9.5\nTRUE\n\t\t9.5\n\nother sheet');
       expect(await plainText(svc, 'deck')).toBe('Welcome\nAgenda for today\n\nThanks @Cy');
       await createFile('empty', 'document');
       expect(await plainText(svc, 'empty')).toBe('');
@@ -120,7 +124,7 @@ for (const database of testDatabases()) {
       // Ask Second User about it(5) 中文内容很好(6)
       expect(await count('doc', ['point', 'QUARTER', '中文', 'absent'])).toEqual({ wordCount: 26, keywords: { point: 2, QUARTER: 2, 中文: 1, absent: 0 } });
       expect((await count('pro')).wordCount).toBe(11);
-      expect(await count('sheet', ['ann'])).toEqual({ wordCount: 10, keywords: { ann: 1 } }); // Name Score Ann 9.5 TRUE SUM B2 B3 other sheet
+      expect(await count('sheet', ['ann'])).toEqual({ wordCount: 8, keywords: { ann: 1 } }); // Name Score Ann 9.5 TRUE 9.5 other sheet
       expect((await count('deck')).wordCount).toBe(6);
       const bad = await svc.call('POST', '/sdk/v2/collab-files/doc/plain-text/wc', { body: { keywords: 'point' } });
       expect(bad.status).toBe(400);
@@ -286,6 +290,65 @@ for (const database of testDatabases()) {
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions/nope/restore')).body.status).toBe(60010);
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'x', docHistoryId: 'nope' } })).body.status).toBe(60011);
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: '' } })).body.status).toBe(60012);
+    });
+
+    it('serves the content of an old version as the Yjs state of its history entry', async () => {
+      const historyContent = async (fileId: string, historyId: string, token: string = DEFAULT_USER.token) => {
+        const response = await fetch(`${svc.url}/sdk/v2/collab-files/${fileId}/history/${encodeURIComponent(historyId)}/content`, {
+          headers: { 'x-svc-signature': await svc.sign(), 'x-svc-token': token },
+        });
+        const body = new Uint8Array(await response.arrayBuffer());
+        return { status: response.status, headers: response.headers, body, json: () => JSON.parse(Buffer.from(body).toString('utf8')) };
+      };
+      const textOf = (state: Uint8Array, kind: 'document' | 'spreadsheet' = 'document') => {
+        const doc = new Y.Doc();
+        Y.applyUpdate(doc, state);
+        return plainTextOf(doc, kind);
+      };
+      await createFile('old', 'document');
+      await writeRichText('old', [paragraph(text('version one'))]);
+      await svc.services.content.flush(svc.app.id, 'old');
+      await writeRichText('old', [paragraph(text('version two'))]);
+      await svc.services.content.flush(svc.app.id, 'old');
+      const edits = (await svc.call('GET', '/sdk/v2/collab-files/old/doc-sidebar-info', { query: { historyType: 1 } })).body.data.histories;
+      expect(edits).toHaveLength(2);
+
+      const oldest = await historyContent('old', edits[1].id);
+      expect(oldest.status).toBe(200);
+      expect(oldest.headers.get('content-type')).toBe('application/octet-stream');
+      expect(oldest.headers.get('cache-control')).toBe('private, no-store');
+      expect(textOf(oldest.body)).toBe('version one');
+      expect(textOf((await historyContent('old', edits[0].id)).body)).toBe('version one\nversion two');
+
+      // a revision names a history entry: its docHistoryId opens the same way
+      const revision = (await svc.call('POST', '/sdk/v2/collab-files/old/revisions', { body: { title: 'Both' } })).body.data;
+      expect(textOf((await historyContent('old', revision.docHistoryId)).body)).toBe('version one\nversion two');
+
+      // other kinds too (the editor decodes them with the same model)
+      await createFile('old-sheet', 'spreadsheet');
+      await setCells('old-sheet', { '0:0': { v: 'kept' } });
+      await svc.services.content.flush(svc.app.id, 'old-sheet');
+      const sheetEntry = (await svc.call('GET', '/sdk/v2/collab-files/old-sheet/doc-sidebar-info')).body.data.histories[0];
+      expect(textOf((await historyContent('old-sheet', sheetEntry.id)).body, 'spreadsheet')).toBe('kept');
+
+      // unknown ids, another file's entry, a table file, no permission: JSON envelopes with clear codes
+      const unknown = await historyContent('old', 'no-such-entry');
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(unknown.json()).toMatchObject({ status: 60011, message: expect.stringContaining('no-such-entry') });
+      expect((await historyContent('old-sheet', edits[1].id)).json().status).toBe(60011);
+      expect((await historyContent('no-such-file', edits[1].id)).json().status).toBe(70013);
+      expect((await historyContent('old', 'x'.repeat(65))).json().status).toBe(40000);
+      await createFile('old-table', 'table');
+      expect((await historyContent('old-table', edits[1].id)).json()).toMatchObject({ status: 70004 });
+
+      svc.integrator.addUser({ id: 'user-9', name: 'Reader', token: 'token-9' });
+      svc.integrator.addUser({ id: 'user-10', name: 'Stranger', token: 'token-10' });
+      svc.integrator.addFile({ id: 'old', type: 'document', grants: { [DEFAULT_USER.id]: { readable: true }, 'user-9': { readable: true }, 'user-10': { readable: false } } });
+      expect(textOf((await historyContent('old', edits[1].id, 'token-9')).body)).toBe('version one');
+      const refused = await historyContent('old', edits[1].id, 'token-10');
+      expect(refused.status).toBe(403);
+      expect(refused.json().status).toBe(40300);
     });
 
     it('lets a reader read but not change', async () => {

@@ -14,6 +14,8 @@ export interface Editor {
   provider: HocuspocusProvider;
   /** resolves when the server acknowledged every local change (stored durably) */
   saved(): Promise<void>;
+  /** close codes of the provider's socket, in order (4403 access revoked, 4404 file deleted, …) */
+  closes: number[];
   close(): Promise<void>;
 }
 
@@ -27,18 +29,36 @@ export async function connectEditor(svc: { url: string; sign: TestService['sign'
   const doc = options.doc ?? new Y.Doc();
   const socket = new HocuspocusProviderWebsocket({ url: await collaborationUrl(svc, fileId, options.token), WebSocketPolyfill: WebSocket });
   const provider = new HocuspocusProvider({ websocketProvider: socket, name: fileId, document: doc, token: 'editor' });
+  const closes: number[] = [];
+  socket.on('close', ({ event }: { event: { code: number } }) => closes.push(event.code));
   provider.attach();
   await eventually(() => provider.isSynced, `editor synced on ${fileId}`);
   return {
     doc,
     provider,
     readOnly: provider.authorizedScope === 'readonly',
+    closes,
     saved: () => eventually(() => !provider.hasUnsyncedChanges, 'changes acknowledged'),
     async close() {
       provider.destroy();
       socket.destroy();
     },
   };
+}
+
+/**
+ * A bare collaboration WebSocket that speaks just enough of the Hocuspocus protocol (the auth message) to send
+ * hand-made messages: `send(bytes)` prefixes the document name; `closed` resolves with the close code.
+ */
+export async function rawCollaborationClient(svc: { url: string; sign: TestService['sign'] }, fileId: string): Promise<{ send(message: number[] | Buffer): void; closed: Promise<number> }> {
+  const socket = new WebSocket(await collaborationUrl(svc, fileId));
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise((resolve) => socket.on('open', resolve));
+  const name = Buffer.from(fileId);
+  const send = (message: number[] | Buffer) => socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from(message)]));
+  send([2, 0, 0]); // Auth, token message, empty token
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { send, closed };
 }
 
 /** Answer of an upgrade the server refused: HTTP status and the backend envelope. */

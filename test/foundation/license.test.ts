@@ -28,7 +28,26 @@ for (const database of testDatabases()) {
         validFrom: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         validUntil: null,
         endpointUrl: null,
+        frameOrigins: [],
       });
+    });
+
+    it('shows the allowed frame origins, as set and normalized', async () => {
+      await svc.services.apps.update(svc.app.id, { frameOrigins: ['HTTPS://Portal.Example.com:443', 'http://*.example.org:8080', 'https://portal.example.com'] });
+      const details = await license('GET', `/apps/${svc.app.id}`);
+      expect(details.body.data.frameOrigins).toEqual(['https://portal.example.com', 'http://*.example.org:8080']);
+      await expect(svc.services.apps.update(svc.app.id, { frameOrigins: ['https://a.example/x'] })).rejects.toMatchObject({ spec: { code: 20003 } });
+      await svc.services.apps.update(svc.app.id, { frameOrigins: [] });
+      expect((await license('GET', `/apps/${svc.app.id}`)).body.data.frameOrigins).toEqual([]);
+    });
+
+    it('gives an application stored before frame origins existed any origin (the column default)', async () => {
+      const now = Date.now();
+      await svc.services.storage.db
+        .insertInto('apps')
+        .values({ id: 'legacy-app', name: 'Legacy', secret: 's', available_file_types: '[]', premium_file_types: '[]', member_limit: 1, valid_from: now, valid_until: null, endpoint_url: null, qps_limit: null, created_at: now, updated_at: now })
+        .execute();
+      expect((await svc.services.apps.get('legacy-app')).frameOrigins).toEqual([]);
     });
 
     it('never shows or changes another application', async () => {

@@ -68,6 +68,25 @@ describe('command line', { timeout: 120_000 }, () => {
 
     const updated = JSON.parse(cli(dataDir, 'app', 'update', app.appId, '--valid-until', '2030-01-01T00:00:00Z').stdout);
     expect(updated.validUntil).toBe('2030-01-01T00:00:00.000Z');
+    expect(updated.frameOrigins).toEqual([]);
+  });
+
+  it('sets, normalizes and clears the allowed frame origins', () => {
+    const dataDir = tempDir();
+    const created = cli(dataDir, 'app', 'create', '--name', 'Framed', '--frame-origins', 'https://Intranet.example.com/, https://*.example.org:8443');
+    expect(created.code, created.stderr).toBe(0);
+    const app = JSON.parse(created.stdout);
+    expect(app.frameOrigins).toEqual(['https://intranet.example.com', 'https://*.example.org:8443']);
+
+    const updated = cli(dataDir, 'app', 'update', app.appId, '--frame-origins', 'http://localhost:5173');
+    expect(JSON.parse(updated.stdout).frameOrigins).toEqual(['http://localhost:5173']);
+    const refused = cli(dataDir, 'app', 'update', app.appId, '--frame-origins', 'https://a.example/path');
+    expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('a path is not allowed') });
+    expect(JSON.parse(cli(dataDir, 'app', 'show', app.appId).stdout).frameOrigins).toEqual(['http://localhost:5173']);
+    expect(cli(dataDir, 'app', 'update', app.appId, '--frame-origins', ' , ').stderr).toContain('or any to allow every origin');
+
+    const cleared = cli(dataDir, 'app', 'update', app.appId, '--frame-origins', 'any');
+    expect(JSON.parse(cleared.stdout).frameOrigins).toEqual([]);
   });
 
   it('explains its mistakes', () => {

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as Y from 'yjs';
+import { docFromState, sheetsOf } from '../../src/domain/content/model.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
@@ -22,8 +24,8 @@ for (const database of testDatabases()) {
       svc.call('POST', VALUES, { body: { range, resource: { values }, ...extra } });
     const append = (range: string, values: unknown, extra: Record<string, unknown> = {}) =>
       svc.call('PUT', VALUES, { body: { range, resource: { values }, ...extra } });
-    const valuesOf = async (range: string) => {
-      const response = await read(range);
+    const valuesOf = async (range: string, query: Record<string, string> = {}) => {
+      const response = await read(range, query);
       expect(response.status, response.text).toBe(200);
       return response.body.data.values as unknown[][];
     };
@@ -45,7 +47,8 @@ for (const database of testDatabases()) {
       expect(await valuesOf('B:C')).toEqual([['amount', 'paid'], [1200.5, true], [], [300, false]]);
       expect(await valuesOf('2:2')).toEqual([['rent', 1200.5, true]]);
       expect(await valuesOf('B2')).toEqual([[1200.5]]);
-      expect(await valuesOf('Sheet1')).toEqual([['name', 'amount', 'paid'], ['rent', 1200.5, true], [], ['food', 300, false, '']]);
+      // the formula =B2+B4 reads as computed
+      expect(await valuesOf('Sheet1')).toEqual([['name', 'amount', 'paid'], ['rent', 1200.5, true], [], ['food', 300, false, 1500.5]]);
       expect((await read('Sheet1', { valueRenderOption: 'FORMULA' })).body.data.values[3]).toEqual(['food', 300, false, '=B2+B4']);
       expect(await valuesOf('A2:B')).toEqual([['rent', 1200.5], [], ['food', 300]]);
       expect((await read('E10:F20')).body.data).toEqual({ range: 'Sheet1!E10:F20', values: [] });
@@ -70,7 +73,7 @@ for (const database of testDatabases()) {
       const after = await version();
       expect(after).toBeGreaterThan(0);
       expect((await write('A1:C2', body)).status).toBe(200);
-      expect(await valuesOf('Sheet1')).toEqual([[1, 'two', true], ['', '']]);
+      expect(await valuesOf('Sheet1')).toEqual([[1, 'two', true], ['', 2]]);
       expect(await version()).toBe(after);
     });
 
@@ -400,6 +403,102 @@ for (const database of testDatabases()) {
       } finally {
         editor.close();
       }
+    });
+
+    describe('formulas', () => {
+      it('a formula written through the API reads back computed, and a write recomputes its dependants', async () => {
+        expect((await write('A1:C2', [['price', 'qty', 'total'], [21, '=A2*2', '=A2*B2']])).status).toBe(200);
+        expect(await valuesOf('A2:C2')).toEqual([[21, 42, 882]]);
+        expect(await valuesOf('A2:C2', { valueRenderOption: 'FORMULA' })).toEqual([[21, '=A2*2', '=A2*B2']]);
+        // a later write to the precedent: the dependants follow on the next read
+        expect((await write('A2', [[5]])).status).toBe(200);
+        expect(await valuesOf('A2:C2')).toEqual([[5, 10, 50]]);
+        // the plain text export shows computed values too
+        const plain = await svc.call('GET', `/sdk/v2/collab-files/${FILE}/plain-text`);
+        expect(plain.status, plain.text).toBe(200);
+        expect(plain.body.data.content).toBe('price\tqty\ttotal\n5\t10\t50');
+      });
+
+      it('functions, cross-sheet references and error values', async () => {
+        expect((await svc.call('POST', `/sdk/v2/api/files/${FILE}/sheets`, { body: { name: 'Rates 2025' } })).status).toBe(200);
+        expect((await write("'Rates 2025'!A1:B2", [['eur', 1.1], ['gbp', 1.3]])).status).toBe(200);
+        expect(
+          (
+            await write('A1:A9', [
+              ['=SUM(1,2,3)'],
+              ["=VLOOKUP(\"gbp\",'Rates 2025'!A1:B2,2,FALSE)"],
+              ['=1/0'],
+              ['=NOPE(1)'],
+              ['=SUM(1,'],
+              ['=A99999999'],
+              ['=A8'],
+              ['=A7'],
+              ['=IF(A1>5,CONCAT("big ",A1),"small")'],
+            ])
+          ).status,
+        ).toBe(200);
+        expect(await valuesOf('A1:A9')).toEqual([[6], [1.3], ['#DIV/0!'], ['#NAME?'], ['#ERROR!'], ['#REF!'], ['#REF!'], ['#REF!'], ['big 6']]);
+      });
+
+      it('an enormous formula is refused with 72012 and nothing is written', async () => {
+        await write('A1', [['keep']]);
+        const before = await version();
+        const enormous = `=${'1+'.repeat(5000)}1`;
+        const response = await write('A1:B1', [['overwritten?', enormous]]);
+        expect(response.status).toBe(400);
+        expect(response.body.status).toBe(72012);
+        expect(response.body.message).toMatch(/at most 8192 characters/);
+        expect(response.body.data).toMatchObject({ row: 0, column: 1, limit: 8192 });
+        expect(await version()).toBe(before);
+        expect(await valuesOf('A1:B1')).toEqual([['keep']]);
+      });
+
+      it('deleting rows moves the references of formulas; references to deleted rows become #REF!', async () => {
+        await write('A1:B6', [[1, '=SUM(A1:A6)'], [2, '=A2'], [3], [4, '=A6*10'], [5], [6]]);
+        expect(await valuesOf('B1:B4')).toEqual([[21], [2], [], [60]]);
+        const deleted = await svc.call('DELETE', `/sdk/v2/api/files/${FILE}/sheets/Sheet1/rows/1`, { query: { count: 2 } });
+        expect(deleted.status, deleted.text).toBe(200);
+        expect(await valuesOf('A1:B4', { valueRenderOption: 'FORMULA' })).toEqual([[1, '=SUM(A1:A4)'], [4, '=A4*10'], [5], [6]]);
+        expect(await valuesOf('B1:B2')).toEqual([[16], [60]]);
+        await write('A1:A2', [['=A5'], ['=A2']]);
+        const again = await svc.call('DELETE', `/sdk/v2/api/files/${FILE}/sheets/Sheet1/rows/3`);
+        expect(again.status).toBe(200);
+        expect(await valuesOf('A1:B1', { valueRenderOption: 'FORMULA' })).toEqual([['=A4', '=SUM(A1:A3)']]);
+      });
+
+      it("an editor's change reaches the API's computed values, with no value stored by the editor", async () => {
+        await write('A1:B1', [[2, '=A1*10']]);
+        expect(await valuesOf('B1')).toEqual([[20]]);
+        const editor = await connectEditor(svc, FILE);
+        try {
+          editor.cells().set('0:0', { v: 7 });
+          await eventually(async () => JSON.stringify(await valuesOf('B1')) === '[[70]]', 'the API to compute from the edit');
+        } finally {
+          editor.close();
+        }
+        // after the editor left, reads still see its edits
+        expect(await valuesOf('A1:B1')).toEqual([[7, 70]]);
+      });
+
+      it('a read sees a change stored by another process (the cached document is brought up to date)', async () => {
+        await write('A1:B1', [[1, '=A1+1']]);
+        expect(await valuesOf('B1')).toEqual([[2]]);
+        // another service process on the same database: its update is stored, this process never saw it
+        const stored = await svc.services.content.store.load(svc.app.id, FILE);
+        const other = docFromState(stored!.snapshot);
+        for (const entry of stored!.updates) Y.applyUpdate(other, entry.update);
+        const storeElsewhere = async (value: number) => {
+          const before = Y.encodeStateVector(other);
+          (sheetsOf(other).get(0).get('cells') as Y.Map<unknown>).set('0:0', { v: value });
+          await svc.services.content.store.append(svc.app.id, FILE, Y.encodeStateAsUpdate(other, before), null);
+        };
+        await storeElsewhere(41);
+        expect(await valuesOf('A1:B1')).toEqual([[41, 42]]);
+        // compacted past what this process has cached: the log no longer holds what it lacks, so it rebuilds
+        await storeElsewhere(99);
+        expect(await svc.services.content.compact(svc.app.id, FILE, 1)).toBe(true);
+        expect(await valuesOf('A1:B1')).toEqual([[99, 100]]);
+      });
     });
   });
 }

@@ -10,8 +10,8 @@ import { FAST_DELIVERY, startTestIntegrator, type TestIntegratorOptions } from '
 
 export interface CallOptions {
   body?: unknown;
-  /** raw body text, sent as is (for malformed JSON) */
-  rawBody?: string;
+  /** raw body, sent as is: text (for malformed JSON; sent as JSON unless a content type is given), bytes, or a multipart form */
+  rawBody?: string | Uint8Array | FormData;
   headers?: Record<string, string>;
   signature?: string | null;
   token?: string | null;
@@ -96,10 +96,12 @@ export async function startService(database: TestDatabase, startOptions: StartOp
         headers['x-svc-signature'] = options.signature ?? (await service.sign());
       }
       if (options.token !== null) headers['x-svc-token'] = options.token ?? 'user-token';
-      let body: string | undefined;
-      if (options.rawBody !== undefined) body = options.rawBody;
+      let body: string | Uint8Array<ArrayBuffer> | FormData | undefined;
+      // A copy gives the ArrayBuffer-backed view fetch's BodyInit asks for (a Buffer may sit on a SharedArrayBuffer).
+      if (options.rawBody instanceof Uint8Array) body = new Uint8Array(options.rawBody);
+      else if (options.rawBody !== undefined) body = options.rawBody;
       else if (options.body !== undefined) body = JSON.stringify(options.body);
-      if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+      if (typeof body === 'string' && !('content-type' in headers)) headers['content-type'] = 'application/json';
       const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
       const response = await fetch(`${url}${path}${query}`, { method, headers, body });
       const text = await response.text();

@@ -165,6 +165,7 @@ for (const database of testDatabases()) {
           'PUT /tables/{guid}/columns/{colGuid}',
           'DELETE /tables/{guid}/columns/{colGuid}',
           'GET /tables/{guid}/rows',
+          'GET /tables/{guid}/row-window',
           'POST /tables/{guid}/rows',
           'GET /tables/{guid}/rows/{rowGuid}',
           'PATCH /tables/{guid}/rows/{rowGuid}',

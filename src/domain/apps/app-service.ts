@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';
+import { normalizeFrameOrigins } from './frame-origins.js';
 
 export interface App {
   id: string;
@@ -18,6 +19,11 @@ export interface App {
   endpointUrl: string | null;
   /** Per-app override of the default request budget per second; null uses the service default. */
   qpsLimit: number | null;
+  /**
+   * Host origins allowed to frame the editor page (`frame-ancestors`, src/http/frame-ancestors.ts), in normal
+   * form (domain/apps/frame-origins.ts); empty: any origin.
+   */
+  frameOrigins: string[];
 }
 
 export interface AppSettings {
@@ -28,6 +34,8 @@ export interface AppSettings {
   validUntil?: number | null;
   endpointUrl?: string | null;
   qpsLimit?: number | null;
+  /** replaces the list; [] allows any origin */
+  frameOrigins?: string[];
 }
 
 export const DEFAULT_MEMBER_LIMIT = 1000;
@@ -41,6 +49,7 @@ export function generateSecret(): string {
 
 function toApp(row: Selectable<AppsTable>): App {
   const fileTypes = (json: string) => (JSON.parse(json) as unknown[]).filter(isFileType);
+  const strings = (json: string) => (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
   return {
     id: row.id,
     name: row.name,
@@ -52,10 +61,12 @@ function toApp(row: Selectable<AppsTable>): App {
     validUntil: row.valid_until,
     endpointUrl: row.endpoint_url,
     qpsLimit: row.qps_limit,
+    frameOrigins: strings(row.frame_origins),
   };
 }
 
-function validateSettings(settings: AppSettings): void {
+/** Checks settings and returns them with the values stored in normal form (frame origins). */
+function validateSettings(settings: AppSettings): AppSettings {
   const bad = (why: string): never => {
     throw new ApiError(Errors.invalidAppUpdate, why);
   };
@@ -67,6 +78,7 @@ function validateSettings(settings: AppSettings): void {
   for (const list of [settings.availableFileTypes, settings.premiumFileTypes]) {
     if (list && !list.every(isFileType)) bad(`file types must be among ${FILE_TYPES.join(', ')}`);
   }
+  return settings.frameOrigins === undefined ? settings : { ...settings, frameOrigins: normalizeFrameOrigins(settings.frameOrigins) };
 }
 
 /** Applications (integrators): their credentials, licence and callback address. */
@@ -76,8 +88,8 @@ export class AppService {
   constructor(private readonly storage: Storage) {}
 
   /** Creates an application; the secret is returned here and never again (only rotated). */
-  async create(settings: AppSettings & { id?: string; secret?: string } = {}): Promise<App> {
-    validateSettings(settings);
+  async create(input: AppSettings & { id?: string; secret?: string } = {}): Promise<App> {
+    const settings = { ...input, ...validateSettings(input) };
     const id = settings.id ?? crypto.randomBytes(12).toString('hex');
     if (!APP_ID_PATTERN.test(id)) throw new ApiError(Errors.invalidAppUpdate, 'appId must be 1-64 of A-Z a-z 0-9 _ -');
     const now = Date.now();
@@ -92,6 +104,7 @@ export class AppService {
       valid_until: settings.validUntil ?? null,
       endpoint_url: settings.endpointUrl ? normalizeEndpointUrl(settings.endpointUrl) : null,
       qps_limit: settings.qpsLimit ?? null,
+      frame_origins: JSON.stringify(settings.frameOrigins ?? []),
       created_at: now,
       updated_at: now,
     };
@@ -123,15 +136,16 @@ export class AppService {
     return app;
   }
 
-  async update(id: string, settings: AppSettings): Promise<App> {
-    validateSettings(settings);
-    const patch: Partial<Omit<AppsTable, 'id' | 'created_at'>> = { updated_at: Date.now() };
+  async update(id: string, input: AppSettings): Promise<App> {
+    const settings = validateSettings(input);
+    const patch: Updateable<Omit<AppsTable, 'id' | 'created_at'>> = { updated_at: Date.now() };
     if (settings.name !== undefined) patch.name = settings.name;
     if (settings.availableFileTypes) patch.available_file_types = JSON.stringify(settings.availableFileTypes);
     if (settings.premiumFileTypes) patch.premium_file_types = JSON.stringify(settings.premiumFileTypes);
     if (settings.memberLimit !== undefined) patch.member_limit = settings.memberLimit;
     if (settings.validUntil !== undefined) patch.valid_until = settings.validUntil;
     if (settings.qpsLimit !== undefined) patch.qps_limit = settings.qpsLimit;
+    if (settings.frameOrigins !== undefined) patch.frame_origins = JSON.stringify(settings.frameOrigins);
     if (settings.endpointUrl !== undefined) {
       patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl);
     }

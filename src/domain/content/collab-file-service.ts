@@ -28,15 +28,10 @@ export class CollabFileService {
     private readonly content: ContentService,
   ) {}
 
-  /** Reads the file's current content with `use` and releases a detached document afterwards. */
+  /** Reads the file's current content with `use` (a shared document: read it, never change it). */
   private async withContent<T>(appId: string, fileId: string, use: (doc: Y.Doc, kind: ContentKind) => T): Promise<T> {
     const kind = await this.content.kindOf(appId, fileId);
-    const doc = await this.content.read(appId, fileId);
-    try {
-      return use(doc, kind);
-    } finally {
-      if (!this.content.isLive(doc)) doc.destroy();
-    }
+    return use(await this.content.read(appId, fileId), kind);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Hocuspocus, type Connection, type Document, type Extension } from '@hocuspocus/server';
+import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -9,7 +9,9 @@ import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
 import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
+import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, type ContentKind } from './model.js';
+import { SessionAccess, type SessionPermissions } from './session-access.js';
 
 /** Who makes a change: the integrator's user id, and the token of the request that carried it. */
 export interface ContentActor {
@@ -24,13 +26,19 @@ export interface CollaborationContext {
   appId: string;
   fileId: string;
   actor: ContentActor;
-  readOnly: boolean;
-  /** asks the integrator again what the user may do now (sessions last long; permissions change) */
-  recheck?: () => Promise<SessionAccess>;
+  /** the integrator's answer at admission: without `editable` the session is read-only */
+  permissions: SessionPermissions;
+  /**
+   * Asks the integrator again what the user may do now (sessions last long; permissions change); `fresh`
+   * goes past the short-lived answer cache. Throws when the integrator cannot answer.
+   */
+  recheck?: (options: { fresh: boolean }) => Promise<SessionPermissions>;
+  /**
+   * A table base: its data lives in the table API, so its session carries presence (awareness) and the
+   * service's notices only: an empty document that is never loaded, stored or written.
+   */
+  presenceOnly?: boolean;
 }
-
-/** What an open session may do, as last decided by the integrator. */
-export type SessionAccess = 'editable' | 'readable' | 'none';
 
 /** Where content events go: the transactional outbox (src/events/outbox.ts). */
 export interface EventSink {
@@ -46,9 +54,14 @@ export interface ContentOptions {
   pollMs: number;
   /** how often an open session's permissions are asked again */
   permissionRecheckMs: number;
+  /** a page's own requests for a recheck (`svc:recheck-access`) are served at most this often per connection */
+  permissionRequestIntervalMs?: number;
   /** log entries of a file that trigger compaction into its snapshot */
   compactAfter: number;
+  /** memory for decoded documents of files no editor has open, kept between reads (see DecodedCache) */
+  cacheBytes?: number;
 }
+
 
 /**
  * What a recording hook is given: the burst of edits being recorded as a new version, inside the recording
@@ -101,8 +114,11 @@ const RECOVERY_MARGIN_MS = 5000;
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 /** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
 export const FILE_DELETED_CLOSE_CODE = 4404;
-/** WebSocket close code sent when the integrator no longer lets the user read the file. */
-export const ACCESS_REVOKED_CLOSE_CODE = 4403;
+/** Wait before storing an editor's update again after a storage failure; it doubles up to STORE_RETRY_MAX_MS. */
+const STORE_RETRY_FIRST_MS = 50;
+const STORE_RETRY_MAX_MS = 5000;
+/** Default of ContentOptions.permissionRequestIntervalMs. */
+const PERMISSION_REQUEST_INTERVAL_MS = 2000;
 
 /** Transaction origins of updates that are already stored: they must not be stored again. */
 const FROM_STORAGE = Symbol('content loaded from storage');
@@ -152,8 +168,9 @@ export class ContentService {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly recoveryChecked = new Set<string>();
   private readonly recordHooks: RecordHook[] = [];
-  /** open sessions whose permissions are checked again every permissionRecheckMs */
-  private readonly sessions = new Map<string, { connection: Connection; context: CollaborationContext; checkedAt: number; checking: boolean }>();
+  private readonly decoded: DecodedCache;
+  /** open sessions whose permissions are checked again (every permissionRecheckMs, or when their page asks) */
+  private readonly access: SessionAccess;
   private poller: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -165,6 +182,12 @@ export class ContentService {
     private log?: FastifyBaseLogger,
   ) {
     this.store = new ContentStore(storage);
+    this.decoded = new DecodedCache(options.cacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
+    this.access = new SessionAccess(
+      { recheckMs: options.permissionRecheckMs, requestIntervalMs: options.permissionRequestIntervalMs ?? PERMISSION_REQUEST_INTERVAL_MS },
+      (work) => void this.track(work),
+      () => this.log,
+    );
   }
 
   /** Adds a hook run whenever a burst of edits is recorded as a new version (see RecordHook). */
@@ -180,6 +203,15 @@ export class ContentService {
   // -------------------------------------------------------------------------------------------------
   // Reading and changing
 
+  /**
+   * Whether a collaboration session of the file carries content (a content kind) or presence only (a table
+   * base); a clear error when the file is missing.
+   */
+  async sessionKind(appId: string, fileId: string): Promise<ContentKind | 'presence'> {
+    const file = await this.files.get(appId, fileId);
+    return file.type === 'table' ? 'presence' : this.kindOf(appId, fileId);
+  }
+
   /** The file's kind, or a clear error when the file is missing or keeps no content here (table). */
   async kindOf(appId: string, fileId: string): Promise<ContentKind> {
     const file = await this.files.get(appId, fileId);
@@ -191,7 +223,8 @@ export class ContentService {
 
   /**
    * The file's current content: the live document when editors have it open (brought up to date with
-   * other processes), else a document built from storage. The caller must not mutate it.
+   * other processes), else the recently decoded document (brought up to date with storage) or one built
+   * from storage. The caller must neither change nor destroy it: it is shared.
    */
   async read(appId: string, fileId: string): Promise<Y.Doc> {
     return this.current(appId, fileId, await this.kindOf(appId, fileId));
@@ -226,7 +259,6 @@ export class ContentService {
       result = scratch.transact(() => mutate(scratch), actor);
     } finally {
       scratch.destroy();
-      if (!live) base.destroy();
     }
     if (updates.length > 0) {
       const update = Y.mergeUpdates(updates);
@@ -234,7 +266,9 @@ export class ContentService {
       if (live) {
         Y.applyUpdate(live, update, FROM_STORAGE);
         const state = this.live.get(live);
-        if (state && state.seenSeq === seq - 1) state.seenSeq = seq;
+        if (state) markSeen(state, seq);
+      } else {
+        this.keepDecodedCurrent(appId, fileId, update, seq);
       }
       this.markChanged(appId, fileId, actor, historyType);
       this.compactNow(appId, fileId, seq);
@@ -244,13 +278,10 @@ export class ContentService {
 
   /** Full encoded state of the file's current content. */
   async state(appId: string, fileId: string): Promise<Uint8Array> {
-    const doc = await this.read(appId, fileId);
-    const state = Y.encodeStateAsUpdate(doc);
-    if (!this.isLive(doc)) doc.destroy();
-    return state;
+    return Y.encodeStateAsUpdate(await this.read(appId, fileId));
   }
 
-  /** Whether `doc` (from `read`) is a live document; detached ones may be destroyed by the caller. */
+  /** Whether `doc` (from `read`) is the live document of editors connected to this process. */
   isLive(doc: Y.Doc): boolean {
     return this.live.has(doc);
   }
@@ -260,11 +291,43 @@ export class ContentService {
     await this.store.initialize(db, appId, fileId, state ?? initialContent(kind));
   }
 
+  /**
+   * The content of a file no editor has open on this process: the cached decoded document when storage
+   * holds nothing newer (one indexed read of the file's update counter), brought up to date with the
+   * updates stored since; else built from storage and cached.
+   */
   private async loadDetached(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
+    const id = key(appId, fileId);
+    const cached = this.decoded.get(id);
+    if (cached) {
+      const head = await this.store.head(appId, fileId);
+      if (head && head.updateSeq <= cached.seq) return cached.doc;
+      // a compaction past the cached seq deleted the log entries it would need: rebuild
+      if (head && head.snapshotSeq <= cached.seq) {
+        const updates = await this.store.updatesAfter(appId, fileId, cached.seq);
+        if (updates.length === 0 || updates[0]!.seq === cached.seq + 1) {
+          applyStored(cached.doc, { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: cached.seq, seq: cached.seq }, FROM_STORAGE, this.badEntry(appId, fileId));
+          this.decoded.grew(id, updates.at(-1)?.seq ?? cached.seq, updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
+          return cached.doc;
+        }
+      }
+      this.decoded.delete(id);
+    }
     const { content } = await this.loadStored(appId, fileId, kind);
     const doc = new Y.Doc();
     applyStored(doc, content, FROM_STORAGE, this.badEntry(appId, fileId));
+    this.decoded.set(id, doc, content.seq, content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
     return doc;
+  }
+
+  /** A change made here to a file no editor has open reaches its cached document at once. */
+  private keepDecodedCurrent(appId: string, fileId: string, update: Uint8Array, seq: number): void {
+    const id = key(appId, fileId);
+    const cached = this.decoded.get(id);
+    if (!cached) return;
+    Y.applyUpdate(cached.doc, update, FROM_STORAGE);
+    // another process's update in between is not in the document yet: the next read catches it up
+    if (seq === cached.seq + 1) this.decoded.grew(id, seq, update.byteLength);
   }
 
   private async loadStored(appId: string, fileId: string, kind: ContentKind): Promise<{ content: StoredContent }> {
@@ -374,15 +437,25 @@ export class ContentService {
         const admitted = context as CollaborationContext;
         // the WebSocket was admitted for one file: a provider may not switch to another over it
         if (documentName !== admitted.fileId || admitted.appId !== appId) throw new Error(`connection admitted for ${admitted.fileId}, not ${documentName}`);
-        connectionConfig.readOnly = admitted.readOnly;
+        connectionConfig.readOnly = admitted.presenceOnly === true || !admitted.permissions.editable;
       },
-      onLoadDocument: async ({ document, documentName }) => {
+      onLoadDocument: async ({ document, documentName, context }) => {
+        if ((context as CollaborationContext).presenceOnly) return;
+        // while editors have it open, reads use the live document: the decoded copy would only take memory
+        this.decoded.delete(key(appId, documentName));
         const kind = await this.kindOf(appId, documentName);
         const { content } = await this.loadStored(appId, documentName, kind);
         applyStored(document, content, FROM_STORAGE, this.badEntry(appId, documentName));
         this.live.set(document, { appId, fileId: documentName, kind, seenSeq: content.seq, catchingUp: undefined });
       },
       beforeHandleMessage: async ({ connection, update, document, context }) => {
+        if (isClientBroadcast(update)) {
+          // a client may not speak to the others in the service's voice (svc:access, svc:conversation); a
+          // provider never sends this message type, so its sender is hostile or broken
+          this.log?.warn({ appId, fileId: document.name }, 'client broadcast of a stateless message refused; connection closed');
+          connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'broadcast not allowed');
+          throw new Error('client broadcast refused');
+        }
         if (connection.readOnly) return;
         try {
           const incoming = incomingUpdate(update);
@@ -402,11 +475,14 @@ export class ContentService {
       },
       connected: async ({ context, connection }) => {
         const admitted = context as CollaborationContext;
-        this.sessions.set(connection.socketId, { connection, context: admitted, checkedAt: Date.now(), checking: false });
+        this.access.open(connection, { fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, recheck: admitted.recheck });
         await this.track(this.emitCollaborator(admitted, 'enter', connection.socketId));
       },
+      onStateless: async ({ connection, payload }) => {
+        this.access.fromClient(connection, payload);
+      },
       onDisconnect: async ({ context, socketId }) => {
-        this.sessions.delete(socketId);
+        this.access.closed(socketId);
         await this.track(this.emitCollaborator(context as CollaborationContext, 'leave', socketId));
       },
       afterUnloadDocument: async ({ documentName }) => {
@@ -419,12 +495,16 @@ export class ContentService {
    * Applies a client's update to the live document and appends it to the log before Hocuspocus applies
    * (a no-op then) and acknowledges it. An update that Yjs refuses throws: the connection is closed and
    * nothing is stored. Updates that change nothing (a reconnecting client's sync) are not stored.
+   *
+   * An update that waits for one it builds on (Yjs keeps it pending) changes nothing yet but must be stored:
+   * it is acknowledged. Yjs merges a second waiting update into the same pending object, so "did the
+   * pending object change" cannot tell; whenever anything is pending, before or after, the update is stored
+   * (storing a known update again is harmless: Yjs applies each item once).
    */
   private async persistIncoming(document: Document, update: Uint8Array, actor: ContentActor): Promise<void> {
     const state = this.live.get(document);
     if (!state) return;
-    let changed = false;
-    const pendingBefore = document.store.pendingStructs;
+    let changed = hasPending(document);
     const detect = () => {
       changed = true;
     };
@@ -434,16 +514,36 @@ export class ContentService {
     } finally {
       document.off('update', detect);
     }
-    if (!changed && document.store.pendingStructs === pendingBefore) return;
-    const seq = await this.store.append(state.appId, state.fileId, update, actor.userId);
+    if (!changed && !hasPending(document)) return;
+    const seq = await this.appendApplied(state, update, actor);
+    // the live document has it already: the catch-up poll need not read it back from storage
+    markSeen(state, seq);
     this.markChanged(state.appId, state.fileId, actor, HistoryType.edit);
     this.compactNow(state.appId, state.fileId, seq);
+  }
+
+  /**
+   * Appends an update that the live document already holds (and has sent to every editor): a storage
+   * failure cannot take it back there, and the editor that sent it would not send it again after a
+   * reconnect (the server's state already has it), so it is retried until stored (the acknowledgement
+   * waits) and given up only when the service stops. A deleted file (ContentMissing) is not retried.
+   */
+  private async appendApplied(state: LiveState, update: Uint8Array, actor: ContentActor): Promise<number> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.store.append(state.appId, state.fileId, update, actor.userId);
+      } catch (error) {
+        if (error instanceof ContentMissing || this.closed) throw error;
+        this.log?.error({ err: error, appId: state.appId, fileId: state.fileId, attempt }, 'storing an editor update failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(STORE_RETRY_MAX_MS, STORE_RETRY_FIRST_MS * 2 ** attempt)));
+      }
+    }
   }
 
   private startPolling(): void {
     if (this.poller || this.closed) return;
     this.poller = setInterval(() => {
-      this.recheckSessions();
+      this.access.recheckDue();
       for (const server of this.servers.values()) {
         for (const document of server.documents.values()) {
           if (!document.isLoading) this.track(this.catchUp(document).catch((error) => this.log?.error({ err: error }, 'content catch-up failed')));
@@ -451,36 +551,6 @@ export class ContentService {
       }
     }, this.options.pollMs);
     this.poller.unref();
-  }
-
-  /**
-   * Asks the integrator again about sessions last checked `permissionRecheckMs` ago: a user who may no longer
-   * read is disconnected (4403), one who may no longer edit continues read-only, and the other way round.
-   * When the integrator cannot answer, the session keeps what it had.
-   */
-  private recheckSessions(): void {
-    const due = Date.now() - this.options.permissionRecheckMs;
-    for (const [socketId, session] of this.sessions) {
-      if (session.checking || session.checkedAt > due || !session.context.recheck) continue;
-      session.checking = true;
-      const work = session.context
-        .recheck()
-        .then((access) => {
-          session.checkedAt = Date.now();
-          if (access === 'none') {
-            this.log?.info({ fileId: session.context.fileId, userId: session.context.actor.userId }, 'read permission revoked; session closed');
-            session.connection.webSocket.close(ACCESS_REVOKED_CLOSE_CODE, 'permission revoked');
-            this.sessions.delete(socketId);
-          } else {
-            session.connection.readOnly = access !== 'editable';
-          }
-        })
-        .catch((error: unknown) => this.log?.warn({ err: error, fileId: session.context.fileId }, 'permission recheck failed; session unchanged'))
-        .finally(() => {
-          session.checking = false;
-        });
-      this.track(work);
-    }
   }
 
   /** Applies to a live document what other processes appended since it last looked. */
@@ -584,9 +654,7 @@ export class ContentService {
       for (const hook of hooks) await this.runRecordHook(hook, { db: trx, appId, fileId, kind, doc, actor, version, historyType });
       return { historyId, version };
     });
-    return recorded.finally(() => {
-      if (!this.isLive(doc)) doc.destroy();
-    });
+    return recorded;
   }
 
   private async runRecordHook(hook: RecordHook, context: RecordContext): Promise<void> {
@@ -636,6 +704,7 @@ export class ContentService {
     this.closed = true;
     if (this.poller) clearInterval(this.poller);
     this.poller = undefined;
+    this.access.clear();
     const open: Array<[string, string]> = [];
     for (const [appId, server] of this.servers) {
       for (const name of server.documents.keys()) open.push([appId, name]);
@@ -653,12 +722,25 @@ export class ContentService {
   }
 }
 
+/** Whether the document holds updates (structs or deletions) that wait for ones they build on. */
+function hasPending(doc: Y.Doc): boolean {
+  return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+}
+
 /**
- * The Yjs update carried by a raw Hocuspocus message (sync step 2 or update), or undefined for every other
- * message. Layout: varString documentName, varUint message type (0 Sync / 4 SyncReply), varUint sync type
- * (1 step 2, 2 update), varUint8Array update.
+ * Notes that log entry `seq` is applied to the live document. Only the next entry moves the mark: one
+ * appended out of turn (another process's entry in between) leaves it to the catch-up poll, which reads the
+ * entries after the mark (applying one twice is harmless).
  */
-export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
+function markSeen(state: LiveState, seq: number): void {
+  if (seq === state.seenSeq + 1) state.seenSeq = seq;
+}
+
+/** Hocuspocus message types (varUint after the document name) that the engine looks at. */
+const MessageType = { sync: 0, syncReply: 4, broadcastStateless: 6 } as const;
+
+/** Reads a raw Hocuspocus message: varString documentName, varUint message type, then the type's fields. */
+function messageReader(message: Uint8Array) {
   let offset = 0;
   const readVarUint = (): number => {
     let value = 0;
@@ -672,17 +754,45 @@ export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
       if (shift > 49) throw new Error('varuint too long');
     }
   };
+  const nameLength = readVarUint();
+  offset += nameLength;
+  const type = readVarUint();
+  return {
+    type,
+    readVarUint,
+    readBytes(length: number): Uint8Array {
+      if (offset + length > message.length) throw new Error('truncated update');
+      return message.subarray(offset, (offset += length));
+    },
+  };
+}
+
+/**
+ * The Yjs update carried by a raw Hocuspocus message (sync step 2 or update), or undefined for every other
+ * message. Layout: varString documentName, varUint message type (0 Sync / 4 SyncReply), varUint sync type
+ * (1 step 2, 2 update), varUint8Array update.
+ */
+export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
   try {
-    const nameLength = readVarUint();
-    offset += nameLength;
-    const type = readVarUint();
-    if (type !== 0 && type !== 4) return undefined;
-    const syncType = readVarUint();
+    const reader = messageReader(message);
+    if (reader.type !== MessageType.sync && reader.type !== MessageType.syncReply) return undefined;
+    const syncType = reader.readVarUint();
     if (syncType !== 1 && syncType !== 2) return undefined;
-    const length = readVarUint();
-    if (offset + length > message.length) throw new Error('truncated update');
-    return message.subarray(offset, offset + length);
+    return reader.readBytes(reader.readVarUint());
   } catch {
     throw new Error('malformed collaboration message');
+  }
+}
+
+/**
+ * Whether a raw message asks the server to pass a stateless message on to every connection of the document
+ * (Hocuspocus BroadcastStateless). Providers never send it; only the service speaks to all editors. A message
+ * too short to tell is not one (Hocuspocus itself refuses it).
+ */
+export function isClientBroadcast(message: Uint8Array): boolean {
+  try {
+    return messageReader(message).type === MessageType.broadcastStateless;
+  } catch {
+    return false;
   }
 }

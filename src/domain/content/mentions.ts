@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { richTextOf, slidesOf, type ContentKind } from './model.js';
+import { richTextOf, slideMaps, type ContentKind } from './model.js';
 import { mentionsIn } from './rich-text.js';
 
 /** File kinds whose content holds rich text, hence mentions (`mention` nodes, docs/CONTENT-MODEL.md). */
@@ -21,8 +21,7 @@ function richTextsOf(doc: Y.Doc, kind: ContentKind): Y.XmlFragment[] {
     case 'documentPro':
       return [richTextOf(doc)];
     case 'presentation':
-      return slidesOf(doc)
-        .toArray()
+      return slideMaps(doc)
         .flatMap((slide) => {
           const boxes = slide.get('boxes');
           return boxes instanceof Y.Array ? (boxes.toArray() as unknown[]) : [];

@@ -21,7 +21,7 @@ export const SHEETS_ROOT = 'sheets';
 /** Root Y.Array of a presentation's slides, in slide order. */
 export const SLIDES_ROOT = 'slides';
 
-/** One spreadsheet cell: `v` the last known value, `f` the formula text (starting with "="). Plain JSON. */
+/** One spreadsheet cell: `v` a value, or `f` a formula's text (starting with "="; its value is computed, never stored). Plain JSON. */
 export interface Cell {
   v?: string | number | boolean | null;
   f?: string;
@@ -53,6 +53,13 @@ export function slidesOf(doc: Y.Doc): Y.Array<Y.Map<unknown>> {
   return doc.getArray<Y.Map<unknown>>(SLIDES_ROOT);
 }
 
+/** The slides in order, leaving out entries that are not maps (a broken client may have written anything). */
+export function slideMaps(doc: Y.Doc): Array<Y.Map<unknown>> {
+  return slidesOf(doc)
+    .toArray()
+    .filter((slide: unknown): slide is Y.Map<unknown> => slide instanceof Y.Map);
+}
+
 /** A new, empty sheet (integrate it into the document before reading it back). */
 export function newSheet(name: string, id: string = crypto.randomUUID()): Y.Map<unknown> {
   const sheet = new Y.Map<unknown>();
@@ -72,18 +79,52 @@ export function newSlide(id: string = crypto.randomUUID()): Y.Map<unknown> {
   return slide;
 }
 
-/** A text box of a slide: position and size in points, rich text in `content` (same nodes as documents). */
-export function newTextBox(
-  frame: { x: number; y: number; width: number; height: number },
-  id: string = crypto.randomUUID(),
-): Y.Map<unknown> {
+/** The slide's size in points: a 16:9 stage; box positions and sizes are in the same points. */
+export const SLIDE_WIDTH = 960;
+export const SLIDE_HEIGHT = 540;
+
+/** What a box of a slide holds: rich text (`content`) or an image (`src`, `alt`). A box without `type` is a text box. */
+export const BOX_TYPES = ['text', 'image'] as const;
+export type BoxType = (typeof BOX_TYPES)[number];
+
+/** A box's position and size in points, from the slide's top left. */
+export interface BoxFrame {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export function boxTypeOf(box: Y.Map<unknown>): BoxType {
+  return box.get('type') === 'image' ? 'image' : 'text';
+}
+
+function newBox(type: BoxType, frame: BoxFrame, id: string): Y.Map<unknown> {
   const box = new Y.Map<unknown>();
   box.set('id', id);
+  box.set('type', type);
   box.set('x', frame.x);
   box.set('y', frame.y);
   box.set('width', frame.width);
   box.set('height', frame.height);
+  return box;
+}
+
+/** A text box of a slide: position and size in points, rich text in `content` (same nodes as documents). */
+export function newTextBox(frame: BoxFrame, id: string = crypto.randomUUID()): Y.Map<unknown> {
+  const box = newBox('text', frame, id);
   box.set('content', new Y.XmlFragment());
+  return box;
+}
+
+/**
+ * An image box: `src` is the credential-free attachment path `/sdk/v2/attachments/{guid}` (docs/ATTACHMENTS.md),
+ * `alt` its text alternative. Images have no plain text.
+ */
+export function newImageBox(frame: BoxFrame, image: { src: string; alt: string }, id: string = crypto.randomUUID()): Y.Map<unknown> {
+  const box = newBox('image', frame, id);
+  box.set('src', image.src);
+  box.set('alt', image.alt);
   return box;
 }
 

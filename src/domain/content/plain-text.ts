@@ -1,5 +1,7 @@
 import * as Y from 'yjs';
-import { parseCellKey, richTextOf, sheetsOf, slidesOf, type Cell, type ContentKind } from './model.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
+import { calculationOf, sheetIds, toDisplay, type CellValue, type Workbook } from '../sheets/formulas/index.js';
+import { richTextOf, slideMaps, type ContentKind } from './model.js';
 import { richTextToPlain } from './rich-text.js';
 
 /**
@@ -7,7 +9,7 @@ import { richTextToPlain } from './rich-text.js';
  * - document, documentPro: reading order, one line per paragraph/heading/list item, table rows with
  *   tab-separated cells;
  * - spreadsheet: per sheet, its rows up to the last non-empty one, cells tab-separated (trailing empty cells
- *   dropped), the value shown (the formula text when a formula has no value yet); sheets separated by a blank line;
+ *   dropped), the value shown (formulas computed by the formula engine); sheets separated by a blank line;
  * - presentation: slide by slide, each text box's text in box order; slides separated by a blank line.
  */
 export function plainTextOf(doc: Y.Doc, kind: ContentKind): string {
@@ -15,53 +17,39 @@ export function plainTextOf(doc: Y.Doc, kind: ContentKind): string {
     case 'document':
     case 'documentPro':
       return richTextToPlain(richTextOf(doc));
-    case 'spreadsheet':
-      return sheetsOf(doc)
-        .toArray()
-        .map((sheet) => sheetText(sheet))
+    case 'spreadsheet': {
+      const workbook = calculationOf(doc);
+      return sheetIds(doc)
+        .map((sheetId) => sheetText(workbook, sheetId))
         .join('\n\n');
+    }
     case 'presentation':
-      return slidesOf(doc)
-        .toArray()
+      return slideMaps(doc)
         .map((slide) => slideText(slide))
         .join('\n\n');
   }
 }
 
-export function cellText(cell: Cell | undefined): string {
-  if (!cell) return '';
-  const value = cell.v;
-  if (value === undefined || value === null) return cell.f ?? '';
+/** A cell as plain text: its computed value, booleans as TRUE/FALSE, errors as their code. */
+function cellText(value: Exclude<CellValue, null>): string {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  return String(value);
+  return String(toDisplay(value));
 }
 
-function sheetText(sheet: Y.Map<unknown>): string {
-  const cells = sheet.get('cells');
-  if (!(cells instanceof Y.Map)) return '';
-  const rows = new Map<number, Map<number, string>>();
-  for (const [key, cell] of (cells as Y.Map<Cell>).entries()) {
-    const address = parseCellKey(key);
-    const text = cellText(cell);
-    if (!address || text === '') continue;
-    let row = rows.get(address.row);
-    if (!row) rows.set(address.row, (row = new Map()));
-    row.set(address.column, text);
-  }
-  if (rows.size === 0) return '';
-  const lastRow = Math.max(...rows.keys());
+function sheetText(workbook: Workbook, sheetId: string): string {
+  // per row its cells' texts by column (sparse), built in whatever order the cells come
+  const rows = new Map<number, string[]>();
+  let lastRow = -1;
+  workbook.forEachCell(sheetId, { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 }, (row, column, value) => {
+    const text = cellText(value);
+    if (text === '') return;
+    let line = rows.get(row);
+    if (!line) rows.set(row, (line = []));
+    line[column] = text.replace(/[\t\n\r]+/g, ' ');
+    if (row > lastRow) lastRow = row;
+  });
   const lines: string[] = [];
-  for (let r = 0; r <= lastRow; r++) {
-    const row = rows.get(r);
-    if (!row) {
-      lines.push('');
-      continue;
-    }
-    const lastColumn = Math.max(...row.keys());
-    const values: string[] = [];
-    for (let c = 0; c <= lastColumn; c++) values.push((row.get(c) ?? '').replace(/[\t\n\r]+/g, ' '));
-    lines.push(values.join('\t'));
-  }
+  for (let r = 0; r <= lastRow; r++) lines.push(Array.from(rows.get(r) ?? [], (text) => text ?? '').join('\t'));
   return lines.join('\n');
 }
 

@@ -161,7 +161,6 @@ export class RevisionService {
     return { revision, version: recorded?.version ?? (await this.currentVersion(appId, fileId)), docHistoryId: recorded?.historyId ?? row.history_id };
   }
 
-  /** A page of the edit history, newest first: `offset` entries skipped, at most `limit`, optionally one type. */
   /**
    * Edit history and conversation activity (historyType 4, docs/CONVERSATIONS.md), newest first: `limit`
    * entries after skipping `offset`, optionally of one `historyType`.
@@ -215,6 +214,16 @@ export class RevisionService {
     };
   }
 
+  /**
+   * The content of one history entry (an edit, a restore or a revision snapshot: doc-sidebar-info ids of
+   * historyType 1-3, a revision's docHistoryId) as the encoded Yjs state it was recorded with, for an editor
+   * to show read-only. 60011 when it is not a history entry of this file (comment activity, historyType 4,
+   * has no content); 70004 for a table file.
+   */
+  async historyContent(appId: string, fileId: string, historyId: string): Promise<Uint8Array> {
+    await this.content.kindOf(appId, fileId);
+    return this.history(appId, fileId, historyId);
+  }
 
   private async history(appId: string, fileId: string, historyId: string): Promise<Uint8Array> {
     const row = await this.storage.db

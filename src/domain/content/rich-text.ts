@@ -20,7 +20,7 @@ export const TEXTBLOCK_NODES = ['paragraph', 'heading', 'codeBlock'] as const;
 /** Block nodes that hold other blocks. `bookmark` (documentPro) names the blocks it wraps. */
 export const CONTAINER_NODES = ['blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'table', 'tableRow', 'tableCell', 'tableHeader', 'bookmark'] as const;
 export const LEAF_BLOCK_NODES = ['horizontalRule', 'image'] as const;
-export const INLINE_NODES = ['hardBreak', 'mention', 'image'] as const;
+export const INLINE_NODES = ['hardBreak', 'mention', 'fileMention', 'dateMention', 'image'] as const;
 export const MARKS = ['bold', 'italic', 'underline', 'strike', 'code', 'link', 'highlight', 'textStyle', 'subscript', 'superscript'] as const;
 
 const textblocks = new Set<string>(TEXTBLOCK_NODES);
@@ -39,11 +39,23 @@ export function isLeafNode(nodeName: string): boolean {
   return leafNodes.has(nodeName);
 }
 
-/** What a leaf reads as in plain text: a hard break a line break, a mention `@label`, images and rules nothing. */
+/**
+ * What a leaf reads as in plain text: a hard break a line break, a user mention `@label`, a file mention the
+ * file's name, a date mention its date, images and rules nothing.
+ */
 export function leafText(element: Y.XmlElement): string {
-  if (element.nodeName === 'hardBreak') return '\n';
-  if (element.nodeName === 'mention') return `@${String(element.getAttribute('label') ?? element.getAttribute('id') ?? '')}`;
-  return '';
+  switch (element.nodeName) {
+    case 'hardBreak':
+      return '\n';
+    case 'mention':
+      return `@${String(element.getAttribute('label') ?? element.getAttribute('id') ?? '')}`;
+    case 'fileMention':
+      return String(element.getAttribute('label') ?? element.getAttribute('fileId') ?? '');
+    case 'dateMention':
+      return String(element.getAttribute('date') ?? '');
+    default:
+      return '';
+  }
 }
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */

@@ -2,7 +2,8 @@ import type { Cell } from '../content/model.js';
 
 /**
  * Cell values as the values API sees them. Cells are the content model's (docs/CONTENT-MODEL.md): plain
- * JSON objects, `f` the formula text starting with "=", `v` the last known value; an empty cell is absent.
+ * JSON objects, `f` the formula text starting with "=", `v` a value; an empty cell is absent. A formula's
+ * value is computed by the formula engine whenever it is read (src/domain/sheets/formulas), never stored.
  */
 
 /** What a client sends for one cell: a value, a formula ("=…"), or null / "" to clear the cell. */
@@ -10,8 +11,6 @@ export type CellInput = string | number | boolean | null;
 
 /** Longest text of one cell, as in the common desktop format. */
 export const MAX_CELL_TEXT = 32_767;
-/** Longest formula text, as in the common desktop format. */
-export const MAX_FORMULA_TEXT = 8_192;
 
 function isCell(value: unknown): value is Cell {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,26 +24,14 @@ export function isEmptyCell(value: unknown): boolean {
   return !hasFormula && !hasValue;
 }
 
+/** How a read shows formula cells: their computed value, or their text. */
 export type ValueRender = 'value' | 'formula';
-
-/**
- * What a read shows for a stored cell. Empty cells read as "" (as spreadsheet APIs answer them). A formula
- * reads as its last known value, or "" when no editor has computed one yet; with `formula` rendering, as
- * its text.
- */
-export function renderCell(value: unknown, render: ValueRender): string | number | boolean {
-  if (!isCell(value)) return '';
-  if (render === 'formula' && typeof value.f === 'string' && value.f !== '') return value.f;
-  const v = value.v;
-  return v === undefined || v === null ? '' : v;
-}
 
 /** Why an input value cannot be stored; undefined when it can. */
 export function invalidInput(input: unknown): string | undefined {
   if (input === null || typeof input === 'boolean') return undefined;
   if (typeof input === 'number') return Number.isFinite(input) ? undefined : 'numbers must be finite';
   if (typeof input === 'string') {
-    if (input.startsWith('=') && input.length > MAX_FORMULA_TEXT) return `formulas are at most ${MAX_FORMULA_TEXT} characters`;
     if (input.length > MAX_CELL_TEXT) return `text is at most ${MAX_CELL_TEXT} characters`;
     return undefined;
   }
@@ -53,7 +40,7 @@ export function invalidInput(input: unknown): string | undefined {
 
 /**
  * The stored cell for an input, or null to clear the cell. A string starting with "=" (and longer than
- * that) is a formula: its text is kept and its value is unknown until an editor computes it.
+ * that) is a formula: only its text is stored.
  */
 export function toCell(input: CellInput): Cell | null {
   if (input === null || input === '') return null;

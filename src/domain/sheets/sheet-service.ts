@@ -20,9 +20,8 @@ import {
 
 /** The content engine as the values API uses it (services.content). */
 export interface SheetContent {
+  /** the current document, shared (live or cached): read it, never change or destroy it */
   read(appId: string, fileId: string): Promise<Y.Doc>;
-  /** whether a document from `read` is the live one (detached ones are the caller's to destroy) */
-  isLive(doc: Y.Doc): boolean;
   change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T>;
 }
 
@@ -98,12 +97,7 @@ export class SheetService {
   async read(auth: RequestAuth, fileId: string, rangeText: string, render: ValueRender): Promise<ReadResult> {
     const range = parseRange(rangeText);
     await this.authorize(auth, fileId, 'readable');
-    const doc = await this.content.read(auth.app.id, fileId);
-    try {
-      return readValues(doc, range, render);
-    } finally {
-      if (!this.content.isLive(doc)) doc.destroy();
-    }
+    return readValues(await this.content.read(auth.app.id, fileId), range, render);
   }
 
   /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */

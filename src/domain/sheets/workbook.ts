@@ -3,15 +3,9 @@ import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
 import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, sheetsOf } from '../content/model.js';
-import {
-  invalidInput,
-  isEmptyCell,
-  renderCell,
-  sameCell,
-  toCell,
-  type CellInput,
-  type ValueRender,
-} from './cells.js';
+import { invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
+import { calculationOf, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
+import { invalidSheetName } from './sheet-names.js';
 
 /**
  * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md):
@@ -24,8 +18,6 @@ import {
 export const MAX_READ_CELLS = 2_000_000;
 /** Most cells one write or append may carry; the body limit usually binds first. */
 export const MAX_WRITE_CELLS = 1_000_000;
-/** Sheet names: 1-100 characters, none of : \ / ? * [ ], no control characters, not starting or ending with '. */
-export const MAX_SHEET_NAME = 100;
 
 type Sheet = Y.Map<unknown>;
 type Cells = Y.Map<unknown>;
@@ -110,26 +102,25 @@ function forEachCellIn(cells: Cells, range: A1Range, visit: (row: number, column
 /**
  * Values of a range: rows from its first row down to its last non-empty row, each row from its first
  * column up to its last non-empty cell (trailing empty rows and cells trimmed, as spreadsheet APIs do).
+ * Formulas read as the formula engine computes them (errors as their code, `#DIV/0!`), or as their text
+ * with `formula` rendering. The cells are read from the engine's state, kept with the document.
  */
 export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): ReadResult {
-  const { sheet } = findSheet(doc, range.sheetName);
+  const { sheet, index } = findSheet(doc, range.sheetName);
   const sheetName = nameOf(sheet);
-  const cells = cellsOf(sheet);
   // parallel arrays rather than one tuple per cell: a read of 100,000 cells allocates three arrays, not 100,000
   const rows: number[] = [];
   const columns: number[] = [];
-  const found: unknown[] = [];
+  const found: DisplayValue[] = [];
   let lastRow = -1;
   let lastColumn = -1;
-  if (cells) {
-    forEachCellIn(cells, range, (row, column, value) => {
-      rows.push(row);
-      columns.push(column);
-      found.push(value);
-      if (row > lastRow) lastRow = row;
-      if (column > lastColumn) lastColumn = column;
-    });
-  }
+  calculationOf(doc).forEachCell(sheetIds(doc)[index]!, range, (row, column, value, formula) => {
+    rows.push(row);
+    columns.push(column);
+    found.push(render === 'formula' && formula !== undefined ? formula : toDisplay(value));
+    if (row > lastRow) lastRow = row;
+    if (column > lastColumn) lastColumn = column;
+  });
   // as spreadsheet APIs answer it: the whole range asked for (with the sheet's name), values trimmed
   const answered = formatA1({ ...range, sheetName });
   if (found.length === 0) return { range: answered, values: [] };
@@ -150,7 +141,7 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
   const values = rowWidths.map((w) => new Array<string | number | boolean>(w).fill(''));
   for (let i = 0; i < found.length; i++) {
     const line = values[(rows[i] ?? 0) - range.startRow];
-    if (line) line[(columns[i] ?? 0) - range.startColumn] = renderCell(found[i], render);
+    if (line) line[(columns[i] ?? 0) - range.startColumn] = found[i] ?? '';
   }
   return { range: answered, values };
 }
@@ -164,6 +155,14 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
     width = Math.max(width, row.length);
     cells += row.length;
     row.forEach((value, c) => {
+      if (isFormulaInput(value) && value.length > MAX_FORMULA_LENGTH) {
+        throw new ApiError(Errors.formulaTooLong, `values[${r}][${c}]: a formula is at most ${MAX_FORMULA_LENGTH} characters, this one has ${value.length}`, {
+          row: r,
+          column: c,
+          length: value.length,
+          limit: MAX_FORMULA_LENGTH,
+        });
+      }
       const reason = invalidInput(value);
       if (reason) throw new ApiError(Errors.sheetValuesInvalid, `values[${r}][${c}]: ${reason}`);
     });
@@ -272,7 +271,28 @@ export interface DeleteRowsResult {
 }
 
 /**
- * Removes `count` rows from zero-based `index` and shifts the rows below up. Rows past the sheet's end
+ * Rewrites the formulas of every sheet for rows or columns inserted or deleted: references move with the
+ * cells they point at, references to deleted cells become #REF! (formulas/shift.ts).
+ */
+function moveReferences(doc: Y.Doc, edit: StructureEdit): void {
+  for (const sheet of sheetsOf(doc).toArray()) {
+    const cells = cellsOf(sheet);
+    if (!cells) continue;
+    const ownName = nameOf(sheet);
+    const rewritten: Array<[string, { f: string }]> = [];
+    cells.forEach((value, key) => {
+      const formula = typeof value === 'object' && value !== null ? (value as { f?: unknown }).f : undefined;
+      if (typeof formula !== 'string') return;
+      const shifted = shiftFormula(formula, ownName, edit);
+      if (shifted !== formula) rewritten.push([key, { f: shifted }]);
+    });
+    for (const [key, cell] of rewritten) cells.set(key, cell);
+  }
+}
+
+/**
+ * Removes `count` rows from zero-based `index` and shifts the rows below up; formulas on every sheet
+ * follow (references below move up, references to removed rows become #REF!). Rows past the sheet's end
  * are not there to remove: the count is cut to the rows that exist. A sheet keeps at least one row.
  */
 export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: number): DeleteRowsResult {
@@ -283,6 +303,7 @@ export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: 
   }
   const deleted = Math.min(count, rowCount - index);
   const end = index + deleted;
+  moveReferences(doc, { kind: 'delete', axis: 'rows', sheet: nameOf(sheet), index, count: deleted });
   const cells = cellsOf(sheet);
   if (cells) {
     const moves: Array<[string, unknown]> = [];
@@ -299,17 +320,6 @@ export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: 
   const remaining = Math.max(1, rowCount - deleted);
   sheet.set('rowCount', remaining);
   return { sheetName: nameOf(sheet), deletedRows: deleted, rowCount: remaining };
-}
-
-/** Why a sheet name cannot be used; undefined when it can. */
-export function invalidSheetName(name: string): string | undefined {
-  if (name.trim() === '') return 'a sheet name cannot be empty';
-  if ([...name].length > MAX_SHEET_NAME) return `a sheet name is at most ${MAX_SHEET_NAME} characters`;
-  if (/[\x00-\x1f\x7f]/.test(name)) return 'a sheet name cannot contain control characters';
-  if (/[:\\/?*[\]]/.test(name)) return 'a sheet name cannot contain : \\ / ? * [ or ]';
-  if (name.startsWith("'") || name.endsWith("'")) return "a sheet name cannot start or end with '";
-  if (name !== name.trim()) return 'a sheet name cannot start or end with white space';
-  return undefined;
 }
 
 /** Adds an empty sheet at the end. Names are unique ignoring case. */

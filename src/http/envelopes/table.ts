@@ -26,15 +26,15 @@ export function sendTableData(reply: FastifyReply, data: unknown): FastifyReply 
 }
 
 /**
- * Sends a page of rows whose value maps are JSON text already (`EncodedRow`), assembling the envelope
- * around them without parsing them again.
+ * Sends rows whose value maps are JSON text already (`EncodedRow`) with the answer's other fields
+ * (`offset` of a page, `start` and `total` of a window), assembling the envelope around them without
+ * parsing them again.
  */
-export function sendRowPage(
-  reply: FastifyReply,
-  page: { rows: readonly { guid: string; valueMapJson: string }[]; offset: string | null; viewGuid: string },
-): FastifyReply {
-  const rows = page.rows.map((row) => `{"guid":${JSON.stringify(row.guid)},"valueMap":${row.valueMapJson}}`).join(',');
-  const data = `{"rows":[${rows}],"offset":${JSON.stringify(page.offset)},"viewGuid":${JSON.stringify(page.viewGuid)}}`;
+export function sendRowPage<T extends { rows: readonly { guid: string; valueMapJson: string }[] }>(reply: FastifyReply, page: T): FastifyReply {
+  const { rows, ...fields } = page;
+  const encoded = rows.map((row) => `{"guid":${JSON.stringify(row.guid)},"valueMap":${row.valueMapJson}}`).join(',');
+  const rest = JSON.stringify(fields).slice(1, -1);
+  const data = `{"rows":[${encoded}]${rest ? `,${rest}` : ''}}`;
   return reply.type('application/json; charset=utf-8').send(`{"code":0,"msg":"success","data":${data}}`);
 }
 

@@ -20,6 +20,7 @@ const Revision = Type.Object({
 });
 
 const RevisionParams = Type.Composite([FileIdParams, Type.Object({ revisionId: Type.String({ minLength: 1, maxLength: 64 }) })]);
+const HistoryParams = Type.Composite([FileIdParams, Type.Object({ docHistoryId: Type.String({ minLength: 1, maxLength: 64 }) })]);
 
 /**
  * `/sdk/v2/collab-files/{fileId}/…` (spec 4.2 "Common", copy; contract notes 3): content of one file for
@@ -244,6 +245,41 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await contentActor(services, auth, request.params.fileId, 'readable');
       const { pageSize, count, historyType } = request.query;
       return ok(await services.revisions.histories(auth.app.id, request.params.fileId, { limit: pageSize, offset: count, historyType }));
+    },
+  );
+
+  app.get(
+    '/:fileId/history/:docHistoryId/content',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Content of one history entry (Yjs state)',
+        description:
+          'Needs `readable`. The file\'s content as the history entry `docHistoryId` recorded it (an `id` of doc-sidebar-info with ' +
+          'historyType 1-3, or a revision\'s `docHistoryId`): the full Yjs state, `Y.applyUpdate(new Y.Doc(), body)` rebuilds it ' +
+          '(docs/CONTENT-MODEL.md), for an editor to show an old version read-only. `application/octet-stream`; errors keep the ' +
+          'JSON envelope: 60011 when the id is not a history entry of this file (comment activity has no content), 70004 for a table file.',
+        params: HistoryParams,
+        response: {
+          200: {
+            description: 'the encoded Yjs state (Y.encodeStateAsUpdate) of the snapshot',
+            content: { 'application/octet-stream': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = callerOf(request);
+      const { fileId, docHistoryId } = request.params;
+      await contentActor(services, auth, fileId, 'readable');
+      const state = await services.revisions.historyContent(auth.app.id, fileId, docHistoryId);
+      // what a user may read is decided anew on every request: nothing keeps a copy
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(Buffer.from(state.buffer, state.byteOffset, state.byteLength));
     },
   );
 

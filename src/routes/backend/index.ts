@@ -1,17 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
+import { attachmentRoutes } from './attachments.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { fileRoutes } from './files.js';
 import { licenseRoutes } from './license.js';
+import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
  * The backend API (spec 4.1-4.2) under /sdk/v2: the `{status, message, data}` envelope for every answer.
  * Authentication and the rate limit come from the enclosing /sdk/v2 scope (server.ts). Route groups
- * register inside: `/sdk/v2/api/…` and `/sdk/v2/collab-files/…`.
+ * register inside: `/sdk/v2/api/…`, `/sdk/v2/collab-files/…` and `/sdk/v2/attachments/…`.
  */
 export const backendApi: FastifyPluginAsync = async (app) => {
   useBackendEnvelope(app);
@@ -27,4 +29,6 @@ export const backendApi: FastifyPluginAsync = async (app) => {
   );
   await app.register(collabFileRoutes, { prefix: '/collab-files' });
   await app.register(conversationRoutes, { prefix: '/collab-files' });
+  await app.register(mentionSuggestionRoutes, { prefix: '/collab-files' });
+  await app.register(attachmentRoutes, { prefix: '/attachments' });
 };

@@ -26,6 +26,11 @@ const AppDetails = Type.Object({
   validFrom: Type.String({ format: 'date-time' }),
   validUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null: no expiry' }),
   endpointUrl: Type.Union([Type.String(), Type.Null()]),
+  frameOrigins: Type.Array(Type.String(), {
+    description:
+      'host origins allowed to frame the editor page (frame-ancestors), normalized http(s)://host[:port], host possibly *.name; ' +
+      'empty: any origin. Set with the command line (svc app update --frame-origins). Not in the specification: an extra field.',
+  }),
 });
 
 const Seat = Type.Object({
@@ -72,6 +77,7 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         validFrom: new Date(current.validFrom).toISOString(),
         validUntil: current.validUntil === null ? null : new Date(current.validUntil).toISOString(),
         endpointUrl: current.endpointUrl,
+        frameOrigins: current.frameOrigins,
       });
     },
   );

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-service.js';
 import { sendRowPage, sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
-import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, TableParams, ValueMap } from './schemas.js';
+import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, RowWindow, RowWindowQuery, TableParams, ValueMap } from './schemas.js';
 
 /**
  * `pageSize` as sent in a query string: never an error (issue 4). An integer outside 1-100 is clamped;
@@ -41,6 +41,35 @@ export const rowRoutes: FastifyPluginAsyncTypebox = async (app) => {
         viewGuid: firstOf(viewGuid) || undefined,
       });
       return sendRowPage(reply, page);
+    },
+  );
+
+  app.get(
+    '/tables/:guid/row-window',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['table api'],
+        summary: 'Rows by position in a filtered, sorted view (for grids)',
+        description:
+          'Rows `start`… of the view, at most `count`, filtered on one column and sorted by one column (both optional), and ' +
+          '`total`, the number of rows that pass the filter. An unknown sort or filter column is 70000; a filter without a column ' +
+          'is ignored. Positions shift when rows are inserted or deleted: use `GET rows` to page through all rows exactly once.',
+        params: TableParams,
+        querystring: RowWindowQuery,
+        response: { 200: TableOk(RowWindow) },
+      },
+    },
+    async (request, reply) => {
+      const { start, count, viewGuid, sortColumn, sortOrder, filterColumn, filterOperator, filterValue } = request.query;
+      const window = await app.services.tables.rowWindow(callerOf(request), request.params.guid, {
+        start,
+        count,
+        viewGuid: viewGuid || undefined,
+        sort: sortColumn ? { columnGuid: sortColumn, descending: sortOrder === 'desc' } : undefined,
+        filter: filterColumn ? { columnGuid: filterColumn, operator: filterOperator ?? 'contains', value: filterValue ?? '' } : undefined,
+      });
+      return sendRowPage(reply, window);
     },
   );
 

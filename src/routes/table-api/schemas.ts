@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CREATABLE_TYPES } from '../../domain/tables/fields/registry.js';
-import { MAX_PAGE_SIZE, MAX_ROWS_PER_REQUEST } from '../../domain/tables/table-service.js';
+import { FILTER_OPERATORS, MAX_PAGE_SIZE, MAX_ROWS_PER_REQUEST, MAX_WINDOW_ROWS } from '../../domain/tables/table-service.js';
 
 /** Guids in paths: anything up to 128 characters; an unknown one is a 404 of its kind, not a 400. */
 const Guid = Type.String({ minLength: 1, maxLength: 128 });
@@ -76,4 +76,27 @@ export function firstOf(value: string | string[] | undefined): string | undefine
 
 export const CreateRowsBody = Type.Object({
   rows: Type.Array(ValueMap, { minItems: 1, maxItems: MAX_ROWS_PER_REQUEST, description: `1-${MAX_ROWS_PER_REQUEST} value maps; all rows are created or none` }),
+});
+
+export const RowWindowQuery = Type.Object({
+  start: Type.Integer({ minimum: 0, default: 0, description: 'index of the first row in the filtered, sorted order' }),
+  count: Type.Integer({ minimum: 1, maximum: MAX_WINDOW_ROWS, default: 100, description: `rows to answer, 1-${MAX_WINDOW_ROWS}` }),
+  viewGuid: Type.Optional(Type.String({ description: 'absent or empty: the default view' })),
+  sortColumn: Type.Optional(Type.String({ minLength: 1, description: 'guid of the column to sort by; empty cells come last, ties in creation order' })),
+  sortOrder: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' })),
+  filterColumn: Type.Optional(Type.String({ minLength: 1, description: 'guid of the column to filter on' })),
+  filterOperator: Type.Optional(
+    Type.Union(
+      FILTER_OPERATORS.map((operator) => Type.Literal(operator)),
+      { description: '`contains` (case-insensitive) and `is` compare filterValue with the cell as text; `empty`, `notEmpty`', default: 'contains' },
+    ),
+  ),
+  filterValue: Type.Optional(Type.String({ maxLength: 1000, default: '' })),
+});
+
+export const RowWindow = Type.Object({
+  rows: Type.Array(Row),
+  start: Type.Integer(),
+  total: Type.Integer({ description: 'rows that pass the filter' }),
+  viewGuid: Type.String(),
 });

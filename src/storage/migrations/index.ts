@@ -4,9 +4,13 @@ import { integrator } from './0002-integrator.js';
 import { tables } from './0003-tables.js';
 import { content } from './0004-content.js';
 import { conversations } from './0005-conversations.js';
+import { frameOrigins } from './0007-frame-origins.js';
+import { attachments } from './0008-attachments.js';
 
 /**
- * Every migration, in order. Names sort lexically; a new feature adds its file and one line here.
+ * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
+ * 0006: the attachments migration was renumbered 0008 when it merged after 0007-frame-origins, so that a database
+ * migrated in between never sees one arrive out of order.)
  * Migrations are imported (not read from a folder) so the same list runs under tsx, vitest and the build.
  */
 export const migrations: Record<string, Migration> = {
@@ -15,4 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0003-tables': tables,
   '0004-content': content,
   '0005-conversations': conversations,
+  '0007-frame-origins': frameOrigins,
+  '0008-attachments': attachments,
 };

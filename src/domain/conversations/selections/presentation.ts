@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import * as Y from 'yjs';
 import type { ContentService } from '../../content/content-service.js';
-import { slidesOf } from '../../content/model.js';
+import { slideMaps } from '../../content/model.js';
 import type { ResolvedSelection, SelectionModule } from './selection-module.js';
 import { defineSelectionModule, selectionNotFound, withContent } from './shared.js';
 
@@ -24,7 +24,7 @@ export interface ResolvedPresentationSelection extends ResolvedSelection {
 /** Each slide's id with the ids of its text boxes. */
 function slideBoxes(doc: Y.Doc): Map<string, Set<string>> {
   const slides = new Map<string, Set<string>>();
-  for (const slide of slidesOf(doc)) {
+  for (const slide of slideMaps(doc)) {
     const id = slide.get('id');
     if (typeof id !== 'string') continue;
     const boxes = slide.get('boxes');

@@ -61,12 +61,7 @@ export function defineSelectionModule<Input extends TSchema, Anchor extends TSch
   };
 }
 
-/** Reads the file's content once for `use` and releases a detached copy afterwards (a live one stays open for its editors). */
+/** Reads the file's content once for `use` (a shared document: live or cached; read it, never change it). */
 export async function withContent<T>(content: ContentService, context: SelectionContext, use: (doc: Y.Doc) => T): Promise<T> {
-  const doc = await content.read(context.appId, context.fileId);
-  try {
-    return use(doc);
-  } finally {
-    if (!content.isLive(doc)) doc.destroy();
-  }
+  return use(await content.read(context.appId, context.fileId));
 }

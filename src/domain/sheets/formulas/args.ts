@@ -1,0 +1,40 @@
+import type { Ast, CellReference, RangeReference } from './parser.js';
+import { Err, FormulaError, type CellValue } from './values.js';
+
+/** A rectangle of cells handed to a function (SUM(A1:B3)); read lazily, empty cells skipped. */
+export interface RangeArg {
+  readonly kind: 'range';
+  readonly rows: number;
+  readonly columns: number;
+  /** value at an offset from the top-left corner */
+  get(row: number, column: number): CellValue;
+  /** every non-empty cell, in no particular order */
+  forEach(visit: (value: Exclude<CellValue, null>, row: number, column: number) => void): void;
+}
+
+export type Arg = CellValue | RangeArg;
+
+export function isRange(arg: Arg): arg is RangeArg {
+  return typeof arg === 'object' && arg !== null && !(arg instanceof FormulaError);
+}
+
+/** What evaluation needs from the workbook. */
+export interface EvaluationContext {
+  cell(reference: CellReference): CellValue;
+  /** a range, or a single cell passed to a function (a reference, not a value: SUM skips text there) */
+  range(reference: RangeReference | CellReference): RangeArg | FormulaError;
+  /** milliseconds since 1970 (TODAY, NOW) */
+  now(): number;
+}
+
+/** A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. */
+export type FormulaFunction =
+  | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): CellValue }
+  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): CellValue };
+
+/** A range where one value is wanted: a single cell stands for its value; anything larger is #VALUE!. */
+export function scalar(arg: Arg): CellValue {
+  if (!isRange(arg)) return arg;
+  return arg.rows === 1 && arg.columns === 1 ? arg.get(0, 0) : Err.value;
+}
+

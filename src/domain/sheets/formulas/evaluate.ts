@@ -1,0 +1,121 @@
+import { scalar, type Arg, type EvaluationContext } from './args.js';
+import { FUNCTIONS } from './functions.js';
+import type { Ast, BinaryOperator, CellReference, RangeReference } from './parser.js';
+import { Err, FormulaError, compareValues, finite, satisfies, toNumber, toText, type CellValue } from './values.js';
+
+function arithmetic(operator: BinaryOperator, left: number, right: number): CellValue {
+  switch (operator) {
+    case '+':
+      return finite(left + right);
+    case '-':
+      return finite(left - right);
+    case '*':
+      return finite(left * right);
+    case '/':
+      return right === 0 ? Err.div0 : finite(left / right);
+    default:
+      return left === 0 && right <= 0 ? (right === 0 ? Err.num : Err.div0) : finite(left ** right);
+  }
+}
+
+function binary(operator: BinaryOperator, leftArg: Arg, rightArg: Arg): CellValue {
+  const left = scalar(leftArg);
+  if (left instanceof FormulaError) return left;
+  const right = scalar(rightArg);
+  if (right instanceof FormulaError) return right;
+  if (operator === '&') return toText(left) + toText(right);
+  if (operator === '=' || operator === '<>' || operator === '<' || operator === '>' || operator === '<=' || operator === '>=') {
+    return satisfies(operator, compareValues(left, right));
+  }
+  const a = toNumber(left);
+  if (a instanceof FormulaError) return a;
+  const b = toNumber(right);
+  if (b instanceof FormulaError) return b;
+  return arithmetic(operator, a, b);
+}
+
+function evaluateAst(ast: Ast, context: EvaluationContext): Arg {
+  switch (ast.kind) {
+    case 'number':
+    case 'string':
+    case 'boolean':
+      return ast.value;
+    case 'error':
+      return FormulaError.of(ast.code);
+    case 'name':
+      return Err.name;
+    case 'cell':
+      return context.cell(ast);
+    case 'range':
+      return context.range(ast);
+    case 'unary': {
+      const value = toNumber(scalar(evaluateAst(ast.operand, context)));
+      if (value instanceof FormulaError) return value;
+      return ast.operator === '-' ? -value : value;
+    }
+    case 'percent': {
+      const value = toNumber(scalar(evaluateAst(ast.operand, context)));
+      return value instanceof FormulaError ? value : value / 100;
+    }
+    case 'binary':
+      return binary(ast.operator, evaluateAst(ast.left, context), evaluateAst(ast.right, context));
+    case 'call': {
+      const fn = FUNCTIONS.get(ast.name);
+      if (!fn) return Err.name;
+      if (ast.args.length < fn.minArgs || ast.args.length > fn.maxArgs) return Err.value;
+      if (fn.lazy) return fn.call(ast.args, (arg) => evaluateAst(arg, context));
+      return fn.call(
+        ast.args.map((arg) => (arg.kind === 'cell' ? context.range(arg) : evaluateAst(arg, context))),
+        context,
+      );
+    }
+  }
+}
+
+/**
+ * A formula's value. A range as the whole result gives its single cell or #VALUE! (results do not spill);
+ * a reference to an empty cell gives 0, as spreadsheet applications show it.
+ */
+export function evaluateFormula(ast: Ast, context: EvaluationContext): CellValue {
+  const value = scalar(evaluateAst(ast, context));
+  return value === null ? 0 : value;
+}
+
+/** Whether the formula calls a function whose value changes with time (TODAY, NOW). */
+export function isVolatile(ast: Ast): boolean {
+  switch (ast.kind) {
+    case 'call':
+      return ast.name === 'TODAY' || ast.name === 'NOW' || ast.args.some(isVolatile);
+    case 'unary':
+    case 'percent':
+      return isVolatile(ast.operand);
+    case 'binary':
+      return isVolatile(ast.left) || isVolatile(ast.right);
+    default:
+      return false;
+  }
+}
+
+/** Every cell and range the formula refers to, for the dependency graph. */
+export function referencesOf(ast: Ast, found: Array<CellReference | RangeReference> = []): Array<CellReference | RangeReference> {
+  switch (ast.kind) {
+    case 'cell':
+    case 'range':
+      found.push(ast);
+      break;
+    case 'call':
+      for (const arg of ast.args) referencesOf(arg, found);
+      break;
+    case 'unary':
+    case 'percent':
+      referencesOf(ast.operand, found);
+      break;
+    case 'binary':
+      referencesOf(ast.left, found);
+      referencesOf(ast.right, found);
+      break;
+    default:
+      break;
+  }
+  return found;
+}

@@ -1,0 +1,514 @@
+import { MAX_COLUMNS, MAX_ROWS, columnIndex, columnLetters, formatSheetName } from '../a1.js';
+import { isErrorCode, numberToText, type ErrorCode } from './values.js';
+
+/**
+ * Formula text to a syntax tree and back. `parseFormula` never throws: any text gives a tree or a
+ * failure with a reason (the cell then shows `#ERROR!`). Operator precedence follows spreadsheet
+ * applications, highest first: reference `:`, negation, `%`, `^` (left to right: 2^3^2 = 64), `* /`,
+ * `+ -`, `&`, comparisons. A reference off the grid (row past 1,048,576, column past XFD) reads as `#REF!`.
+ */
+
+export type BinaryOperator = '+' | '-' | '*' | '/' | '^' | '&' | '=' | '<>' | '<' | '>' | '<=' | '>=';
+
+export interface CellReference {
+  kind: 'cell';
+  /** null: the formula's own sheet */
+  sheet: string | null;
+  row: number;
+  column: number;
+  rowAbsolute: boolean;
+  columnAbsolute: boolean;
+}
+
+/**
+ * A rectangle, corners ordered (start ≤ end). `columns` shape (`A:C`) spans every row, `rows` (`2:5`)
+ * every column; their other axis's numbers are the grid's edges and their anchors false.
+ */
+export interface RangeReference {
+  kind: 'range';
+  sheet: string | null;
+  shape: 'cells' | 'columns' | 'rows';
+  startRow: number;
+  startColumn: number;
+  endRow: number;
+  endColumn: number;
+  startRowAbsolute: boolean;
+  startColumnAbsolute: boolean;
+  endRowAbsolute: boolean;
+  endColumnAbsolute: boolean;
+}
+
+export type Ast =
+  | { kind: 'number'; value: number }
+  | { kind: 'string'; value: string }
+  | { kind: 'boolean'; value: boolean }
+  | { kind: 'error'; code: ErrorCode }
+  | CellReference
+  | RangeReference
+  /** a name that is neither a function call nor a reference: `#NAME?` (there are no named ranges) */
+  | { kind: 'name'; name: string }
+  | { kind: 'unary'; operator: '-' | '+'; operand: Ast }
+  | { kind: 'percent'; operand: Ast }
+  | { kind: 'binary'; operator: BinaryOperator; left: Ast; right: Ast }
+  /** `name` in upper case */
+  | { kind: 'call'; name: string; args: Ast[] };
+
+export type ParseResult = { ok: true; ast: Ast } | { ok: false; reason: string };
+
+/** Longest formula text (with its "="), as in the common desktop format. */
+export const MAX_FORMULA_LENGTH = 8_192;
+/** Deepest syntax tree: evaluation recurses along it, and must not exhaust the stack of a browser tab. */
+export const MAX_FORMULA_DEPTH = 1_000;
+/** Most parentheses, function calls and signs nested in one another (the common desktop format allows 64 calls). */
+export const MAX_FORMULA_NESTING = 100;
+
+class ParseFailure extends Error {}
+
+type Token =
+  | { type: 'number'; value: number }
+  | { type: 'string'; value: string }
+  | { type: 'error'; code: ErrorCode }
+  | { type: 'reference'; ast: Ast }
+  | { type: 'identifier'; name: string }
+  | { type: 'function'; name: string }
+  | { type: 'operator'; value: string }
+  | { type: 'end' };
+
+const BOUNDARY = '(?![A-Za-z0-9_.(!])';
+const CELL_RANGE = new RegExp(`(\\$?)([A-Za-z]+)(\\$?)([0-9]+):(\\$?)([A-Za-z]+)(\\$?)([0-9]+)${BOUNDARY}`, 'y');
+const COLUMN_RANGE = new RegExp(`(\\$?)([A-Za-z]{1,3}):(\\$?)([A-Za-z]{1,3})${BOUNDARY}`, 'y');
+const ROW_RANGE = new RegExp(`(\\$?)([0-9]+):(\\$?)([0-9]+)${BOUNDARY}`, 'y');
+const CELL = new RegExp(`(\\$?)([A-Za-z]+)(\\$?)([0-9]+)${BOUNDARY}`, 'y');
+const NUMBER = /(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_.]*/y;
+const OPERATORS = ['<>', '<=', '>=', '+', '-', '*', '/', '^', '&', '=', '<', '>', '%', '(', ')', ','];
+const REF_ERROR: Ast = { kind: 'error', code: '#REF!' };
+
+function rowNumber(digits: string): number | undefined {
+  const row = Number(digits);
+  return row >= 1 && row <= MAX_ROWS ? row - 1 : undefined;
+}
+
+function columnNumber(letters: string): number | undefined {
+  return letters.length <= 3 ? columnIndex(letters) : undefined;
+}
+
+/** One axis of a range: its two ends in order, each with its `$` anchor; undefined when an end is off the grid. */
+interface Span {
+  start: number;
+  end: number;
+  startAbsolute: boolean;
+  endAbsolute: boolean;
+}
+
+function span(first: number | undefined, firstAnchor: string, second: number | undefined, secondAnchor: string): Span | undefined {
+  if (first === undefined || second === undefined) return undefined;
+  return first <= second
+    ? { start: first, end: second, startAbsolute: firstAnchor === '$', endAbsolute: secondAnchor === '$' }
+    : { start: second, end: first, startAbsolute: secondAnchor === '$', endAbsolute: firstAnchor === '$' };
+}
+
+/** A whole axis, for the other axis of `A:C` (every row) and `2:5` (every column). */
+function whole(size: number): Span {
+  return { start: 0, end: size - 1, startAbsolute: false, endAbsolute: false };
+}
+
+function rangeAst(sheet: string | null, shape: RangeReference['shape'], rows: Span | undefined, columns: Span | undefined): Ast {
+  if (!rows || !columns) return REF_ERROR;
+  return {
+    kind: 'range', sheet, shape,
+    startRow: rows.start, endRow: rows.end, startColumn: columns.start, endColumn: columns.end,
+    startRowAbsolute: rows.startAbsolute, endRowAbsolute: rows.endAbsolute, startColumnAbsolute: columns.startAbsolute, endColumnAbsolute: columns.endAbsolute,
+  };
+}
+
+/** The reference at `position` (after any sheet prefix), or undefined when none starts there. */
+function readReference(text: string, position: number, sheet: string | null): { ast: Ast; end: number } | undefined {
+  const at = (pattern: RegExp): RegExpExecArray | null => {
+    pattern.lastIndex = position;
+    return pattern.exec(text);
+  };
+  let match = at(CELL_RANGE);
+  if (match) {
+    const [, ca1 = '', c1 = '', ra1 = '', r1 = '', ca2 = '', c2 = '', ra2 = '', r2 = ''] = match;
+    const rows = span(rowNumber(r1), ra1, rowNumber(r2), ra2);
+    const columns = span(columnNumber(c1), ca1, columnNumber(c2), ca2);
+    return { ast: rangeAst(sheet, 'cells', rows, columns), end: position + match[0].length };
+  }
+  match = at(COLUMN_RANGE);
+  if (match) {
+    const [, a1 = '', c1 = '', a2 = '', c2 = ''] = match;
+    return { ast: rangeAst(sheet, 'columns', whole(MAX_ROWS), span(columnNumber(c1), a1, columnNumber(c2), a2)), end: position + match[0].length };
+  }
+  match = at(ROW_RANGE);
+  if (match) {
+    const [, a1 = '', r1 = '', a2 = '', r2 = ''] = match;
+    return { ast: rangeAst(sheet, 'rows', span(rowNumber(r1), a1, rowNumber(r2), a2), whole(MAX_COLUMNS)), end: position + match[0].length };
+  }
+  match = at(CELL);
+  if (match) {
+    const [, columnAnchor = '', letters = '', rowAnchor = '', digits = ''] = match;
+    const end = position + match[0].length;
+    const [column, row] = [columnNumber(letters), rowNumber(digits)];
+    if (column === undefined || row === undefined) return { ast: REF_ERROR, end };
+    return { ast: { kind: 'cell', sheet, row, column, rowAbsolute: rowAnchor === '$', columnAbsolute: columnAnchor === '$' }, end };
+  }
+  return undefined;
+}
+
+/** `'It''s'` at `position` (the opening quote): the name and where it ends. */
+function readQuoted(text: string, position: number, quote: string): { value: string; end: number } {
+  let value = '';
+  for (let i = position + 1; i < text.length; i++) {
+    const char = text[i];
+    if (char !== quote) {
+      value += char;
+      continue;
+    }
+    if (text[i + 1] === quote) {
+      value += quote;
+      i++;
+      continue;
+    }
+    return { value, end: i + 1 };
+  }
+  throw new ParseFailure(quote === '"' ? 'a text in quotes is not closed' : 'a quoted sheet name is not closed');
+}
+
+function tokenize(text: string, start: number): Token[] {
+  const tokens: Token[] = [];
+  let position = start;
+  while (position < text.length) {
+    const char = text[position] ?? '';
+    if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
+      position++;
+      continue;
+    }
+    if (char === '"') {
+      const quoted = readQuoted(text, position, '"');
+      tokens.push({ type: 'string', value: quoted.value });
+      position = quoted.end;
+      continue;
+    }
+    if (char === "'") {
+      const quoted = readQuoted(text, position, "'");
+      if (text[quoted.end] !== '!') throw new ParseFailure(`expected "!" after the sheet name '${quoted.value}'`);
+      const reference = readReference(text, quoted.end + 1, quoted.value);
+      if (!reference) throw new ParseFailure(`expected a reference after '${quoted.value}'!`);
+      tokens.push({ type: 'reference', ast: reference.ast });
+      position = reference.end;
+      continue;
+    }
+    if (char === '#') {
+      const code = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#ERROR!'].find((candidate) => text.slice(position, position + candidate.length).toUpperCase() === candidate);
+      if (!code || !isErrorCode(code)) throw new ParseFailure(`unknown error value at ${text.slice(position, position + 8)}`);
+      tokens.push({ type: 'error', code });
+      position += code.length;
+      continue;
+    }
+    const reference = /[$A-Za-z0-9]/.test(char) ? readReference(text, position, null) : undefined;
+    if (reference) {
+      tokens.push({ type: 'reference', ast: reference.ast });
+      position = reference.end;
+      continue;
+    }
+    NUMBER.lastIndex = position;
+    const number = NUMBER.exec(text);
+    if (number) {
+      tokens.push({ type: 'number', value: Number(number[0]) });
+      position += number[0].length;
+      continue;
+    }
+    IDENTIFIER.lastIndex = position;
+    const identifier = IDENTIFIER.exec(text);
+    if (identifier) {
+      const name = identifier[0];
+      const next = position + name.length;
+      if (text[next] === '!') {
+        const sheetReference = readReference(text, next + 1, name);
+        if (!sheetReference) throw new ParseFailure(`expected a reference after ${name}!`);
+        tokens.push({ type: 'reference', ast: sheetReference.ast });
+        position = sheetReference.end;
+        continue;
+      }
+      let after = next;
+      while (text[after] === ' ') after++;
+      tokens.push(text[after] === '(' ? { type: 'function', name: name.toUpperCase() } : { type: 'identifier', name });
+      position = next;
+      continue;
+    }
+    const operator = OPERATORS.find((candidate) => text.startsWith(candidate, position));
+    if (!operator) throw new ParseFailure(`unexpected character "${char}"`);
+    tokens.push({ type: 'operator', value: operator });
+    position += operator.length;
+  }
+  tokens.push({ type: 'end' });
+  return tokens;
+}
+
+const COMPARISONS = new Set(['=', '<>', '<', '>', '<=', '>=']);
+
+class Parser {
+  private index = 0;
+  private depth = 0;
+
+  constructor(private readonly tokens: Token[]) {}
+
+  parse(): Ast {
+    const ast = this.comparison();
+    const rest = this.peek();
+    if (rest.type !== 'end') throw new ParseFailure(`unexpected ${describe(rest)}`);
+    return ast;
+  }
+
+  private peek(): Token {
+    return this.tokens[this.index] ?? { type: 'end' };
+  }
+
+  private isOperator(...values: string[]): string | undefined {
+    const token = this.peek();
+    return token.type === 'operator' && values.includes(token.value) ? token.value : undefined;
+  }
+
+  private expect(value: string): void {
+    if (!this.isOperator(value)) throw new ParseFailure(`expected "${value}" but found ${describe(this.peek())}`);
+    this.index++;
+  }
+
+  /** Parentheses, calls and signs recurse through the whole grammar: their nesting is bounded. */
+  private nested<T>(build: () => T): T {
+    if (++this.depth > MAX_FORMULA_NESTING) throw new ParseFailure(`the formula nests parentheses, functions or signs deeper than ${MAX_FORMULA_NESTING} levels`);
+    try {
+      return build();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private binaryLevel(operators: readonly string[], next: () => Ast): Ast {
+    let left = next();
+    for (let operator = this.isOperator(...operators); operator; operator = this.isOperator(...operators)) {
+      this.index++;
+      left = { kind: 'binary', operator: operator as BinaryOperator, left, right: next() };
+    }
+    return left;
+  }
+
+  private comparison(): Ast {
+    return this.nested(() => this.binaryLevel([...COMPARISONS], () => this.concatenation()));
+  }
+
+  private concatenation(): Ast {
+    return this.binaryLevel(['&'], () => this.additive());
+  }
+
+  private additive(): Ast {
+    return this.binaryLevel(['+', '-'], () => this.multiplicative());
+  }
+
+  private multiplicative(): Ast {
+    return this.binaryLevel(['*', '/'], () => this.power());
+  }
+
+  private power(): Ast {
+    return this.binaryLevel(['^'], () => this.percent());
+  }
+
+  private percent(): Ast {
+    let operand = this.unary();
+    while (this.isOperator('%')) {
+      this.index++;
+      operand = { kind: 'percent', operand };
+    }
+    return operand;
+  }
+
+  private unary(): Ast {
+    const operator = this.isOperator('-', '+');
+    if (!operator) return this.primary();
+    this.index++;
+    return this.nested(() => ({ kind: 'unary', operator: operator as '-' | '+', operand: this.unary() }));
+  }
+
+  private primary(): Ast {
+    const token = this.peek();
+    this.index++;
+    switch (token.type) {
+      case 'number':
+        return Number.isFinite(token.value) ? { kind: 'number', value: token.value } : { kind: 'error', code: '#NUM!' };
+      case 'string':
+        return { kind: 'string', value: token.value };
+      case 'error':
+        return { kind: 'error', code: token.code };
+      case 'reference':
+        return token.ast;
+      case 'identifier': {
+        const upper = token.name.toUpperCase();
+        if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'boolean', value: upper === 'TRUE' };
+        return { kind: 'name', name: token.name };
+      }
+      case 'function':
+        return this.nested(() => this.call(token.name));
+      case 'operator':
+        if (token.value === '(') {
+          const inner = this.nested(() => this.comparison());
+          this.expect(')');
+          return inner;
+        }
+        throw new ParseFailure(`unexpected "${token.value}"`);
+      case 'end':
+        throw new ParseFailure('the formula ends too early');
+    }
+  }
+
+  private call(name: string): Ast {
+    this.expect('(');
+    const args: Ast[] = [];
+    if (this.isOperator(')')) {
+      this.index++;
+      return { kind: 'call', name, args };
+    }
+    for (;;) {
+      args.push(this.comparison());
+      if (this.isOperator(',')) {
+        this.index++;
+        continue;
+      }
+      this.expect(')');
+      return { kind: 'call', name, args };
+    }
+  }
+}
+
+function describe(token: Token): string {
+  switch (token.type) {
+    case 'end':
+      return 'the end of the formula';
+    case 'operator':
+      return `"${token.value}"`;
+    case 'identifier':
+    case 'function':
+      return `"${token.name}"`;
+    default:
+      return `a ${token.type}`;
+  }
+}
+
+function childrenOf(ast: Ast): Ast[] {
+  switch (ast.kind) {
+    case 'unary':
+    case 'percent':
+      return [ast.operand];
+    case 'binary':
+      return [ast.left, ast.right];
+    case 'call':
+      return ast.args;
+    default:
+      return [];
+  }
+}
+
+/** The tree's height, without recursion. */
+function heightOf(root: Ast): number {
+  let height = 0;
+  const pending: Array<[Ast, number]> = [[root, 1]];
+  while (pending.length > 0) {
+    const [node, level] = pending.pop()!;
+    if (level > height) height = level;
+    for (const child of childrenOf(node)) pending.push([child, level + 1]);
+  }
+  return height;
+}
+
+/** Parses formula text, with or without its leading "=". Never throws. */
+export function parseFormula(text: string): ParseResult {
+  if (text.length > MAX_FORMULA_LENGTH) return { ok: false, reason: `formulas are at most ${MAX_FORMULA_LENGTH} characters` };
+  try {
+    const tokens = tokenize(text, text.startsWith('=') ? 1 : 0);
+    const ast = new Parser(tokens).parse();
+    // operator chains (A1+A2+…) are built in loops, not recursion: their height is checked afterwards
+    if (heightOf(ast) > MAX_FORMULA_DEPTH) return { ok: false, reason: `the formula nests deeper than ${MAX_FORMULA_DEPTH} levels` };
+    return { ok: true, ast };
+  } catch (error) {
+    if (error instanceof ParseFailure) return { ok: false, reason: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: 'the formula is too complex' };
+    throw error;
+  }
+}
+
+/** Binding strength of a node as an operand: higher binds tighter. */
+function strength(ast: Ast): number {
+  switch (ast.kind) {
+    case 'binary':
+      if (COMPARISONS.has(ast.operator)) return 1;
+      if (ast.operator === '&') return 2;
+      if (ast.operator === '+' || ast.operator === '-') return 3;
+      if (ast.operator === '*' || ast.operator === '/') return 4;
+      return 5;
+    case 'percent':
+      return 6;
+    case 'unary':
+      return 7;
+    default:
+      return 8;
+  }
+}
+
+function sheetPrefix(sheet: string | null): string {
+  return sheet === null ? '' : `${formatSheetName(sheet)}!`;
+}
+
+function formatNumber(value: number): string {
+  const text = numberToText(value);
+  // the shortest text may lose digits: keep the exact value when it does
+  return Number(text) === value ? text : String(value);
+}
+
+function formatAst(ast: Ast): string {
+  switch (ast.kind) {
+    case 'number':
+      return formatNumber(ast.value);
+    case 'string':
+      return `"${ast.value.replace(/"/g, '""')}"`;
+    case 'boolean':
+      return ast.value ? 'TRUE' : 'FALSE';
+    case 'error':
+      return ast.code;
+    case 'name':
+      return ast.name;
+    case 'cell':
+      return `${sheetPrefix(ast.sheet)}${ast.columnAbsolute ? '$' : ''}${columnLetters(ast.column)}${ast.rowAbsolute ? '$' : ''}${ast.row + 1}`;
+    case 'range': {
+      const column = (index: number, absolute: boolean) => `${absolute ? '$' : ''}${columnLetters(index)}`;
+      const row = (index: number, absolute: boolean) => `${absolute ? '$' : ''}${index + 1}`;
+      const reference =
+        ast.shape === 'columns'
+          ? `${column(ast.startColumn, ast.startColumnAbsolute)}:${column(ast.endColumn, ast.endColumnAbsolute)}`
+          : ast.shape === 'rows'
+            ? `${row(ast.startRow, ast.startRowAbsolute)}:${row(ast.endRow, ast.endRowAbsolute)}`
+            : `${column(ast.startColumn, ast.startColumnAbsolute)}${row(ast.startRow, ast.startRowAbsolute)}:${column(ast.endColumn, ast.endColumnAbsolute)}${row(ast.endRow, ast.endRowAbsolute)}`;
+      return `${sheetPrefix(ast.sheet)}${reference}`;
+    }
+    case 'unary': {
+      const operand = formatAst(ast.operand);
+      // "--1" would still parse, but "- -1" keeps a second minus readable
+      return `${ast.operator}${strength(ast.operand) < 7 || ast.operand.kind === 'unary' ? `(${operand})` : operand}`;
+    }
+    case 'percent':
+      return `${strength(ast.operand) < 6 ? `(${formatAst(ast.operand)})` : formatAst(ast.operand)}%`;
+    case 'binary': {
+      const own = strength(ast);
+      // operators group left to right: a right operand of the same strength needs parentheses
+      const left = strength(ast.left) < own ? `(${formatAst(ast.left)})` : formatAst(ast.left);
+      const right = strength(ast.right) <= own ? `(${formatAst(ast.right)})` : formatAst(ast.right);
+      return `${left}${ast.operator}${right}`;
+    }
+    case 'call':
+      return `${ast.name}(${ast.args.map(formatAst).join(',')})`;
+  }
+}
+
+/** Formula text for a tree, with its "=": `parseFormula(formatFormula(ast))` gives `ast` back. */
+export function formatFormula(ast: Ast): string {
+  return `=${formatAst(ast)}`;
+}

@@ -1,0 +1,44 @@
+/**
+ * What the server tells the editor application when it serves the editor page, as JSON in a
+ * `<script type="application/json" id="svc-boot">` element. The editor (web/shared/boot.ts) imports this type,
+ * so keep this file free of runtime imports: it is compiled for Node and for the browser.
+ */
+
+/** Languages of the editors; the first is the default (as the public SDK's). */
+export const EDITOR_LANGUAGES = ['zh-CN', 'en'] as const;
+export type EditorLanguage = (typeof EDITOR_LANGUAGES)[number];
+
+export type EditorFileType = 'document' | 'documentPro' | 'spreadsheet' | 'presentation' | 'table';
+
+export interface EditorPermissions {
+  readable: boolean;
+  editable: boolean;
+  commentable: boolean;
+  copyable: boolean;
+  exportable: boolean;
+  manageable: boolean;
+}
+
+export interface EditorBoot {
+  fileId: string;
+  fileType: EditorFileType;
+  /** the file's name as the integrator gives it (the editor's title) */
+  title: string;
+  lang: EditorLanguage;
+  user: { id: string; name: string; avatar: string };
+  permissions: EditorPermissions;
+  /** the signature and token the page was opened with; the editor calls the service with them */
+  credentials: { signature: string; token: string };
+  /** the SDK instance's channel id (`uuid`), absent when the page is opened on its own */
+  channel: string | null;
+  /** messages older than this are dropped, ms */
+  messageExpires: number;
+  /** base path of the service's routes for this page, e.g. `/sdk/v2` */
+  apiBase: string;
+  /** `smParams` of the iframe URL as sent (the link's context, opaque to the service), or null */
+  smParams: string | null;
+  /** `deviceMode` of the iframe URL, when sent */
+  deviceMode: string | null;
+  /** `userUuid` of the iframe URL, when sent */
+  userUuid: string | null;
+}

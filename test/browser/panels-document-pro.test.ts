@@ -1,0 +1,127 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService } from '../support/service.js';
+import { launchBrowser } from './support/browser.js';
+import { startHostPage } from './support/host-page.js';
+import { openEditor } from './support/panels.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const [db] = testDatabases();
+
+describe('documentPro panels in a browser', () => {
+  it('a bookmark inserted in the page is read by bookmark_content; renamed and removed, the backend follows', async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const context = await browser.newContext();
+    try {
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-b' } });
+      const page = await context.newPage();
+      const frame = await openEditor(page, host, svc, 'pro-b', 'user-token');
+      const bookmarks = (query?: Record<string, string>) => svc.call('GET', '/sdk/v2/api/files/pro-b/documentpro/bookmark_content', { query });
+      await frame.locator('.ProseMirror').click();
+      await page.keyboard.type('Introduction');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Contract terms apply');
+
+      await frame.getByRole('button', { name: 'Bookmarks' }).click();
+      await frame.locator('.svc-bookmark-insert input').fill('terms');
+      await frame.locator('.svc-bookmark-insert button').click();
+      await frame.locator('.svc-bookmark[data-bookmark="terms"]').waitFor();
+      await expect.poll(async () => (await bookmarks({ bookmarks: 'terms' })).body.data).toEqual([{ bookmark: 'terms', content: 'Contract terms apply' }]);
+      await page.screenshot({ path: '/tmp/panels-bookmarks.png' });
+
+      // a name in use is refused in the page, nothing changes
+      await frame.locator('.ProseMirror p', { hasText: 'Introduction' }).click();
+      await frame.locator('.svc-bookmark-insert input').fill('terms');
+      await frame.locator('.svc-bookmark-insert button').click();
+      await expect.poll(() => frame.locator('.svc-panel-bookmarks .svc-panel-notice').textContent()).toContain('already exists');
+      expect(await frame.locator('.svc-bookmark').count()).toBe(1);
+
+      await frame.locator('.svc-bookmark-rename').click();
+      await frame.locator('.svc-bookmark-rename-form input').fill('conditions');
+      await frame.locator('.svc-bookmark-rename-form button').click();
+      await expect.poll(async () => (await bookmarks()).body.data).toEqual([{ bookmark: 'conditions', content: 'Contract terms apply' }]);
+      expect((await bookmarks({ bookmarks: 'terms' })).body.status).toBe(70014);
+
+      await frame.locator('.svc-bookmark-remove').click();
+      await expect.poll(async () => (await bookmarks()).body.data).toEqual([]);
+      expect((await svc.call('GET', '/sdk/v2/collab-files/pro-b/plain-text')).body.data.content).toBe('Introduction\nContract terms apply');
+    } finally {
+      await context.close();
+      await host.close();
+      await svc.close();
+    }
+  });
+
+  it('lays the text out on A4 pages with numbers and zoom, and the table of contents scrolls to a heading', async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-p' } });
+      const page = await context.newPage();
+      const frame = await openEditor(page, host, svc, 'pro-p', 'user-token');
+      const body = Array.from({ length: 45 }, (_, index) => `Paragraph ${index + 1} of the report, long enough to be a real line of text.`).join('\n\n');
+      const markdown = `# Overview\n\n${body}\n\n# Conclusion\n\nThe end.`;
+      await page.evaluate((text) => (window as unknown as { sdk: { getEditor(): { insertMarkdown(m: string): Promise<unknown> } } }).sdk.getEditor().insertMarkdown(text), markdown);
+      const sheets = frame.locator('.svc-page-sheet');
+      await expect.poll(() => sheets.count()).toBeGreaterThanOrEqual(2);
+      const callEditor = (method: string, ...args: unknown[]) =>
+        page.evaluate(([name, values]) => (window as unknown as { sdk: { getEditor(): Record<string, (...a: unknown[]) => Promise<unknown>> } }).sdk.getEditor()[name as string]!(...(values as unknown[])), [method, args] as const);
+      expect(await callEditor('getPageCount')).toBe(await sheets.count());
+      expect(await frame.locator('.svc-page-number').allTextContents()).toEqual(Array.from({ length: await sheets.count() }, (_, index) => String(index + 1)));
+
+      /** Every block lies inside the text area of one sheet (between its margins), at the current zoom. */
+      const blocksOutsidePages = () =>
+        frame.locator('.svc-paged').evaluate((paged) => {
+          const zoom = Number((paged as HTMLElement).style.zoom || 1);
+          const origin = paged.getBoundingClientRect().top;
+          const sheetBoxes = [...paged.querySelectorAll('.svc-page-sheet')].map((sheet) => {
+            const rect = sheet.getBoundingClientRect();
+            return { top: (rect.top - origin) / zoom + 96 - 2, bottom: (rect.bottom - origin) / zoom - 96 + 2 };
+          });
+          return [...paged.querySelectorAll('.ProseMirror > :not(.svc-page-gap)')]
+            .map((block) => {
+              const rect = block.getBoundingClientRect();
+              return { text: block.textContent, top: (rect.top - origin) / zoom, bottom: (rect.bottom - origin) / zoom };
+            })
+            .filter((block) => !sheetBoxes.some((sheet) => block.top >= sheet.top && block.bottom <= sheet.bottom))
+            .map((block) => block.text);
+        });
+      await expect.poll(blocksOutsidePages).toEqual([]);
+      await page.screenshot({ path: '/tmp/panels-pages.png' });
+
+      expect(await callEditor('zoom', 75)).toBe(75);
+      await expect.poll(blocksOutsidePages).toEqual([]);
+      expect(await frame.locator('.svc-page-zoom').textContent()).toBe('75%');
+      await callEditor('removeAllPageNums');
+      expect(await frame.locator('.svc-page-number').first().isVisible()).toBe(false);
+      await callEditor('zoom', 100);
+
+      await callEditor('showToc');
+      const toc = frame.locator('.svc-toc-link');
+      await expect.poll(() => toc.allTextContents()).toEqual(['Overview', 'Conclusion']);
+      await toc.nth(1).click();
+      const heading = frame.locator('.ProseMirror h1', { hasText: 'Conclusion' });
+      await expect.poll(() => heading.evaluate((element) => {
+        const rect = element.getBoundingClientRect();
+        return rect.top >= 0 && rect.bottom <= window.innerHeight;
+      })).toBe(true);
+      await callEditor('goToPage', 1);
+      await expect.poll(() => frame.locator('.svc-page-position').textContent()).toBe(`Page 1 of ${await sheets.count()}`);
+      await expect(callEditor('goToPage', 99)).rejects.toThrow(/page must be between/);
+    } finally {
+      await context.close();
+      await host.close();
+      await svc.close();
+    }
+  });
+});

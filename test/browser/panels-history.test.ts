@@ -1,0 +1,68 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService } from '../support/service.js';
+import { launchBrowser } from './support/browser.js';
+import { startHostPage } from './support/host-page.js';
+import { openEditor } from './support/panels.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const [db] = testDatabases();
+
+describe('history panel in a browser', () => {
+  it('saves a revision, shows it read-only beside newer edits, and restores it', async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const context = await browser.newContext();
+    try {
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-h' } });
+      const page = await context.newPage();
+      const frame = await openEditor(page, host, svc, 'doc-h', 'user-token');
+      const plainText = async () => (await svc.call('GET', '/sdk/v2/collab-files/doc-h/plain-text')).body.data?.content;
+      await frame.locator('.ProseMirror').click();
+      await page.keyboard.type('First draft');
+      await expect.poll(plainText).toBe('First draft');
+
+      await frame.getByRole('button', { name: 'History' }).click();
+      await frame.locator('.svc-revision-create input').fill('Draft one');
+      await frame.locator('.svc-revision-create button').click();
+      const revision = frame.locator('.svc-revision-list .svc-panel-item', { hasText: 'Draft one' });
+      await revision.waitFor();
+      expect((await svc.call('GET', '/sdk/v2/collab-files/doc-h/revisions')).body.data).toEqual([expect.objectContaining({ title: 'Draft one' })]);
+
+      await frame.locator('.ProseMirror').first().click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' and more');
+      await expect.poll(plainText).toBe('First draft and more');
+
+      await revision.locator('.svc-history-view').click();
+      const old = frame.locator('.svc-old-version .ProseMirror');
+      await expect.poll(() => old.textContent()).toBe('First draft');
+      expect(await old.getAttribute('contenteditable')).toBe('false');
+      expect(await frame.locator('.svc-document:not(.svc-old-version-page)').first().isVisible()).toBe(false);
+      await page.screenshot({ path: '/tmp/panels-history.png' });
+
+      const restore = frame.locator('.svc-old-version-banner .svc-history-restore');
+      await restore.click();
+      await restore.click();
+      await expect.poll(plainText).toBe('First draft');
+      await expect.poll(() => frame.locator('.svc-document .ProseMirror').first().textContent()).toBe('First draft');
+      expect(await frame.locator('.svc-old-version').isVisible()).toBe(false);
+      await expect
+        .poll(() => svc.integrator.events.filter((event) => event.eventClass === 'Revision').map((event) => event.body.action))
+        .toEqual(['create', 'update']);
+      await frame.locator('.svc-entry-list .svc-panel-item', { hasText: 'Restored a version' }).waitFor();
+    } finally {
+      await context.close();
+      await host.close();
+      await svc.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { spreadsheetSuite } from './support/spreadsheet.js';
+
+const VALUES = '/sdk/v2/api/files/calc-1/sheets/values';
+
+const suite = spreadsheetSuite();
+
+describe('spreadsheet formulas in a browser', () => {
+  it('computes formulas typed in the page, and recomputes them when the values API writes their inputs; bad formulas show errors', async () => {
+    const { svc } = suite;
+    await suite.create('calc-1');
+    const { page, sheet, errors } = await suite.open('calc-1');
+    await sheet.type('A1', '1');
+    await sheet.type('A2', '2');
+    await sheet.type('A3', '3');
+    await sheet.type('B1', '=SUM(A1:A3)');
+    await expect.poll(() => sheet.cell(0, 1).textContent()).toBe('6');
+    // the formula bar shows the formula, the cell its value
+    await sheet.go('B1');
+    expect(await sheet.formula.inputValue()).toBe('=SUM(A1:A3)');
+    // the values API reads it computed, by the same engine, and as its formula
+    await expect.poll(async () => (await svc.call('GET', VALUES, { query: { range: 'B1' } })).body.data?.values).toEqual([[6]]);
+    expect((await svc.call('GET', VALUES, { query: { range: 'B1', valueRenderOption: 'FORMULA' } })).body.data?.values).toEqual([['=SUM(A1:A3)']]);
+
+    // a value written through the API reaches the open page and the formula follows it
+    const written = await svc.call('POST', VALUES, { body: { range: 'A2', resource: { values: [[40]] } } });
+    expect(written.status).toBe(200);
+    await expect.poll(() => sheet.cell(1, 0).textContent()).toBe('40');
+    await expect.poll(() => sheet.cell(0, 1).textContent()).toBe('44');
+    expect((await svc.call('GET', VALUES, { query: { range: 'B1' } })).body.data?.values).toEqual([[44]]);
+
+    // malformed, dividing by zero, unknown names, cycles: an error in the cell, the page goes on
+    await sheet.type('C1', '=SUM(A1:');
+    await sheet.type('C2', '=1/0');
+    await sheet.type('C3', '=NOSUCH(1)');
+    await sheet.type('D1', '=D2+1');
+    await sheet.type('D2', '=D1+1');
+    await sheet.type('C4', '=Z99999999');
+    await expect.poll(() => sheet.cell(0, 2).textContent()).toBe('#ERROR!');
+    await expect.poll(() => sheet.cell(1, 2).textContent()).toBe('#DIV/0!');
+    await expect.poll(() => sheet.cell(2, 2).textContent()).toBe('#NAME?');
+    await expect.poll(() => sheet.cell(0, 3).textContent()).toBe('#REF!');
+    await expect.poll(() => sheet.cell(3, 2).textContent()).toBe('#REF!');
+    await sheet.type('E1', 'still editing');
+    await expect.poll(() => sheet.cell(0, 4).textContent()).toBe('still editing');
+    // a row inserted above moves the cells and the formulas' references; undo is this user's
+    await sheet.go('A1');
+    await sheet.frame.getByRole('button', { name: 'Insert row above' }).click();
+    await expect.poll(() => sheet.cell(1, 1).textContent()).toBe('44');
+    await sheet.go('B2');
+    expect(await sheet.formula.inputValue()).toBe('=SUM(A2:A4)');
+    await sheet.go('A1');
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => sheet.cell(0, 1).textContent()).toBe('44');
+    await sheet.go('A2:A3');
+    await sheet.frame.getByRole('button', { name: 'Delete rows' }).click();
+    // A2:A3 are gone: the sum's range shrinks to A1, the cells below move up
+    await expect.poll(() => sheet.cell(0, 1).textContent()).toBe('1');
+    expect(await sheet.call('getRowCount')).toBe(998);
+    await page.screenshot({ path: '/tmp/shots/spreadsheet-formulas.png' });
+    // Enter confirmed the last cell and moved down, without opening an editor there
+    expect(await sheet.frame.locator('.svc-grid-editor').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { testDatabases } from '../../support/databases.js';
+import { startService, type TestService } from '../../support/service.js';
+import { launchBrowser } from './browser.js';
+import { openInHost, startHostPage, type HostPage } from './host-page.js';
+
+/** The spreadsheet editor inside the host page's iframe, as a user (and a screen reader) sees it. */
+export function sheetIn(page: Page) {
+  const frame: FrameLocator = page.frameLocator('iframe');
+  const grid = frame.getByRole('grid');
+  return {
+    frame,
+    grid,
+    formula: frame.getByRole('textbox', { name: /Cell content|单元格内容/ }),
+    nameBox: frame.getByRole('textbox', { name: /Selected cell|所选单元格/ }),
+    /** a cell by its A1 address, e.g. `B2` (read through the grid roles: column header letters and row numbers) */
+    cell: (row: number, column: number) => grid.locator(`[role=gridcell][data-row="${row}"][data-column="${column}"]`),
+    /** selects a cell by typing its address in the name box */
+    async go(address: string): Promise<void> {
+      const nameBox = frame.getByRole('textbox', { name: /Selected cell|所选单元格/ });
+      await nameBox.fill(address);
+      await nameBox.press('Enter');
+    },
+    /** types into the selected cell as a user does and confirms with Enter */
+    async type(address: string, text: string): Promise<void> {
+      await this.go(address);
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+    },
+    /** calls an SDK editor method in the host page */
+    call<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
+      return page.evaluate(
+        ([name, values]) => {
+          const editor = (window as unknown as { sdk: { getEditor(): Record<string, (...a: unknown[]) => Promise<unknown>> } }).sdk.getEditor();
+          return editor[name as string]!(...(values as unknown[])) as Promise<T>;
+        },
+        [method, args] as const,
+      );
+    },
+  };
+}
+
+/**
+ * Opens a spreadsheet in a new browser context (its own user session, clipboard allowed) through the host
+ * page; `errors` collects the page's uncaught errors, which a test expects to stay empty.
+ */
+export async function openSpreadsheet(browser: Browser, svc: TestService, host: HostPage, fileId: string, token = 'user-token') {
+  const context = await browser.newContext();
+  for (const origin of [svc.url, new URL(host.url).origin]) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  expect(await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), lang: 'en' })).toMatchObject({ ok: true, fileType: 'spreadsheet' });
+  return { page, sheet: sheetIn(page), errors, close: () => context.close() };
+}
+
+/**
+ * One browser, one service (SQLite, with the reference integrator) and one host page for a test file, started
+ * before its tests and closed after them; each test uses files of its own.
+ */
+export function spreadsheetSuite() {
+  const state: { browser?: Browser; svc?: TestService; host?: HostPage } = {};
+  beforeAll(async () => {
+    state.browser = await launchBrowser();
+    state.svc = await startService(testDatabases()[0]!, { integrator: true });
+    state.host = await startHostPage(state.svc.url);
+  });
+  afterAll(async () => {
+    await state.host?.close();
+    await state.svc?.close();
+    await state.browser?.close();
+  });
+  return {
+    get svc(): TestService {
+      return state.svc!;
+    },
+    /** creates a spreadsheet through the backend API */
+    async create(fileId: string): Promise<void> {
+      expect((await state.svc!.call('POST', '/sdk/v2/api/files', { body: { type: 'spreadsheet', fileId } })).status).toBe(200);
+    },
+    open: (fileId: string, token?: string) => openSpreadsheet(state.browser!, state.svc!, state.host!, fileId, token),
+  };
+}

@@ -1,0 +1,182 @@
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+import { API, createBase, createTable, insertRows, type CreatedTable } from '../tables/helpers.js';
+import { launchBrowser } from './support/browser.js';
+import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+
+const COLUMNS = [
+  { name: 'Title', type: 'SingleLineText' },
+  { name: 'Amount', type: 'Number', props: { precision: 2 } },
+  { name: 'Share', type: 'Percent', props: { precision: 1 } },
+  { name: 'Due', type: 'Date' },
+  { name: 'Status', type: 'SingleChoice', props: { options: [{ name: 'Open', color: '#ffd8a8' }, { name: 'Done' }] } },
+  { name: 'Done', type: 'CheckBox', props: { type: 'star' } },
+  { name: 'Stars', type: 'Rate', props: { count: 5, icon: 'heart' } },
+];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The cell of the grid in row `row` (1-based, as the row header shows it) under the column named `column`. */
+async function cell(frame: FrameLocator, row: number, column: string) {
+  const headers = await frame.locator('[role=columnheader]').allTextContents();
+  const columnIndex = headers.indexOf(column);
+  expect(columnIndex, `column ${column} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+  return frame.locator(`[role=row][aria-rowindex="${row + 1}"] [role=gridcell][aria-colindex="${columnIndex + 2}"]`);
+}
+
+describe.each(testDatabases().slice(0, 1))('table editor in a browser ($name)', (db) => {
+  let svc: TestService;
+  let host: HostPage;
+  let table: CreatedTable;
+  let signature: string;
+
+  beforeEach(async () => {
+    svc = await startService(db, { integrator: true });
+    host = await startHostPage(svc.url);
+    const base = await createBase(svc, 'base-1');
+    table = await createTable(svc, base, COLUMNS);
+    await insertRows(svc, table.guid, [{ Title: 'First', Amount: 1.5, Status: 'Open' }, { Title: 'Second' }]);
+    signature = await svc.sign();
+  });
+  afterEach(async () => {
+    await host.close();
+    await svc.close();
+  });
+
+  async function openTable(token = 'user-token'): Promise<{ page: Page; frame: FrameLocator }> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    expect(await openInHost(page, host.url, { fileId: 'base-1', token, signature, lang: 'en' })).toMatchObject({ ok: true, fileType: 'table' });
+    const frame = page.frameLocator('iframe');
+    await frame.locator('[role=grid]').waitFor();
+    return { page, frame };
+  }
+
+  async function readRow(index: number): Promise<Record<string, unknown>> {
+    const rows = await svc.call('GET', `${API}/tables/${table.guid}/rows`, { query: { pageSize: 100 } });
+    return rows.body.data.rows[index].valueMap;
+  }
+
+  it('shows a row added through the table API within a second, without reloading', async () => {
+    const { page, frame } = await openTable();
+    await expect.poll(async () => (await cell(frame, 2, 'Title')).textContent()).toBe('Second');
+    expect(await (await cell(frame, 1, 'Amount')).textContent()).toBe('1.50');
+    // the page notes when the row is drawn (no polling delay of the test in the figure)
+    const editorFrame = page.frames().find((candidate) => candidate.url().includes('/collab-files/'))!;
+    await editorFrame.evaluate(() => {
+      const seen = new Promise<number>((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (![...document.querySelectorAll('[role=gridcell]')].some((gridCell) => gridCell.textContent === 'From the API')) return;
+          observer.disconnect();
+          resolve(Date.now());
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      (globalThis as unknown as { rowSeen: Promise<number> }).rowSeen = seen;
+    });
+    await insertRows(svc, table.guid, [{ Title: 'From the API', Status: 'Done' }]);
+    const added = Date.now();
+    const seenAt = await editorFrame.evaluate(() => (globalThis as unknown as { rowSeen: Promise<number> }).rowSeen);
+    expect(seenAt - added).toBeLessThan(1000);
+    expect(await (await cell(frame, 3, 'Title')).textContent()).toBe('From the API');
+    expect(await (await cell(frame, 3, 'Status')).textContent()).toBe('Done');
+    await page.screenshot({ path: '/tmp/table-editor.png' });
+    await page.context().close();
+  });
+
+  it('edits cells of several types and the table API reads them back', async () => {
+    const { page, frame } = await openTable();
+    const type = async (row: number, column: string, text: string) => {
+      await (await cell(frame, row, column)).dblclick();
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+    };
+    await type(2, 'Title', 'Renamed');
+    await type(2, 'Amount', '12.345');
+    await type(2, 'Share', '12.5%');
+    await type(2, 'Due', '2024-05-01');
+    await expect.poll(() => readRow(1)).toEqual({ Title: 'SecondRenamed', Amount: 12.35, Share: 0.125, Due: '2024-05-01T00:00:00.000Z' });
+    expect(await (await cell(frame, 2, 'Share')).textContent()).toBe('12.5%');
+    // a choice from the option list, a star checkbox, three hearts
+    await (await cell(frame, 2, 'Status')).dblclick();
+    await frame.locator('.svc-table-popup').getByRole('option', { name: 'Done' }).click();
+    await (await cell(frame, 2, 'Done')).dblclick();
+    await (await cell(frame, 2, 'Stars')).dblclick();
+    await frame.locator('.svc-table-popup').getByRole('button', { name: '3 of 5' }).click();
+    await expect.poll(() => readRow(1)).toMatchObject({ Status: 'Done', Done: true, Stars: 3 });
+    expect(await (await cell(frame, 2, 'Done')).textContent()).toBe('★');
+    expect(await (await cell(frame, 2, 'Stars')).textContent()).toBe('♥♥♥');
+    await page.screenshot({ path: '/tmp/table-editor-types.png' });
+    await page.context().close();
+  });
+
+  it('shows an error in the cell for a value of the wrong type and writes nothing', async () => {
+    const { page, frame } = await openTable();
+    const amount = await cell(frame, 1, 'Amount');
+    await amount.dblclick();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('lots');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => amount.textContent()).toContain('must be a number');
+    const status = await cell(frame, 1, 'Status');
+    await status.dblclick();
+    await page.keyboard.type('Maybe');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => status.textContent()).toContain('unknown option "Maybe"');
+    expect(await readRow(0)).toEqual({ Title: 'First', Amount: 1.5, Status: 'Open' });
+    await page.screenshot({ path: '/tmp/table-editor-error.png' });
+    await page.context().close();
+  });
+
+  it('adds a column through the form, filters the view and comments on a cell', async () => {
+    const { page, frame } = await openTable();
+    await frame.getByRole('button', { name: 'Add column' }).click();
+    const form = frame.getByRole('form', { name: 'Add column' });
+    await form.getByLabel('Name').fill('Score');
+    await form.getByLabel('Type').selectOption('Number');
+    await form.getByLabel('Decimal places').selectOption('1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => frame.locator('[role=columnheader]').allTextContents()).toContain('Score');
+    const columns = await svc.call('GET', `${API}/tables/${table.guid}/columns`);
+    expect(columns.body.data.at(-1)).toMatchObject({ name: 'Score', type: 'Number', props: { precision: 1 } });
+
+    await frame.getByRole('combobox', { name: 'Filter', exact: true }).selectOption({ label: 'Title' });
+    await frame.getByRole('textbox', { name: 'Filter value' }).fill('sec');
+    await expect.poll(() => frame.locator('.svc-table-count').textContent()).toBe('Rows: 1');
+    expect(await (await cell(frame, 1, 'Title')).textContent()).toBe('Second');
+
+    await (await cell(frame, 1, 'Title')).click();
+    await frame.locator('.svc-table-viewbar').getByRole('button', { name: 'Comment' }).click();
+    await frame.getByRole('textbox', { name: 'Write a comment' }).fill('Check this row');
+    await frame.getByRole('button', { name: 'Add comment' }).click();
+    await expect.poll(() => frame.locator('.svc-table-comments').textContent()).toContain('Check this row');
+    const threads = await svc.call('GET', '/sdk/v2/collab-files/base-1/comment-list');
+    expect(threads.body.data.threads[0]).toMatchObject({ kind: 'table', selectionTitle: table.guid, selectionContent: 'Second' });
+    await page.screenshot({ path: '/tmp/table-editor-view.png' });
+    await page.context().close();
+  });
+
+  it('lets a read-only user see the table but not change a cell', async () => {
+    svc.integrator.addUser({ id: 'user-2', name: 'Reader', token: 'token-2' });
+    svc.integrator.grant('base-1', 'user-2', { editable: false });
+    const { page, frame } = await openTable('token-2');
+    await expect.poll(() => frame.locator('[role=grid]').getAttribute('aria-readonly')).toBe('true');
+    const title = await cell(frame, 1, 'Title');
+    await expect.poll(() => title.textContent()).toBe('First');
+    await title.dblclick();
+    await page.keyboard.type('changed');
+    await page.keyboard.press('Enter');
+    expect(await frame.locator('.svc-grid-editor').count()).toBe(0);
+    expect(await title.textContent()).toBe('First');
+    expect(await readRow(0)).toMatchObject({ Title: 'First' });
+    await page.context().close();
+  });
+});

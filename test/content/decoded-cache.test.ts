@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { DECODED_BYTES_PER_ENCODED_BYTE, DecodedCache } from '../../src/domain/content/decoded-cache.js';
+
+const MiB = 1024 * 1024;
+/** encoded bytes that weigh `mebibytes` MiB once decoded */
+const encodedFor = (mebibytes: number) => (mebibytes * MiB) / DECODED_BYTES_PER_ENCODED_BYTE;
+
+describe('decoded document cache', () => {
+  it('keeps documents within its budget, evicting the least recently used first', () => {
+    const cache = new DecodedCache(10 * MiB);
+    const [a, b, c] = [new Y.Doc(), new Y.Doc(), new Y.Doc()];
+    cache.set('a', a, 1, encodedFor(4));
+    cache.set('b', b, 1, encodedFor(4));
+    expect(cache.get('a')?.doc).toBe(a); // a is now the most recently used
+    cache.set('c', c, 1, encodedFor(4));
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')?.doc).toBe(a);
+    expect(cache.get('c')?.doc).toBe(c);
+    expect(cache.size).toBe(8 * MiB);
+  });
+
+  it('does not keep a document larger than the whole budget, and a budget of 0 keeps nothing', () => {
+    const cache = new DecodedCache(10 * MiB);
+    cache.set('huge', new Y.Doc(), 1, encodedFor(11));
+    expect(cache.get('huge')).toBeUndefined();
+    expect(cache.size).toBe(0);
+    const off = new DecodedCache(0);
+    off.set('small', new Y.Doc(), 1, 10);
+    expect(off.get('small')).toBeUndefined();
+  });
+
+  it('accounts for updates applied later, evicting others when a document grows', () => {
+    const cache = new DecodedCache(10 * MiB);
+    cache.set('a', new Y.Doc(), 1, encodedFor(4));
+    cache.set('b', new Y.Doc(), 3, encodedFor(4));
+    cache.grew('b', 7, encodedFor(3));
+    expect(cache.get('b')?.seq).toBe(7);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(7 * MiB);
+    cache.delete('b');
+    expect(cache.size).toBe(0);
+  });
+
+  it('takes its budget from SVC_CONTENT_CACHE_BYTES (256 MiB by default, 0 turns it off)', () => {
+    expect(loadConfig({}).content.cacheBytes).toBe(256 * MiB);
+    expect(loadConfig({ SVC_CONTENT_CACHE_BYTES: '0' }).content.cacheBytes).toBe(0);
+    expect(loadConfig({ SVC_CONTENT_CACHE_BYTES: '1048576' }).content.cacheBytes).toBe(MiB);
+    for (const bad of ['lots', '-1', '1.5']) expect(() => loadConfig({ SVC_CONTENT_CACHE_BYTES: bad })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,404 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { docFromState, initialContent } from '../../src/domain/content/model.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
+import {
+  ERROR_CODES,
+  formatFormula,
+  FormulaError,
+  MAX_FORMULA_LENGTH,
+  parseFormula,
+  shiftFormula,
+  SpreadsheetCalculation,
+  Workbook,
+  type Ast,
+  type CellInput,
+  type StructureEdit,
+} from '../../src/domain/sheets/formulas/index.js';
+
+const SHEET = 's1';
+
+/** A one-sheet workbook from rows of inputs (row 0 is row 1). */
+function sheetOf(rows: CellInput[][], now?: () => number): Workbook {
+  const cells: Array<[number, number, CellInput]> = [];
+  rows.forEach((line, row) => line.forEach((input, column) => cells.push([row, column, input])));
+  return new Workbook([{ id: SHEET, name: 'Sheet1', cells }], now ? { now } : {});
+}
+
+/** The value of one formula computed over a small fixed sheet: A1:A4 = 1, 2, 3, "x"; B1:B4 = 10, 20, 30, TRUE. */
+function compute(formula: string): ReturnType<Workbook['displayValue']> {
+  const workbook = sheetOf([
+    [1, 10],
+    [2, 20],
+    [3, 30],
+    ['x', true],
+    [null, null, formula],
+  ]);
+  return workbook.displayValue(SHEET, 4, 2);
+}
+
+describe('formula functions and operators', () => {
+  it.each([
+    ['=1+2*3', 7],
+    ['=(1+2)*3', 9],
+    ['=2^3^2', 64],
+    ['=-2^2', 4],
+    ['=50%', 0.5],
+    ['=10/4', 2.5],
+    ['=0.1+0.2', 0.30000000000000004],
+    ['="a"&1&TRUE', 'a1TRUE'],
+    ['=1<2', true],
+    ['="abc"="ABC"', true],
+    ['=2>"1"', false],
+    ['=A1+B1', 11],
+    ['=$A$2*B$2', 40],
+    ['=SUM(A1:B4)', 66],
+    ['=SUM(A:A)', 6],
+    ['=SUM(1:2)', 33],
+    ['=SUM(A1,"2",TRUE)', 4],
+    ['=AVERAGE(A1:A4)', 2],
+    ['=COUNT(A1:B4)', 6],
+    ['=COUNTA(A1:B4)', 8],
+    ['=MIN(A1:B3)', 1],
+    ['=MAX(A1:B3)', 30],
+    ['=MAX(D1:D9)', 0],
+    ['=IF(A1>0,"yes","no")', 'yes'],
+    ['=IF(A1>5,"yes")', false],
+    ['=IF(FALSE,1/0,"safe")', 'safe'],
+    ['=AND(TRUE,A1)', true],
+    ['=OR(FALSE,0)', false],
+    ['=NOT(B4)', false],
+    ['=ROUND(2.5)', 3],
+    ['=ROUND(-2.5)', -3],
+    ['=ROUND(1.005,2)', 1.01],
+    ['=ROUND(1234,-2)', 1200],
+    ['=ABS(-3)', 3],
+    ['=VLOOKUP(2,A1:B3,2,FALSE)', 20],
+    ['=VLOOKUP(2.5,A1:B3,2)', 20],
+    ['=VLOOKUP("X",A1:B4,2,FALSE)', true],
+    ['=CONCAT(A1:A3,"-")', '123-'],
+    ['=CONCATENATE("a","b",A1)', 'ab1'],
+    ['=LEN("héllo")', 5],
+    ['=UPPER("abc")', 'ABC'],
+    ['=LOWER("ABC")', 'abc'],
+    ['=IFERROR(1/0,"oops")', 'oops'],
+    ['=IFERROR(A1,"oops")', 1],
+    ['=SUMIF(A1:A3,">1")', 5],
+    ['=SUMIF(A1:A4,"x",B1:B4)', 0],
+    ['=SUMIF(A1:A3,">=2",B1:B3)', 50],
+    ['=COUNTIF(A1:A4,"x")', 1],
+    ['=COUNTIF(A1:B3,">5")', 3],
+    ['=COUNTIF(A1:A4,"<>x")', 3],
+    ['=A1', 1],
+    ['=D9', 0],
+  ] as const)('%s = %j', (formula, expected) => {
+    expect(compute(formula)).toEqual(expected);
+  });
+
+  it('TODAY and NOW read the clock as serial dates, and recompute when asked', () => {
+    let now = Date.UTC(2026, 10, 23, 18, 0);
+    const workbook = sheetOf([['=TODAY()', '=NOW()', '=A1+1']], () => now);
+    expect(workbook.value(SHEET, 0, 0)).toBe(46349);
+    expect(workbook.value(SHEET, 0, 1)).toBeCloseTo(46349.75, 6);
+    now += 86_400_000;
+    expect(workbook.recalculateVolatile().map((cell) => cell.column).sort()).toEqual([0, 1, 2]);
+    expect(workbook.value(SHEET, 0, 2)).toBe(46351);
+  });
+});
+
+describe('formula errors', () => {
+  it.each([
+    ['=1/0', '#DIV/0!'],
+    ['=A1/D1', '#DIV/0!'],
+    ['=AVERAGE(D1:D3)', '#DIV/0!'],
+    ['=NoSuchSheet!A1', '#REF!'],
+    ["='Missing sheet'!A1:B2", '#REF!'],
+    ['=A1048577', '#REF!'],
+    ['=XFE1', '#REF!'],
+    ['=SUM(A1:ZZZZ9)', '#REF!'],
+    ['=VLOOKUP(1,A1:B3,3,FALSE)', '#REF!'],
+    ['=NOSUCHFUNCTION(1)', '#NAME?'],
+    ['=undefinedName+1', '#NAME?'],
+    ['="abc"+1', '#VALUE!'],
+    ['=A4*2', '#VALUE!'],
+    ['=A1:A3+1', '#VALUE!'],
+    ['=ABS()', '#VALUE!'],
+    ['=VLOOKUP(9,A1:B3,2,FALSE)', '#N/A'],
+    ['=SQRT(-1)', '#NUM!'],
+    ['=10^400', '#NUM!'],
+    ['=1+', '#ERROR!'],
+    ['=SUM(1,2', '#ERROR!'],
+    ['=(1))', '#ERROR!'],
+    ['="open', '#ERROR!'],
+    ['=1 2', '#ERROR!'],
+    ['=#BOGUS!', '#ERROR!'],
+    ['=1/0+#N/A', '#DIV/0!'],
+    ['=IFERROR(#REF!,#N/A)', '#N/A'],
+  ] as const)('%s gives %s', (formula, expected) => {
+    expect(compute(formula)).toBe(expected);
+  });
+
+  it('an enormous or deeply nested formula is #ERROR!, with the reason, and never throws', () => {
+    const long = `=${'1+'.repeat(MAX_FORMULA_LENGTH)}1`;
+    const deep = `=${'('.repeat(2000)}1${')'.repeat(2000)}`;
+    const negations = `=${'-'.repeat(4000)}1`;
+    const workbook = sheetOf([[long, deep, negations]]);
+    expect([0, 1, 2].map((column) => workbook.displayValue(SHEET, 0, column))).toEqual(['#ERROR!', '#ERROR!', '#ERROR!']);
+    expect(workbook.formulaProblem(SHEET, 0, 0)).toMatch(/at most 8192 characters/);
+    expect(workbook.formulaProblem(SHEET, 0, 1)).toMatch(/deeper than 100 levels/);
+    expect(workbook.formulaProblem(SHEET, 0, 2)).toMatch(/deeper than 100 levels/);
+  });
+
+  it('a chain of more than 1,000 operators is #ERROR! (the tree would be too deep to evaluate)', () => {
+    const workbook = sheetOf([[`=${'1+'.repeat(1500)}1`]]);
+    expect(workbook.displayValue(SHEET, 0, 0)).toBe('#ERROR!');
+    expect(workbook.formulaProblem(SHEET, 0, 0)).toMatch(/deeper than 1000 levels/);
+  });
+
+  it('a sum of 900 cells written as A1+A2+… (a long operator chain) computes', () => {
+    const formula = `=${Array.from({ length: 900 }, (_, i) => `A${i + 1}`).join('+')}`;
+    const rows: CellInput[][] = Array.from({ length: 900 }, () => [1]);
+    rows[0]!.push(formula);
+    expect(sheetOf(rows).value(SHEET, 0, 1)).toBe(900);
+  });
+});
+
+describe('reference cycles', () => {
+  it('give #REF! to every cell of the cycle, and cells reading them see the error', () => {
+    const workbook = sheetOf([['=B1+1', '=A1+1', '=A1*2', '=C1+C1']]);
+    expect(workbook.displayValue(SHEET, 0, 0)).toBe('#REF!');
+    expect(workbook.displayValue(SHEET, 0, 1)).toBe('#REF!');
+    expect(workbook.displayValue(SHEET, 0, 2)).toBe('#REF!');
+    // breaking the cycle recomputes everything that hung on it
+    workbook.setCell(SHEET, 0, 1, 5);
+    expect([0, 1, 2, 3].map((column) => workbook.value(SHEET, 0, column))).toEqual([6, 5, 12, 24]);
+  });
+
+  it('a formula reading itself, directly or through a range, is a cycle', () => {
+    const workbook = sheetOf([['=A1'], ['=SUM(A1:A3)'], [1]]);
+    expect(workbook.displayValue(SHEET, 0, 0)).toBe('#REF!');
+    expect(workbook.displayValue(SHEET, 1, 0)).toBe('#REF!');
+  });
+
+  it('a cycle through 50,000 cells ends at once, without exhausting the stack', () => {
+    const rows: CellInput[][] = Array.from({ length: 50_000 }, (_, row) => [`=A${row + 2}`]);
+    rows[rows.length - 1] = ['=A1'];
+    const started = performance.now();
+    const workbook = sheetOf(rows);
+    expect(workbook.displayValue(SHEET, 0, 0)).toBe('#REF!');
+    expect(workbook.displayValue(SHEET, 49_999, 0)).toBe('#REF!');
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('incremental recompute', () => {
+  it('a change recomputes its dependants only and reports the cells whose value changed', () => {
+    const workbook = sheetOf([[1, '=A1*2', '=B1+1', 7, '=D1']]);
+    const changed = workbook.setCell(SHEET, 0, 0, 10);
+    expect(changed.map((cell) => cell.column).sort()).toEqual([0, 1, 2]);
+    expect(workbook.value(SHEET, 0, 2)).toBe(21);
+    // an input that leaves a formula's value unchanged stops there
+    workbook.setCell(SHEET, 0, 1, '=A1*2+0');
+    expect(workbook.setCell(SHEET, 0, 1, '=A1*2').map((cell) => cell.column)).toEqual([1]);
+  });
+
+  it('a chain of 10,000 dependent formulas follows a change at its head', () => {
+    const rows: CellInput[][] = [[1], ...Array.from({ length: 10_000 }, (_, row) => [`=A${row + 1}+1`])];
+    const workbook = sheetOf(rows);
+    expect(workbook.value(SHEET, 10_000, 0)).toBe(10_001);
+    const changed = workbook.setCell(SHEET, 0, 0, 100);
+    expect(changed).toHaveLength(10_001);
+    expect(workbook.value(SHEET, 10_000, 0)).toBe(10_100);
+  });
+
+  it('ranges, whole columns and cleared cells are followed', () => {
+    const workbook = sheetOf([[1, '=SUM(A:A)', '=COUNT(A1:A5)']]);
+    workbook.setCells([
+      { sheetId: SHEET, row: 3, column: 0, input: 5 },
+      { sheetId: SHEET, row: 999, column: 0, input: 10 },
+    ]);
+    expect(workbook.value(SHEET, 0, 1)).toBe(16);
+    expect(workbook.value(SHEET, 0, 2)).toBe(2);
+    workbook.setCell(SHEET, 0, 0, null);
+    expect(workbook.value(SHEET, 0, 1)).toBe(15);
+    expect(workbook.value(SHEET, 0, 0)).toBeNull();
+  });
+
+  it('aggregates over a whole column of 200,000 numbers compute (no argument spreading)', () => {
+    const cells: Array<[number, number, CellInput]> = Array.from({ length: 200_000 }, (_, row) => [row, 0, row % 1000]);
+    cells.push([0, 1, '=MAX(A:A)'], [1, 1, '=MIN(A:A)'], [2, 1, '=COUNT(A:A)'], [3, 1, '=AVERAGE(A:A)']);
+    const workbook = new Workbook([{ id: SHEET, name: 'Sheet1', cells }]);
+    expect([0, 1, 2, 3].map((row) => workbook.value(SHEET, row, 1))).toEqual([999, 0, 200_000, 499.5]);
+  });
+
+  it('cross-sheet references follow added, renamed and removed sheets', () => {
+    const workbook = new Workbook([
+      { id: 'a', name: 'Sheet1', cells: [[0, 0, "='Sheet 2'!A1*2"], [0, 1, '=sheet 2!A1']] },
+    ]);
+    expect(workbook.displayValue('a', 0, 0)).toBe('#REF!');
+    workbook.addSheet({ id: 'b', name: 'Sheet 2', cells: [[0, 0, 21]] });
+    expect(workbook.value('a', 0, 0)).toBe(42);
+    workbook.setCell('b', 0, 0, 5);
+    expect(workbook.value('a', 0, 0)).toBe(10);
+    workbook.renameSheet('b', 'Other');
+    expect(workbook.displayValue('a', 0, 0)).toBe('#REF!');
+    workbook.renameSheet('b', 'SHEET 2');
+    expect(workbook.value('a', 0, 0)).toBe(10);
+    workbook.removeSheet('b');
+    expect(workbook.displayValue('a', 0, 0)).toBe('#REF!');
+  });
+});
+
+describe('formula parser (property-based)', () => {
+  const sheetName = fc.constantFrom(null, 'Sheet1', 'Sheet 2', "Bob's", 'Q1.data', 'B2', 'TRUE');
+  const row = fc.integer({ min: 0, max: MAX_ROWS - 1 });
+  const column = fc.integer({ min: 0, max: MAX_COLUMNS - 1 });
+  const cell = fc.record({ kind: fc.constant('cell' as const), sheet: sheetName, row, column, rowAbsolute: fc.boolean(), columnAbsolute: fc.boolean() });
+  const span = (max: number) => fc.tuple(fc.integer({ min: 0, max: max - 1 }), fc.integer({ min: 0, max: max - 1 })).map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const);
+  const range = fc.oneof(
+    fc.record({ sheet: sheetName, rows: span(MAX_ROWS), columns: span(MAX_COLUMNS), anchors: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }) }).map(
+      ({ sheet, rows, columns, anchors }): Ast => ({
+        kind: 'range', sheet, shape: 'cells',
+        startRow: rows[0], endRow: rows[1], startColumn: columns[0], endColumn: columns[1],
+        startRowAbsolute: anchors[0]!, endRowAbsolute: anchors[1]!, startColumnAbsolute: anchors[2]!, endColumnAbsolute: anchors[3]!,
+      }),
+    ),
+    fc.record({ sheet: sheetName, columns: span(MAX_COLUMNS), anchors: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }) }).map(
+      ({ sheet, columns, anchors }): Ast => ({
+        kind: 'range', sheet, shape: 'columns',
+        startRow: 0, endRow: MAX_ROWS - 1, startColumn: columns[0], endColumn: columns[1],
+        startRowAbsolute: false, endRowAbsolute: false, startColumnAbsolute: anchors[0]!, endColumnAbsolute: anchors[1]!,
+      }),
+    ),
+    fc.record({ sheet: sheetName, rows: span(MAX_ROWS), anchors: fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }) }).map(
+      ({ sheet, rows, anchors }): Ast => ({
+        kind: 'range', sheet, shape: 'rows',
+        startRow: rows[0], endRow: rows[1], startColumn: 0, endColumn: MAX_COLUMNS - 1,
+        startRowAbsolute: anchors[0]!, endRowAbsolute: anchors[1]!, startColumnAbsolute: false, endColumnAbsolute: false,
+      }),
+    ),
+  );
+  const leaf: fc.Arbitrary<Ast> = fc.oneof(
+    fc.double({ min: 0, max: 1e300, noNaN: true }).map((value): Ast => ({ kind: 'number', value })),
+    fc.string({ maxLength: 8 }).map((value): Ast => ({ kind: 'string', value })),
+    fc.boolean().map((value): Ast => ({ kind: 'boolean', value })),
+    fc.constantFrom(...ERROR_CODES).map((code): Ast => ({ kind: 'error', code })),
+    cell,
+    range,
+    fc.constantFrom('price', 'x_1', 'net.total').map((name): Ast => ({ kind: 'name', name })),
+  );
+  const ast = fc.letrec<{ node: Ast }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc.record({ kind: fc.constant('unary' as const), operator: fc.constantFrom('-' as const, '+' as const), operand: tie('node') }),
+      fc.record({ kind: fc.constant('percent' as const), operand: tie('node') }),
+      fc.record({
+        kind: fc.constant('binary' as const),
+        operator: fc.constantFrom('+', '-', '*', '/', '^', '&', '=', '<>', '<', '>', '<=', '>=' as const),
+        left: tie('node'),
+        right: tie('node'),
+      }),
+      fc.record({ kind: fc.constant('call' as const), name: fc.constantFrom('SUM', 'IF', 'LOG10', 'STDEV.S', 'NOW'), args: fc.array(tie('node'), { maxLength: 3 }) }),
+    ),
+  })).node;
+
+  it('formatting a tree and parsing it back gives the same tree', () => {
+    fc.assert(
+      fc.property(ast, (tree) => {
+        const text = formatFormula(tree);
+        const parsed = parseFormula(text);
+        expect(parsed).toEqual({ ok: true, ast: tree });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  const formulaText = fc.oneof(
+    fc.string({ maxLength: 60 }).map((text) => `=${text}`),
+    fc.array(fc.constantFrom('A1', '$B$2', ':', 'Sheet1!', "'a b'!", 'SUM(', 'IF(', ')', ',', '+', '-', '*', '/', '^', '&', '%', '=', '<>', '"', '1', '2.5e3', 'TRUE', '#REF!', ' ', '(', 'A:A', '3:4', 'XFE1', 'A0'), { maxLength: 30 }).map((parts) => `=${parts.join('')}`),
+  );
+
+  it('never throws: any text parses to a tree or a failure with a reason', () => {
+    fc.assert(
+      fc.property(fc.oneof(formulaText, fc.string({ maxLength: 200 })), (text) => {
+        const parsed = parseFormula(text);
+        if (!parsed.ok) expect(parsed.reason.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('any formula text evaluates to a value or an error value, never an exception', () => {
+    fc.assert(
+      fc.property(fc.array(formulaText, { minLength: 1, maxLength: 6 }), (formulas) => {
+        const workbook = sheetOf([formulas, [1, 'two', true]]);
+        formulas.forEach((_, column) => {
+          const value = workbook.value(SHEET, 0, column);
+          const kind = value instanceof FormulaError ? 'error' : typeof value;
+          expect(['number', 'string', 'boolean', 'error']).toContain(kind);
+          if (typeof value === 'number') expect(Number.isFinite(value)).toBe(true);
+        });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('moving references when rows or columns change', () => {
+  const deleteRows = (index: number, count: number, sheet = 'Sheet1'): StructureEdit => ({ kind: 'delete', axis: 'rows', sheet, index, count });
+
+  it.each([
+    ['=A5*2', deleteRows(1, 2), '=A3*2'],
+    ['=A2*2', deleteRows(1, 2), '=#REF!*2'],
+    ['=A1*2', deleteRows(1, 2), '=A1*2'],
+    ['=SUM(A1:A10)', deleteRows(3, 4), '=SUM(A1:A6)'],
+    ['=SUM(A4:A7)', deleteRows(3, 4), '=SUM(#REF!)'],
+    ['=SUM(A5:A10)', deleteRows(3, 4), '=SUM(A4:A6)'],
+    ['=SUM(A:A) + A9', deleteRows(0, 1), '=SUM(A:A)+A8'],
+    ['=Other!A9 + A9', deleteRows(0, 1, 'Other'), '=Other!A8+A9'],
+    ['=  A1 +  1', deleteRows(5, 1), '=  A1 +  1'],
+    ['=SUM(A1:A3)', { kind: 'insert', axis: 'rows', sheet: 'Sheet1', index: 1, count: 2 }, '=SUM(A1:A5)'],
+    ['=$C$1+D1', { kind: 'insert', axis: 'columns', sheet: 'sheet1', index: 2, count: 1 }, '=$D$1+E1'],
+    ['=B1+C1', { kind: 'delete', axis: 'columns', sheet: 'Sheet1', index: 1, count: 1 }, '=#REF!+B1'],
+    ['=1+', deleteRows(0, 1), '=1+'],
+  ] as const)('%s after %j reads %s', (formula, edit, expected) => {
+    expect(shiftFormula(formula, 'Sheet1', edit)).toBe(expected);
+  });
+});
+
+describe('calculation following a spreadsheet document', () => {
+  it('recomputes after document changes, local or remote, and after sheets change', () => {
+    const doc = docFromState(initialContent('spreadsheet'));
+    const sheet = doc.getArray<Y.Map<unknown>>('sheets').get(0);
+    const sheetId = sheet.get('id') as string;
+    const cells = sheet.get('cells') as Y.Map<unknown>;
+    cells.set('0:0', { v: 2 });
+    cells.set('0:1', { f: '=A1*2', v: 'stale' });
+    const calculation = new SpreadsheetCalculation(doc);
+    expect(calculation.workbook.value(sheetId, 0, 1)).toBe(4);
+
+    // a change arriving as an update from elsewhere
+    const remote = new Y.Doc();
+    Y.applyUpdate(remote, Y.encodeStateAsUpdate(doc));
+    (remote.getArray<Y.Map<unknown>>('sheets').get(0).get('cells') as Y.Map<unknown>).set('0:0', { v: 21 });
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(remote, Y.encodeStateVector(doc)));
+    expect(calculation.flush()).toEqual(expect.arrayContaining([{ sheetId, row: 0, column: 1 }]));
+    expect(calculation.workbook.value(sheetId, 0, 1)).toBe(42);
+
+    doc.transact(() => {
+      const added = new Y.Map<unknown>();
+      added.set('id', 'second');
+      added.set('name', 'Two');
+      added.set('cells', new Y.Map<unknown>());
+      doc.getArray<Y.Map<unknown>>('sheets').push([added]);
+      cells.set('0:2', { f: '=Two!A1+A1' });
+    });
+    expect(calculation.flush()).toBe('all');
+    expect(calculation.workbook.value(sheetId, 0, 2)).toBe(21);
+    calculation.destroy();
+    cells.set('0:0', { v: 1 });
+    expect(calculation.flush()).toEqual([]);
+  });
+});

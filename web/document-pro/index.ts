@@ -1,0 +1,13 @@
+import { mountRichText, type RichTextEditor } from '../rich-text/editor.js';
+import type { EditorContext } from '../shared/editor-context.js';
+import { mountRichTextPanels } from '../shared/panels/rich-text-panels.js';
+
+/**
+ * The documentPro editor (traditional document): rich text on A4 pages. Resolves with the mounted editor
+ * (its Tiptap instance, page element and alert area) for panels to hook into.
+ */
+export async function mount(context: EditorContext): Promise<RichTextEditor> {
+  const richText = mountRichText(context, 'documentPro');
+  mountRichTextPanels(context, richText);
+  return richText;
+}

@@ -1,0 +1,128 @@
+import { EditorEvent, HostRequest, PageRequest, type EditForbiddenConfirmedPayload, type SaveStatusChangedPayload } from '../sdk/protocol.js';
+import { ServiceApi } from './shared/api.js';
+import { readPage, type EditorBoot, type EditorFileType, type EditorPermissions } from './shared/boot.js';
+import { FrameBridge, toErrorPayload } from './shared/bridge.js';
+import { CloseCode, CollaborationSession, type Collaborator } from './shared/collaboration.js';
+import { CollaboratorRoster } from './shared/collaborators.js';
+import { CredentialKeeper } from './shared/credentials.js';
+import type { EditorModule } from './shared/editor-context.js';
+import { setLanguage, t } from './shared/i18n/index.js';
+import { routeLinkClicks } from './shared/links.js';
+import { Shell } from './shared/shell.js';
+import '@fontsource/noto-sans-sc/400.css';
+import { revisionRequest } from './shared/revisions.js';
+import './shared/styles.css';
+
+/** The editor of each file kind, each its own chunk so a page loads only what its kind needs. */
+const EDITORS: Partial<Record<EditorFileType, () => Promise<EditorModule>>> = {
+  document: () => import('./document/index.js'),
+  documentPro: () => import('./document-pro/index.js'),
+  spreadsheet: () => import('./spreadsheet/index.js'),
+  table: () => import('./table/index.js'),
+  presentation: () => import('./presentation/index.js'),
+};
+
+/** Failed connection attempts in a row after which the page suspects its credentials and asks for new ones. */
+const REFUSALS_BEFORE_RENEWAL = 2;
+
+/** The server's loading screen (`showLoading` of the SDK) goes once the editor is ready or has failed. */
+function hideLoading(): void {
+  document.getElementById('svc-loading')?.remove();
+}
+
+async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
+  setLanguage(boot.lang);
+  bridge.reportReadyState({ readyState: 'loading' });
+  const api = new ServiceApi(boot);
+  const shell = new Shell(document.getElementById('app')!, boot);
+  routeLinkClicks(bridge, shell.root, (error) => bridge.reportError(error));
+  const roster = new CollaboratorRoster();
+  const updateRoster = (states: Collaborator[]) => {
+    const changes = roster.update(states);
+    if (changes.length === 0) return;
+    shell.showCollaborators(roster.list());
+    for (const change of changes) bridge.emitEditorEvent(EditorEvent.collaboratorsChanged, change);
+  };
+  let editable = boot.permissions.editable;
+  let failedAttempts = 0;
+  let lastConnectionStatus = '';
+  const session = new CollaborationSession(boot, {
+    saveStatus: (status) => {
+      shell.showSaveStatus(status);
+      bridge.emitEditorEvent(EditorEvent.saveStatusChanged, { status } satisfies SaveStatusChangedPayload);
+    },
+    collaborators: (states) => updateRoster(states),
+    access: (permissions: Partial<EditorPermissions>) => {
+      if (permissions.editable === undefined || permissions.editable === editable) return;
+      editable = permissions.editable;
+      shell.showReadOnly(!editable);
+      if (editable) {
+        shell.showSaveStatus(session.status);
+        shell.showNotice(t('notice.editAllowed'), { label: t('notice.confirm'), then: () => undefined });
+      } else {
+        const confirmed: EditForbiddenConfirmedPayload = { reason: 'STATUS_FORBIDDEN' };
+        shell.showNotice(t('notice.editForbidden'), { label: t('notice.confirm'), then: () => bridge.emitEditorEvent(EditorEvent.editForbiddenConfirmed, confirmed) });
+      }
+    },
+    connection: (status) => {
+      // an upgrade the service refuses (expired signature or token) looks like a connection that never opened
+      if (status === 'connected') failedAttempts = 0;
+      else if (status === 'disconnected' && lastConnectionStatus === 'connecting' && ++failedAttempts >= REFUSALS_BEFORE_RENEWAL) keeper.renewSoon();
+      lastConnectionStatus = status;
+    },
+    ended: (code) => {
+      const key = code === CloseCode.accessRevoked ? 'error.accessRevoked' : code === CloseCode.fileDeleted ? 'error.fileDeleted' : 'error.disconnected';
+      shell.showNotice(t(key));
+      bridge.reportReadyState({ readyState: 'disconnected', fileType: boot.fileType, error: { code, message: t(key) } });
+    },
+  });
+  const keeper = new CredentialKeeper(
+    boot.credentials,
+    (credentials) => {
+      api.setCredentials(credentials);
+      session.setCredentials(credentials);
+    },
+    () => bridge.callHost(HostRequest.getCredentials),
+  );
+  api.onUnauthorized(() => keeper.renew());
+  bridge.handle(PageRequest.setCredentials, ([credentials]) => keeper.set(credentials));
+  bridge.onListen(EditorEvent.collaboratorsChanged, () => bridge.emitEditorEvent(EditorEvent.collaboratorsChanged, roster.snapshot()));
+  // methods of every kind (browser-sdk.md "Editor methods"); an editor module may register its own over them
+  bridge.registerMethods({
+    setTitle: (title) => {
+      if (typeof title !== 'string') throw new TypeError('setTitle needs a string');
+      shell.setTitle(title);
+      bridge.emitEditorEvent(EditorEvent.titleChange, title);
+    },
+    createRevision: (options) => {
+      const { title, label } = revisionRequest(options);
+      return api.call(api.filePath('revisions'), { method: 'POST', body: { title: title ?? new Date().toLocaleString(boot.lang), label } });
+    },
+  });
+  bridge.reportReadyState({ readyState: 'loadingEditor', fileType: boot.fileType });
+  const load = EDITORS[boot.fileType];
+  if (!load) throw new Error(`no editor for ${boot.fileType}`);
+  const [editor] = await Promise.all([load(), session.synced()]);
+  await editor.mount({ boot, bridge, api, session, shell });
+  shell.showSaveStatus(session.status);
+  // the page's own awareness state was set before anyone listened to changes
+  updateRoster(session.collaborators());
+  if (!boot.permissions.editable) shell.showReadOnly(true);
+  hideLoading();
+  bridge.reportReadyState({ readyState: 'ready', fileType: boot.fileType });
+  bridge.editorRendered();
+}
+
+const page = readPage();
+if ('error' in page) {
+  // the server answered an error page: tell the SDK, whose connect() rejects with this code
+  const bridge = new FrameBridge(page.error.channel, page.error.messageExpires);
+  bridge.reportReadyState({ readyState: 'failed', error: { code: page.error.code, message: page.error.message } });
+} else {
+  const bridge = new FrameBridge(page.boot.channel, page.boot.messageExpires);
+  start(page.boot, bridge).catch((error: unknown) => {
+    console.error(error);
+    hideLoading();
+    bridge.reportReadyState({ readyState: 'failed', fileType: page.boot.fileType, error: toErrorPayload(error) });
+  });
+}

@@ -1,0 +1,98 @@
+import { mergeAttributes, Node } from '@tiptap/core';
+
+/** A mentioned file, as the file-search callback listed it (platform-api.md 2.3). */
+export interface MentionedFile {
+  fileId: string;
+  /** the file list entry's `type`: a collaborative kind (`document`, …) or `file` for a third-party file */
+  fileType: string;
+  label: string;
+  /** only on type `file`: its address in the integrator's system */
+  fullUrl: string | null;
+}
+
+export interface FileMentionOptions {
+  /** a click on a file mention (the editor opens it through the host's handlers) */
+  open(file: MentionedFile): void;
+}
+
+declare module '@tiptap/core' {
+  interface Commands<ReturnType> {
+    fileMention: {
+      insertFileMention: (file: MentionedFile) => ReturnType;
+    };
+  }
+}
+
+const attribute = (name: string, data: string) => ({
+  default: null,
+  parseHTML: (element: HTMLElement) => element.getAttribute(data),
+  renderHTML: (attributes: Record<string, unknown>) => (attributes[name] === null || attributes[name] === undefined ? {} : { [data]: String(attributes[name]) }),
+});
+
+function fileOf(attrs: Record<string, unknown>): MentionedFile {
+  return { fileId: String(attrs.fileId ?? ''), fileType: String(attrs.fileType ?? ''), label: String(attrs.label ?? ''), fullUrl: typeof attrs.fullUrl === 'string' ? attrs.fullUrl : null };
+}
+
+/**
+ * `fileMention` (docs/CONTENT-MODEL.md): an inline atom naming a file: `fileId`, `fileType`, `label` (its
+ * name), `fullUrl` (third-party files). Plain text reads its label. A click opens it (options.open).
+ */
+export const FileMention = Node.create<FileMentionOptions>({
+  name: 'fileMention',
+  group: 'inline',
+  inline: true,
+  atom: true,
+  selectable: false,
+
+  addOptions() {
+    return { open: () => undefined };
+  },
+
+  addAttributes() {
+    return {
+      fileId: attribute('fileId', 'data-file-id'),
+      fileType: attribute('fileType', 'data-file-type'),
+      label: attribute('label', 'data-label'),
+      fullUrl: attribute('fullUrl', 'data-full-url'),
+    };
+  },
+
+  parseHTML() {
+    return [{ tag: 'span[data-type="file-mention"]' }];
+  },
+
+  // the label is a text child: ProseMirror's serializer makes it a text node, never markup
+  renderHTML({ node, HTMLAttributes }) {
+    return ['span', mergeAttributes({ 'data-type': 'file-mention', class: 'file-mention', role: 'link', tabindex: '0' }, HTMLAttributes), String(node.attrs.label ?? '')];
+  },
+
+  renderText({ node }) {
+    return String(node.attrs.label ?? '');
+  },
+
+  renderMarkdown: (node) => String(node.attrs?.label ?? ''),
+
+  addCommands() {
+    return {
+      insertFileMention:
+        (file) =>
+        ({ commands }) =>
+          commands.insertContent([{ type: this.name, attrs: { ...file } }, { type: 'text', text: ' ' }]),
+    };
+  },
+
+  addNodeView() {
+    return ({ node, HTMLAttributes }) => {
+      const dom = document.createElement('span');
+      for (const [key, value] of Object.entries(mergeAttributes({ 'data-type': 'file-mention', class: 'file-mention', role: 'link', tabindex: '0' }, HTMLAttributes))) {
+        dom.setAttribute(key, String(value));
+      }
+      dom.textContent = String(node.attrs.label ?? '');
+      dom.addEventListener('click', (event) => {
+        event.preventDefault();
+        this.options.open(fileOf(node.attrs));
+      });
+      return { dom };
+    };
+  },
+});

@@ -1,0 +1,730 @@
+import './grid.css';
+
+/**
+ * A virtualised, accessible grid that editors build on (the spreadsheet, the table editor). Only the rows and
+ * columns in view (plus a small margin) are in the DOM, so a grid of a million rows costs what a screenful does.
+ *
+ * How to use it:
+ *
+ *   const grid = new VirtualGrid(container, {
+ *     label: 'Sheet1',
+ *     rowCount: () => 100_000, columnCount: () => 26,
+ *     columnWidth: (column) => widths[column] ?? 100,
+ *     columnHeader: (column) => columnLetters(column),
+ *     rowHeader: (row) => String(row + 1),            // optional: a row-number column
+ *     renderCell: (cell, row, column) => { cell.textContent = shownValue(row, column); },
+ *     editCell: (host) => textCellEditor(host, { initial: …, commit: (text) => … }),   // optional
+ *     onSelectionChange: (selection) => …, onCopy, onPaste, onClear, onColumnResize,   // optional
+ *   });
+ *   grid.refresh();          // after data changed (re-renders the cells in view)
+ *   grid.invalidateLayout(); // after row/column counts, widths or the frozen row changed
+ *
+ * The grid owns no data: it asks the consumer for sizes, headers and cell content each time it draws, and
+ * reports what the user does (selection, edits, clipboard, column resizes) through callbacks. Every cell
+ * shows its value as text (`renderCell` sets it), with grid roles (`grid`, `row`, `columnheader`,
+ * `rowheader`, `gridcell`, aria row and column indexes), and the grid element carries the focus with
+ * `aria-activedescendant` on the active cell, so screen readers and tests read what the user sees.
+ *
+ * Rows have one height; columns have their own widths. Keyboard: arrows, Tab, Enter, Home/End (Ctrl: the
+ * sheet's corners), PageUp/PageDown, Shift extends the range, F2 or typing starts editing, Delete clears,
+ * Ctrl+A selects all; Ctrl+C/X/V are the browser's clipboard events.
+ */
+
+export interface CellPosition {
+  row: number;
+  column: number;
+}
+
+/** An inclusive rectangle of cells. */
+export interface CellRange {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** The active cell (where typing goes) and the other corner of the selected range. */
+export interface GridSelection {
+  active: CellPosition;
+  extent: CellPosition;
+}
+
+/** A range shown over the grid in a colour, e.g. a collaborator's selection. */
+export interface GridHighlight {
+  range: CellRange;
+  color: string;
+  label?: string;
+}
+
+/** What `editCell` is given: a box over the cell to build the editor in, and how to finish. */
+export interface CellEditorHost {
+  row: number;
+  column: number;
+  /** positioned over the cell, at least its size; the editor's elements go inside */
+  element: HTMLElement;
+  /** the character typed to start editing (replaces the content), or undefined (F2, Enter, double click) */
+  typed: string | undefined;
+  /** ends editing and gives the focus back to the grid; `move` moves the active cell afterwards */
+  close(move?: 'down' | 'up' | 'right' | 'left'): void;
+}
+
+export interface GridOptions {
+  /** accessible name of the grid */
+  label: string;
+  rowCount(): number;
+  columnCount(): number;
+  columnWidth(column: number): number;
+  columnHeader(column: number): string;
+  /** the row-number column's text; without it there is no row header column */
+  rowHeader?(row: number): string;
+  /** draws one cell: set its text (what a reader should hear) and any classes; called for cells coming into view and on refresh */
+  renderCell(cell: HTMLElement, row: number, column: number): void;
+  /** starts an editor over a cell; without it the grid cannot be edited in place */
+  editCell?(host: CellEditorHost): void;
+  onSelectionChange?(selection: GridSelection): void;
+  /** Ctrl+C / Ctrl+X: the text to put on the clipboard for the range (TSV, see tsv.ts) */
+  onCopy?(range: CellRange): string;
+  /** Ctrl+V: clipboard text to put at the selection */
+  onPaste?(text: string, selection: CellRange): void;
+  /** Delete / Backspace, and the second half of a cut */
+  onClear?(range: CellRange): void;
+  /** a column header's edge was dragged to a new width (pixels) */
+  onColumnResize?(column: number, width: number): void;
+  rowHeight?: number;
+  headerHeight?: number;
+  rowHeaderWidth?: number;
+  /** rows kept in view at the top while scrolling (0 or more), under the header */
+  frozenRows?(): number;
+}
+
+const OVERSCAN_ROWS = 6;
+const OVERSCAN_PIXELS = 200;
+const MIN_COLUMN_WIDTH = 24;
+let gridSequence = 0;
+
+export function normalizeRange(a: CellPosition, b: CellPosition): CellRange {
+  return { top: Math.min(a.row, b.row), bottom: Math.max(a.row, b.row), left: Math.min(a.column, b.column), right: Math.max(a.column, b.column) };
+}
+
+function contains(range: CellRange, row: number, column: number): boolean {
+  return row >= range.top && row <= range.bottom && column >= range.left && column <= range.right;
+}
+
+function div(className: string): HTMLDivElement {
+  const node = document.createElement('div');
+  node.className = className;
+  return node;
+}
+
+interface RowView {
+  element: HTMLElement;
+  cells: Map<number, HTMLElement>;
+}
+
+export class VirtualGrid {
+  readonly element: HTMLElement;
+  private readonly viewport: HTMLElement;
+  private readonly canvas: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly frozen: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly overlays: HTMLElement;
+  private readonly selectionBox: HTMLElement;
+  private readonly id = `svc-grid-${++gridSequence}`;
+  private readonly rowHeight: number;
+  private readonly headerHeight: number;
+  private readonly rowHeaderWidth: number;
+  private readonly rows = new Map<number, RowView>();
+  private readonly headers = new Map<number, HTMLElement>();
+  /** x of each column's left edge; one more entry than columns (the last is the total width) */
+  private offsets: number[] = [0];
+  private selection: GridSelection = { active: { row: 0, column: 0 }, extent: { row: 0, column: 0 } };
+  private highlights: GridHighlight[] = [];
+  private editor: { host: CellEditorHost; box: HTMLElement } | undefined;
+  private readOnly = false;
+  private frame = 0;
+  private resizing: { column: number; startX: number; startWidth: number; width: number } | undefined;
+  private dragging = false;
+  private readonly onDocumentCopy = (event: ClipboardEvent) => this.clipboard(event, 'copy');
+  private readonly onDocumentCut = (event: ClipboardEvent) => this.clipboard(event, 'cut');
+  private readonly onDocumentPaste = (event: ClipboardEvent) => this.clipboard(event, 'paste');
+  private readonly onPointerUp = () => this.endPointer();
+  private readonly onPointerMove = (event: PointerEvent) => this.movePointer(event);
+
+  constructor(
+    container: HTMLElement,
+    private readonly options: GridOptions,
+  ) {
+    this.rowHeight = options.rowHeight ?? 24;
+    this.headerHeight = options.headerHeight ?? 26;
+    this.rowHeaderWidth = options.rowHeader ? (options.rowHeaderWidth ?? 56) : 0;
+    this.element = div('svc-grid');
+    this.element.id = this.id;
+    this.element.tabIndex = 0;
+    this.element.setAttribute('role', 'grid');
+    this.element.setAttribute('aria-label', options.label);
+    this.element.setAttribute('aria-multiselectable', 'true');
+    this.viewport = div('svc-grid-viewport');
+    this.canvas = div('svc-grid-canvas');
+    this.header = div('svc-grid-header');
+    this.header.setAttribute('role', 'row');
+    this.header.setAttribute('aria-rowindex', '1');
+    this.header.style.height = `${this.headerHeight}px`;
+    this.frozen = div('svc-grid-frozen');
+    this.frozen.style.top = `${this.headerHeight}px`;
+    this.body = div('svc-grid-body');
+    this.overlays = div('svc-grid-overlays');
+    this.selectionBox = div('svc-grid-selection');
+    this.overlays.append(this.selectionBox);
+    this.canvas.append(this.header, this.frozen, this.body, this.overlays);
+    this.viewport.append(this.canvas);
+    this.element.append(this.viewport);
+    container.append(this.element);
+    if (this.rowHeaderWidth > 0) {
+      const corner = div('svc-grid-corner');
+      corner.style.width = `${this.rowHeaderWidth}px`;
+      this.header.append(corner);
+    }
+    this.viewport.addEventListener('scroll', () => this.schedule(), { passive: true });
+    this.element.addEventListener('keydown', (event) => this.keydown(event));
+    this.canvas.addEventListener('pointerdown', (event) => this.pointerdown(event));
+    this.canvas.addEventListener('dblclick', (event) => this.doubleClick(event));
+    document.addEventListener('copy', this.onDocumentCopy);
+    document.addEventListener('cut', this.onDocumentCut);
+    document.addEventListener('paste', this.onDocumentPaste);
+    new ResizeObserver(() => this.schedule()).observe(this.viewport);
+    this.invalidateLayout();
+  }
+
+  /** Re-renders every cell in view (the data changed). */
+  refresh(): void {
+    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+    this.placeOverlays();
+  }
+
+  /** Re-renders one cell if it is in view. */
+  refreshCell(row: number, column: number): void {
+    const cell = this.rows.get(row)?.cells.get(column);
+    if (cell) this.drawCell(cell, row, column);
+  }
+
+  /** Sizes, widths, headers or frozen rows changed: lays the grid out again and redraws what is in view. */
+  invalidateLayout(): void {
+    const columns = this.options.columnCount();
+    this.offsets = new Array<number>(columns + 1);
+    this.offsets[0] = 0;
+    for (let c = 0; c < columns; c++) this.offsets[c + 1] = this.offsets[c]! + this.widthOf(c);
+    const rows = this.options.rowCount();
+    this.canvas.style.width = `${this.rowHeaderWidth + this.offsets[columns]!}px`;
+    this.canvas.style.height = `${this.headerHeight + rows * this.rowHeight}px`;
+    this.element.setAttribute('aria-rowcount', String(rows + 1));
+    this.element.setAttribute('aria-colcount', String(columns + (this.rowHeaderWidth > 0 ? 1 : 0)));
+    this.clampSelection();
+    for (const view of this.rows.values()) view.element.remove();
+    this.rows.clear();
+    for (const header of this.headers.values()) header.remove();
+    this.headers.clear();
+    this.render();
+  }
+
+  get currentSelection(): GridSelection {
+    return { active: { ...this.selection.active }, extent: { ...this.selection.extent } };
+  }
+
+  get selectedRange(): CellRange {
+    return normalizeRange(this.selection.active, this.selection.extent);
+  }
+
+  /** Selects a cell or range and scrolls the active cell into view. */
+  select(active: CellPosition, extent: CellPosition = active): void {
+    this.closeEditor();
+    this.selection = { active: { ...active }, extent: { ...extent } };
+    this.clampSelection();
+    this.scrollIntoView(this.selection.extent);
+    this.selectionChanged();
+  }
+
+  setHighlights(highlights: GridHighlight[]): void {
+    this.highlights = highlights;
+    this.placeOverlays();
+  }
+
+  /** A read-only grid can be selected and copied from, never edited. */
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly = readOnly;
+    this.element.setAttribute('aria-readonly', String(readOnly));
+    if (readOnly) this.closeEditor();
+  }
+
+  get editing(): boolean {
+    return this.editor !== undefined;
+  }
+
+  /** Starts editing the active cell (what F2 does); `typed` replaces its content. */
+  startEditing(typed?: string): void {
+    if (this.readOnly || !this.options.editCell || this.editor) return;
+    const { row, column } = this.selection.active;
+    this.scrollIntoView(this.selection.active);
+    const box = div('svc-grid-editor');
+    const bounds = this.cellBounds(row, column);
+    Object.assign(box.style, { left: `${bounds.x}px`, top: `${bounds.y}px`, minWidth: `${bounds.width}px`, height: `${this.rowHeight}px` });
+    if (row < this.frozenRowCount()) box.classList.add('svc-grid-editor-frozen');
+    this.overlays.append(box);
+    const host: CellEditorHost = { row, column, element: box, typed, close: (move) => this.finishEditing(host, move) };
+    this.editor = { host, box };
+    this.options.editCell(host);
+  }
+
+  /** Gives the keyboard focus to the grid. */
+  focus(): void {
+    this.element.focus({ preventScroll: true });
+  }
+
+  destroy(): void {
+    cancelAnimationFrame(this.frame);
+    document.removeEventListener('copy', this.onDocumentCopy);
+    document.removeEventListener('cut', this.onDocumentCut);
+    document.removeEventListener('paste', this.onDocumentPaste);
+    this.endPointer();
+    this.element.remove();
+  }
+
+  private widthOf(column: number): number {
+    if (this.resizing?.column === column) return this.resizing.width;
+    return Math.max(MIN_COLUMN_WIDTH, this.options.columnWidth(column));
+  }
+
+  private frozenRowCount(): number {
+    return Math.min(this.options.frozenRows?.() ?? 0, this.options.rowCount());
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** First column whose right edge is past x (binary search over the offsets). */
+  private columnAt(x: number): number {
+    let low = 0;
+    let high = this.offsets.length - 2;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.offsets[mid + 1]! <= x) low = mid + 1;
+      else high = mid;
+    }
+    return Math.max(0, low);
+  }
+
+  private visibleWindow(): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
+    const rows = this.options.rowCount();
+    const columns = this.options.columnCount();
+    const top = this.viewport.scrollTop;
+    const height = this.viewport.clientHeight || 600;
+    const left = this.viewport.scrollLeft;
+    const width = this.viewport.clientWidth || 800;
+    const firstRow = Math.max(this.frozenRowCount(), Math.floor(top / this.rowHeight) - OVERSCAN_ROWS);
+    const lastRow = Math.min(rows - 1, Math.ceil((top + height) / this.rowHeight) + OVERSCAN_ROWS);
+    if (columns === 0) return { firstRow, lastRow, firstColumn: 0, lastColumn: -1 };
+    const firstColumn = this.columnAt(Math.max(0, left - OVERSCAN_PIXELS));
+    const lastColumn = Math.min(columns - 1, this.columnAt(left + width - this.rowHeaderWidth + OVERSCAN_PIXELS));
+    return { firstRow, lastRow, firstColumn, lastColumn };
+  }
+
+  /** Brings the DOM to exactly the rows and columns in view: removes what left, adds and draws what came in. */
+  private render(): void {
+    const view = this.visibleWindow();
+    const frozenRows = this.frozenRowCount();
+    this.frozen.style.height = `${frozenRows * this.rowHeight}px`;
+    for (const [column, header] of this.headers) {
+      if (column < view.firstColumn || column > view.lastColumn) {
+        header.remove();
+        this.headers.delete(column);
+      }
+    }
+    for (let column = view.firstColumn; column <= view.lastColumn; column++) {
+      if (!this.headers.has(column)) this.headers.set(column, this.createHeader(column));
+    }
+    for (const [row, rowView] of this.rows) {
+      const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow);
+      if (!inView) {
+        rowView.element.remove();
+        this.rows.delete(row);
+      }
+    }
+    const wanted: number[] = [];
+    for (let row = 0; row < frozenRows; row++) wanted.push(row);
+    for (let row = view.firstRow; row <= view.lastRow; row++) wanted.push(row);
+    for (const row of wanted) {
+      let rowView = this.rows.get(row);
+      if (!rowView) {
+        rowView = this.createRow(row, row < frozenRows);
+        this.rows.set(row, rowView);
+      }
+      for (const [column, cell] of rowView.cells) {
+        if (column < view.firstColumn || column > view.lastColumn) {
+          cell.remove();
+          rowView.cells.delete(column);
+        }
+      }
+      for (let column = view.firstColumn; column <= view.lastColumn; column++) {
+        if (rowView.cells.has(column)) continue;
+        const cell = this.createCell(row, column);
+        rowView.cells.set(column, cell);
+        rowView.element.append(cell);
+      }
+    }
+    this.placeOverlays();
+  }
+
+  private createHeader(column: number): HTMLElement {
+    const header = div('svc-grid-columnheader');
+    header.setAttribute('role', 'columnheader');
+    header.setAttribute('aria-colindex', String(column + 1 + (this.rowHeaderWidth > 0 ? 1 : 0)));
+    header.dataset.column = String(column);
+    header.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
+    header.style.width = `${this.offsets[column + 1]! - this.offsets[column]!}px`;
+    header.textContent = this.options.columnHeader(column);
+    const { left, right } = this.selectedRange;
+    header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
+    if (this.options.onColumnResize) {
+      const handle = div('svc-grid-resize');
+      handle.dataset.resize = String(column);
+      handle.setAttribute('aria-hidden', 'true');
+      header.append(handle);
+    }
+    this.header.append(header);
+    return header;
+  }
+
+  private createRow(row: number, frozen: boolean): RowView {
+    const element = div('svc-grid-row');
+    element.setAttribute('role', 'row');
+    element.setAttribute('aria-rowindex', String(row + 2));
+    element.style.height = `${this.rowHeight}px`;
+    element.style.top = `${(frozen ? 0 : this.headerHeight) + row * this.rowHeight}px`;
+    if (this.options.rowHeader) {
+      const header = div('svc-grid-rowheader');
+      header.setAttribute('role', 'rowheader');
+      header.setAttribute('aria-colindex', '1');
+      header.dataset.row = String(row);
+      header.style.width = `${this.rowHeaderWidth}px`;
+      header.textContent = this.options.rowHeader(row);
+      element.append(header);
+    }
+    (frozen ? this.frozen : this.body).append(element);
+    return { element, cells: new Map() };
+  }
+
+  private createCell(row: number, column: number): HTMLElement {
+    const cell = div('svc-grid-cell');
+    cell.id = `${this.id}-${row}-${column}`;
+    cell.setAttribute('role', 'gridcell');
+    cell.setAttribute('aria-colindex', String(column + 1 + (this.rowHeaderWidth > 0 ? 1 : 0)));
+    cell.dataset.row = String(row);
+    cell.dataset.column = String(column);
+    cell.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
+    cell.style.width = `${this.offsets[column + 1]! - this.offsets[column]!}px`;
+    this.drawCell(cell, row, column);
+    return cell;
+  }
+
+  private drawCell(cell: HTMLElement, row: number, column: number): void {
+    cell.className = 'svc-grid-cell';
+    cell.removeAttribute('title');
+    const selected = contains(this.selectedRange, row, column);
+    cell.setAttribute('aria-selected', String(selected));
+    if (selected) cell.classList.add('svc-grid-cell-selected');
+    this.options.renderCell(cell, row, column);
+  }
+
+  /** Canvas coordinates of a cell (frozen rows are placed where they stick). */
+  private cellBounds(row: number, column: number): { x: number; y: number; width: number } {
+    const x = this.rowHeaderWidth + (this.offsets[column] ?? 0);
+    const width = (this.offsets[column + 1] ?? x) - (this.offsets[column] ?? 0);
+    const frozen = row < this.frozenRowCount();
+    const y = this.headerHeight + row * this.rowHeight + (frozen ? this.viewport.scrollTop : 0);
+    return { x, y, width };
+  }
+
+  private rangeBox(range: CellRange): { x: number; y: number; width: number; height: number } {
+    const x = this.rowHeaderWidth + (this.offsets[range.left] ?? 0);
+    const width = (this.offsets[range.right + 1] ?? 0) - (this.offsets[range.left] ?? 0);
+    const y = this.headerHeight + range.top * this.rowHeight;
+    return { x, y, width, height: (range.bottom - range.top + 1) * this.rowHeight };
+  }
+
+  private placeOverlays(): void {
+    const range = this.selectedRange;
+    const box = this.rangeBox(range);
+    Object.assign(this.selectionBox.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` });
+    for (const old of this.overlays.querySelectorAll('.svc-grid-highlight')) old.remove();
+    for (const highlight of this.highlights) {
+      const area = this.rangeBox(highlight.range);
+      const element = div('svc-grid-highlight');
+      Object.assign(element.style, { left: `${area.x}px`, top: `${area.y}px`, width: `${area.width}px`, height: `${area.height}px`, borderColor: highlight.color });
+      if (highlight.label) {
+        const tag = div('svc-grid-highlight-label');
+        tag.textContent = highlight.label;
+        tag.style.background = highlight.color;
+        element.append(tag);
+      }
+      this.overlays.insertBefore(element, this.selectionBox);
+    }
+    const active = this.rows.get(this.selection.active.row)?.cells.get(this.selection.active.column);
+    if (active) this.element.setAttribute('aria-activedescendant', active.id);
+    else this.element.removeAttribute('aria-activedescendant');
+  }
+
+  private clampSelection(): void {
+    const maxRow = Math.max(0, this.options.rowCount() - 1);
+    const maxColumn = Math.max(0, this.options.columnCount() - 1);
+    for (const corner of [this.selection.active, this.selection.extent]) {
+      corner.row = Math.min(Math.max(0, corner.row), maxRow);
+      corner.column = Math.min(Math.max(0, corner.column), maxColumn);
+    }
+  }
+
+  private selectionChanged(): void {
+    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+    const { left, right } = this.selectedRange;
+    for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
+    this.placeOverlays();
+    this.options.onSelectionChange?.(this.currentSelection);
+  }
+
+  private scrollIntoView(position: CellPosition): void {
+    const frozenHeight = this.frozenRowCount() * this.rowHeight;
+    const y = position.row * this.rowHeight;
+    const viewTop = this.viewport.scrollTop;
+    const viewHeight = this.viewport.clientHeight - this.headerHeight - frozenHeight;
+    if (position.row >= this.frozenRowCount()) {
+      if (y - frozenHeight < viewTop) this.viewport.scrollTop = y - frozenHeight;
+      else if (y + this.rowHeight > viewTop + frozenHeight + viewHeight) this.viewport.scrollTop = y + this.rowHeight - viewHeight - frozenHeight;
+    }
+    const x = this.offsets[position.column] ?? 0;
+    const right = this.offsets[position.column + 1] ?? x;
+    const viewWidth = this.viewport.clientWidth - this.rowHeaderWidth;
+    if (x < this.viewport.scrollLeft) this.viewport.scrollLeft = x;
+    else if (right > this.viewport.scrollLeft + viewWidth) this.viewport.scrollLeft = right - viewWidth;
+    this.render();
+  }
+
+  private move(rows: number, columns: number, extend: boolean): void {
+    const from = extend ? this.selection.extent : this.selection.active;
+    const next = { row: from.row + rows, column: from.column + columns };
+    if (extend) this.select(this.selection.active, next);
+    else this.select(next);
+  }
+
+  private pageRows(): number {
+    return Math.max(1, Math.floor((this.viewport.clientHeight - this.headerHeight) / this.rowHeight) - 1);
+  }
+
+  private keydown(event: KeyboardEvent): void {
+    // keys typed in an editor (or anything else inside the grid) are theirs, even once the editor closed
+    if (event.target !== this.element) return;
+    const command = event.ctrlKey || event.metaKey;
+    const lastRow = this.options.rowCount() - 1;
+    const lastColumn = this.options.columnCount() - 1;
+    const { active } = this.selection;
+    switch (event.key) {
+      case 'ArrowUp':
+        this.move(command ? -lastRow : -1, 0, event.shiftKey);
+        break;
+      case 'ArrowDown':
+        this.move(command ? lastRow : 1, 0, event.shiftKey);
+        break;
+      case 'ArrowLeft':
+        this.move(0, command ? -lastColumn : -1, event.shiftKey);
+        break;
+      case 'ArrowRight':
+        this.move(0, command ? lastColumn : 1, event.shiftKey);
+        break;
+      case 'Tab':
+        this.move(0, event.shiftKey ? -1 : 1, false);
+        break;
+      case 'Enter':
+        if (event.shiftKey) this.move(-1, 0, false);
+        else if (this.readOnly || !this.options.editCell) this.move(1, 0, false);
+        else this.startEditing();
+        break;
+      case 'F2':
+        this.startEditing();
+        break;
+      case 'Home':
+        this.select(command ? { row: 0, column: 0 } : { row: active.row, column: 0 });
+        break;
+      case 'End':
+        this.select(command ? { row: lastRow, column: lastColumn } : { row: active.row, column: lastColumn });
+        break;
+      case 'PageDown':
+        this.move(this.pageRows(), 0, event.shiftKey);
+        break;
+      case 'PageUp':
+        this.move(-this.pageRows(), 0, event.shiftKey);
+        break;
+      case 'Delete':
+      case 'Backspace':
+        if (!this.readOnly) this.options.onClear?.(this.selectedRange);
+        break;
+      default:
+        if (command && event.key.toLowerCase() === 'a') {
+          this.select({ row: 0, column: 0 }, { row: lastRow, column: lastColumn });
+          break;
+        }
+        if (!command && !event.altKey && event.key.length === 1 && !this.readOnly && this.options.editCell) {
+          this.startEditing(event.key);
+          break;
+        }
+        return;
+    }
+    event.preventDefault();
+  }
+
+  private positionOf(target: EventTarget | null): CellPosition | 'column' | 'row' | undefined {
+    const element = (target as HTMLElement | null)?.closest?.('[data-row], [data-column]') as HTMLElement | null;
+    if (!element) return undefined;
+    if (element.dataset.row !== undefined && element.dataset.column !== undefined) return { row: Number(element.dataset.row), column: Number(element.dataset.column) };
+    return element.dataset.column !== undefined ? 'column' : 'row';
+  }
+
+  private pointerdown(event: PointerEvent): void {
+    if (event.button !== 0) return;
+    const target = event.target as HTMLElement;
+    if (this.editor?.box.contains(target)) return;
+    const resize = target.dataset.resize;
+    if (resize !== undefined) {
+      const column = Number(resize);
+      this.resizing = { column, startX: event.clientX, startWidth: this.widthOf(column), width: this.widthOf(column) };
+      this.listenPointer();
+      event.preventDefault();
+      return;
+    }
+    const element = target.closest('[data-row], [data-column]') as HTMLElement | null;
+    if (!element) return;
+    event.preventDefault();
+    this.focus();
+    const lastRow = this.options.rowCount() - 1;
+    const lastColumn = this.options.columnCount() - 1;
+    if (element.dataset.row === undefined) {
+      const column = Number(element.dataset.column);
+      const from = event.shiftKey ? this.selection.active.column : column;
+      this.select({ row: 0, column: from }, { row: lastRow, column });
+      return;
+    }
+    if (element.dataset.column === undefined) {
+      const row = Number(element.dataset.row);
+      const from = event.shiftKey ? this.selection.active.row : row;
+      this.select({ row: from, column: 0 }, { row, column: lastColumn });
+      return;
+    }
+    const position = { row: Number(element.dataset.row), column: Number(element.dataset.column) };
+    if (event.shiftKey) this.select(this.selection.active, position);
+    else this.select(position);
+    this.dragging = true;
+    this.listenPointer();
+  }
+
+  private listenPointer(): void {
+    document.addEventListener('pointermove', this.onPointerMove);
+    document.addEventListener('pointerup', this.onPointerUp);
+  }
+
+  private movePointer(event: PointerEvent): void {
+    if (this.resizing) {
+      this.resizing.width = Math.max(MIN_COLUMN_WIDTH, Math.round(this.resizing.startWidth + event.clientX - this.resizing.startX));
+      this.invalidateLayout();
+      return;
+    }
+    if (!this.dragging) return;
+    const position = this.positionOf(document.elementFromPoint(event.clientX, event.clientY));
+    if (typeof position !== 'object') return;
+    const { extent } = this.selection;
+    if (position.row !== extent.row || position.column !== extent.column) this.select(this.selection.active, position);
+  }
+
+  private endPointer(): void {
+    document.removeEventListener('pointermove', this.onPointerMove);
+    document.removeEventListener('pointerup', this.onPointerUp);
+    this.dragging = false;
+    const resized = this.resizing;
+    if (!resized) return;
+    this.resizing = undefined;
+    if (resized.width !== resized.startWidth) this.options.onColumnResize?.(resized.column, resized.width);
+    this.invalidateLayout();
+  }
+
+  private doubleClick(event: MouseEvent): void {
+    const position = this.positionOf(event.target);
+    if (typeof position !== 'object' || this.editor) return;
+    this.select(position);
+    this.startEditing();
+  }
+
+  private finishEditing(host: CellEditorHost, move?: 'down' | 'up' | 'right' | 'left'): void {
+    if (this.editor?.host !== host) return;
+    this.closeEditor();
+    this.focus();
+    if (move === 'down') this.move(1, 0, false);
+    else if (move === 'up') this.move(-1, 0, false);
+    else if (move === 'right') this.move(0, 1, false);
+    else if (move === 'left') this.move(0, -1, false);
+  }
+
+  private closeEditor(): void {
+    if (!this.editor) return;
+    const { box } = this.editor;
+    this.editor = undefined;
+    box.remove();
+  }
+
+  /** Clipboard events reach the grid when it has the focus (not while a cell is being edited). */
+  private clipboard(event: ClipboardEvent, kind: 'copy' | 'cut' | 'paste'): void {
+    if (document.activeElement !== this.element || !event.clipboardData) return;
+    const range = this.selectedRange;
+    if (kind === 'paste') {
+      if (this.readOnly || !this.options.onPaste) return;
+      event.preventDefault();
+      this.options.onPaste(event.clipboardData.getData('text/plain'), range);
+      return;
+    }
+    if (!this.options.onCopy) return;
+    event.preventDefault();
+    event.clipboardData.setData('text/plain', this.options.onCopy(range));
+    if (kind === 'cut' && !this.readOnly) this.options.onClear?.(range);
+  }
+}
+
+/**
+ * The plain text editor most cells use: an input over the cell. Enter commits and moves down, Tab right,
+ * Escape cancels; leaving the input commits.
+ */
+export function textCellEditor(host: CellEditorHost, options: { initial: string; commit(text: string): void; input?(text: string): void }): HTMLInputElement {
+  const input = document.createElement('input');
+  input.className = 'svc-grid-input';
+  input.value = host.typed ?? options.initial;
+  let done = false;
+  const finish = (commit: boolean, move?: 'down' | 'up' | 'right' | 'left') => {
+    if (done) return;
+    done = true;
+    if (commit) options.commit(input.value);
+    host.close(move);
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') finish(true, event.shiftKey ? 'up' : 'down');
+    else if (event.key === 'Tab') finish(true, event.shiftKey ? 'left' : 'right');
+    else if (event.key === 'Escape') finish(false);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  input.addEventListener('input', () => options.input?.(input.value));
+  input.addEventListener('blur', () => finish(true));
+  host.element.append(input);
+  input.focus();
+  input.setSelectionRange(input.value.length, input.value.length);
+  return input;
+}

@@ -1,0 +1,71 @@
+import { Editor } from '@tiptap/core';
+import * as Y from 'yjs';
+import { richTextExtensions } from '../../../rich-text/extensions.js';
+import type { ModelHost } from '../../../rich-text/model.js';
+import { element, type Shell } from '../../shell.js';
+import { t } from './messages.js';
+
+/** Draws a recorded document read-only into `page`; answers how to take it down. */
+export type VersionRenderer = (doc: Y.Doc, page: HTMLElement) => { destroy(): void };
+
+/** Old versions of document and documentPro: the same node and mark list as the live document. */
+export function richTextVersions(host: ModelHost): VersionRenderer {
+  return (doc, page) =>
+    new Editor({
+      element: page,
+      editable: false,
+      extensions: richTextExtensions({ doc, host }),
+      editorProps: { attributes: { class: 'svc-rich-text', 'aria-readonly': 'true' } },
+    });
+}
+
+/**
+ * An old version of the file shown read-only in place of the live editor: its recorded Yjs state applied to a
+ * fresh Y.Doc, drawn by the editor kind's renderer from the same model code as the live content
+ * (docs/CONTENT-MODEL.md).
+ */
+export class OldVersionView {
+  private readonly root = element('div', 'svc-old-version');
+  private readonly banner = element('div', 'svc-old-version-banner');
+  private readonly page = element('div', '');
+  private drawn: { destroy(): void } | undefined;
+  private doc: Y.Doc | undefined;
+
+  constructor(
+    private readonly shell: Shell,
+    pageClass: string,
+    private readonly render: VersionRenderer,
+  ) {
+    this.page.className = `${pageClass} svc-old-version-page`;
+    this.root.append(this.banner, this.page);
+    this.root.hidden = true;
+    shell.main.append(this.root);
+  }
+
+  get shown(): boolean {
+    return !this.root.hidden;
+  }
+
+  /** Shows `state` with a banner naming `time`; `actions` are the banner's buttons (restore, close). */
+  show(state: Uint8Array, time: string, actions: HTMLElement[]): void {
+    this.hide();
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, state);
+    this.doc = doc;
+    this.banner.replaceChildren(element('span', 'svc-old-version-title', t('history.viewing', { time })), ...actions);
+    this.drawn = this.render(doc, this.page);
+    this.root.hidden = false;
+    this.shell.main.classList.add('svc-viewing-old-version');
+    this.shell.main.scrollTop = 0;
+  }
+
+  hide(): void {
+    this.drawn?.destroy();
+    this.doc?.destroy();
+    this.drawn = undefined;
+    this.doc = undefined;
+    this.page.replaceChildren();
+    this.root.hidden = true;
+    this.shell.main.classList.remove('svc-viewing-old-version');
+  }
+}

@@ -1,0 +1,429 @@
+import * as Y from 'yjs';
+import { columnLetters, formatA1, parseA1 } from '../../src/domain/sheets/a1.js';
+import type { EditorContext } from '../shared/editor-context.js';
+import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
+import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
+import { t as shellText } from '../shared/i18n/index.js';
+import { t } from './messages.js';
+import { shownText, SheetValues } from './values.js';
+import { Workbook, WorkbookError, type Sheet } from './workbook.js';
+import './spreadsheet.css';
+
+/** A toolbar button: a symbol, with its translated name as tooltip and accessible name. */
+export function toolButton(label: string, text: string, action: () => void): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = 'svc-tool';
+  node.textContent = text;
+  node.title = label;
+  node.setAttribute('aria-label', label);
+  node.addEventListener('mousedown', (event) => event.preventDefault());
+  node.addEventListener('click', action);
+  return node;
+}
+
+/** `A1` for one cell, `A1:C3` for a range (no sheet name). */
+export function rangeText(range: CellRange): string {
+  return formatA1({ sheetName: null, startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right });
+}
+
+/**
+ * The spreadsheet editor: sheet tabs, a formula bar and the virtualised grid over the active sheet, bound to
+ * the file's Yjs document (see workbook.ts). Local changes carry this editor's origin; the undo manager tracks
+ * that origin only, so Ctrl+Z undoes this user's changes and never a collaborator's.
+ */
+export class SpreadsheetEditor {
+  readonly workbook: Workbook;
+  readonly values: SheetValues;
+  readonly grid: VirtualGrid;
+  readonly undo: Y.UndoManager;
+  readonly root: HTMLElement;
+  /** the row above the grid: cell address, formula input; editors may add controls at its end */
+  readonly formulaBar: HTMLElement;
+  private readonly nameBox: HTMLInputElement;
+  private readonly formulaInput: HTMLInputElement;
+  private readonly tabs: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly freezeButton: HTMLButtonElement;
+  private activeId: string;
+  private editable: boolean;
+  private noticeTimer = 0;
+  private readonly selectionListeners = new Set<() => void>();
+  private redrawFrame = 0;
+  private cellMarker: ((row: number, column: number) => boolean) | undefined;
+  private structureChanged = false;
+
+  constructor(private readonly context: EditorContext) {
+    const origin = { editor: 'spreadsheet', user: context.boot.user.id };
+    this.workbook = new Workbook(context.session.doc, origin);
+    this.values = new SheetValues(this.workbook);
+    this.undo = new Y.UndoManager(this.workbook.sheets, { trackedOrigins: new Set([origin]), captureTimeout: 400 });
+    this.editable = context.boot.permissions.editable;
+    this.activeId = this.workbook.idOf(this.workbook.list()[0] ?? new Y.Map());
+
+    this.root = document.createElement('div');
+    this.root.className = 'svc-sheet';
+    const bar = document.createElement('div');
+    this.formulaBar = bar;
+    bar.className = 'svc-sheet-formula-bar';
+    this.nameBox = document.createElement('input');
+    this.nameBox.className = 'svc-sheet-name-box';
+    this.nameBox.setAttribute('aria-label', t('formulaBar.cell'));
+    this.formulaInput = document.createElement('input');
+    this.formulaInput.className = 'svc-sheet-formula';
+    this.formulaInput.setAttribute('aria-label', t('formulaBar.label'));
+    bar.append(this.nameBox, this.formulaInput);
+    this.notice = document.createElement('div');
+    this.notice.className = 'svc-sheet-notice';
+    this.notice.setAttribute('role', 'alert');
+    this.notice.hidden = true;
+    const gridArea = document.createElement('div');
+    gridArea.className = 'svc-sheet-grid';
+    this.tabs = document.createElement('div');
+    this.tabs.className = 'svc-sheet-tabs';
+    this.tabs.setAttribute('role', 'tablist');
+    this.tabs.setAttribute('aria-label', t('tabs.label'));
+    this.root.append(bar, this.notice, gridArea, this.tabs);
+    context.shell.main.append(this.root);
+
+    this.grid = new VirtualGrid(gridArea, {
+      label: t('grid.label', { name: this.workbook.nameOf(this.sheet) }),
+      rowCount: () => this.workbook.rowCount(this.sheet),
+      columnCount: () => this.workbook.columnCount(this.sheet),
+      columnWidth: (column) => this.workbook.columnWidth(this.sheet, column),
+      columnHeader: columnLetters,
+      rowHeader: (row) => String(row + 1),
+      frozenRows: () => this.workbook.frozenRows(this.sheet),
+      renderCell: (cell, row, column) => {
+        const shown = this.values.shown(this.sheet, row, column);
+        cell.textContent = shownText(shown);
+        if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+        if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
+        if (shown.kind === 'error') {
+          const problem = this.values.problem(this.sheet, row, column);
+          if (problem) cell.title = problem;
+        }
+      },
+      editCell: (host) =>
+        textCellEditor(host, {
+          initial: this.workbook.input(this.sheet, host.row, host.column),
+          commit: (text) => this.setInput(host.row, host.column, text),
+          input: (text) => {
+            this.formulaInput.value = text;
+          },
+        }),
+      onSelectionChange: () => this.selectionChanged(),
+      onCopy: (range) => this.copy(range),
+      onPaste: (text, range) => this.paste(text, range),
+      onClear: (range) => this.attempt(() => this.workbook.clear(this.sheet, range)),
+      onColumnResize: (column, width) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, width)),
+    });
+
+    const toolbar = context.shell.toolbar;
+    this.freezeButton = toolButton(t('toolbar.freeze'), '❄', () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)));
+    this.freezeButton.setAttribute('aria-pressed', 'false');
+    toolbar.append(
+      toolButton(shellText('toolbar.undo'), '↶', () => this.editable && this.undo.undo()),
+      toolButton(shellText('toolbar.redo'), '↷', () => this.editable && this.undo.redo()),
+      toolButton(t('toolbar.insertRow'), '+⇡', () => this.shiftSelected('row', 1)),
+      toolButton(t('toolbar.deleteRow'), '−⇡', () => this.shiftSelected('row', -1)),
+      toolButton(t('toolbar.insertColumn'), '+⇠', () => this.shiftSelected('column', 1)),
+      toolButton(t('toolbar.deleteColumn'), '−⇠', () => this.shiftSelected('column', -1)),
+      this.freezeButton,
+    );
+
+    this.bindFormulaBar();
+    this.root.addEventListener('keydown', (event) => this.shortcut(event));
+    this.workbook.sheets.observeDeep((events) => this.changed(events));
+    this.setEditable(this.editable);
+    // TODAY() and NOW() move with the clock
+    window.setInterval(() => {
+      if (this.values.recalculateClock()) this.grid.refresh();
+    }, 60_000);
+    this.selectionChanged();
+  }
+
+  /** The active sheet (the first one if the active one was deleted meanwhile). */
+  get sheet(): Sheet {
+    const active = this.workbook.byId(this.activeId);
+    if (active) return active;
+    const first = this.workbook.list()[0];
+    if (!first) throw new WorkbookError('noSheet', 'the spreadsheet has no sheets');
+    this.activeId = this.workbook.idOf(first);
+    return first;
+  }
+
+  get activeSheetId(): string {
+    return this.workbook.idOf(this.sheet);
+  }
+
+  get isEditable(): boolean {
+    return this.editable;
+  }
+
+  setEditable(editable: boolean): void {
+    this.editable = editable;
+    this.grid.setReadOnly(!editable);
+    this.formulaInput.readOnly = !editable;
+    this.root.classList.toggle('svc-sheet-read-only', !editable);
+    this.renderTabs();
+  }
+
+  activate(sheet: Sheet): void {
+    this.activeId = this.workbook.idOf(sheet);
+    this.grid.element.setAttribute('aria-label', t('grid.label', { name: this.workbook.nameOf(sheet) }));
+    this.grid.invalidateLayout();
+    this.grid.select({ row: 0, column: 0 });
+    this.renderTabs();
+  }
+
+  /** Called after the selection or the active sheet changed. */
+  onSelection(listener: () => void): void {
+    this.selectionListeners.add(listener);
+  }
+
+  /** Marks cells of the active sheet (a comment there): `marked` is asked for every cell drawn. */
+  setCellMarker(marked: (row: number, column: number) => boolean): void {
+    this.cellMarker = marked;
+    this.grid.refresh();
+  }
+
+  /** Collaborators' selections on the active sheet. */
+  setHighlights(highlights: GridHighlight[]): void {
+    this.grid.setHighlights(highlights);
+  }
+
+  /** Runs an edit; a refusal of the model becomes a message over the grid, never an exception in the page. */
+  attempt(edit: () => void): boolean {
+    if (!this.editable) return false;
+    try {
+      edit();
+      return true;
+    } catch (error) {
+      if (!(error instanceof WorkbookError)) throw error;
+      this.showNotice(t(`error.${error.reason}`));
+      return false;
+    }
+  }
+
+  showNotice(text: string): void {
+    this.notice.textContent = text;
+    this.notice.hidden = false;
+    window.clearTimeout(this.noticeTimer);
+    this.noticeTimer = window.setTimeout(() => {
+      this.notice.hidden = true;
+    }, 6000);
+  }
+
+  setInput(row: number, column: number, text: string): void {
+    this.attempt(() => this.workbook.setInput(this.sheet, row, column, text));
+  }
+
+  /** The range as TSV of what the cells show, cut to the sheet's data (a whole column copies its used part). */
+  copy(range: CellRange): string {
+    const used = this.usedRange(this.sheet);
+    const bottom = Math.min(range.bottom, used.bottom);
+    const right = Math.min(range.right, used.right);
+    const rows: string[][] = [];
+    for (let row = range.top; row <= bottom; row++) {
+      const line: string[] = [];
+      for (let column = range.left; column <= right; column++) line.push(shownText(this.values.shown(this.sheet, row, column)));
+      rows.push(line);
+    }
+    return formatTsv(rows);
+  }
+
+  paste(text: string, range: CellRange): void {
+    const block = parseTsv(text);
+    if (block.length === 0) return;
+    if (this.attempt(() => this.workbook.setBlock(this.sheet, range.top, range.left, block))) {
+      const width = block.reduce((widest, line) => Math.max(widest, line.length), 1);
+      this.grid.select({ row: range.top, column: range.left }, { row: range.top + block.length - 1, column: range.left + width - 1 });
+    }
+  }
+
+  /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
+  usedRange(sheet: Sheet): CellRange {
+    let bottom = 0;
+    let right = 0;
+    this.workbook.cells(sheet)?.forEach((_value, key) => {
+      const separator = key.indexOf(':');
+      bottom = Math.max(bottom, Number(key.slice(0, separator)));
+      right = Math.max(right, Number(key.slice(separator + 1)));
+    });
+    return { top: 0, left: 0, bottom, right };
+  }
+
+  /** Inserts (+1) as many rows or columns as are selected before the selection, or deletes (-1) the selected ones. */
+  private shiftSelected(axis: 'row' | 'column', direction: 1 | -1): void {
+    const { top, bottom, left, right } = this.grid.selectedRange;
+    const [at, count] = axis === 'row' ? [top, bottom - top + 1] : [left, right - left + 1];
+    this.attempt(() => this.workbook.shift(this.sheet, axis, at, direction * count));
+  }
+
+  private shortcut(event: KeyboardEvent): void {
+    if (!(event.ctrlKey || event.metaKey) || this.grid.editing || event.target !== this.grid.element) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) {
+      if (this.editable) this.undo.undo();
+    } else if (key === 'y' || (key === 'z' && event.shiftKey)) {
+      if (this.editable) this.undo.redo();
+    } else return;
+    event.preventDefault();
+  }
+
+  private bindFormulaBar(): void {
+    const revert = () => {
+      const { active } = this.grid.currentSelection;
+      this.formulaInput.value = this.workbook.input(this.sheet, active.row, active.column);
+    };
+    this.formulaInput.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        const { active } = this.grid.currentSelection;
+        this.setInput(active.row, active.column, this.formulaInput.value);
+        this.grid.focus();
+        this.grid.select({ row: active.row + 1, column: active.column });
+      } else if (event.key === 'Escape') {
+        revert();
+        this.grid.focus();
+      } else return;
+      event.preventDefault();
+    });
+    this.formulaInput.addEventListener('blur', revert);
+    this.nameBox.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      this.locate(this.nameBox.value);
+      this.grid.focus();
+    });
+  }
+
+  /** Selects a range given in A1 (`B2`, `A1:C3`, `Sheet2!B2`); answers the range selected, or undefined when it is not one. */
+  locate(text: string): { sheetId: string; range: string } | undefined {
+    const target = this.resolveRange(text);
+    if (!target) return undefined;
+    if (this.workbook.idOf(target.sheet) !== this.activeId) this.activate(target.sheet);
+    this.grid.select({ row: target.range.top, column: target.range.left }, { row: target.range.bottom, column: target.range.right });
+    return { sheetId: this.activeId, range: rangeText(this.grid.selectedRange) };
+  }
+
+  /** An A1 text as a sheet and a rectangle inside its grid, or undefined when it names nothing there. */
+  resolveRange(text: string): { sheet: Sheet; range: CellRange } | undefined {
+    return resolveA1(this.workbook, this.sheet, text);
+  }
+
+  private selectionChanged(): void {
+    const selection = this.grid.currentSelection;
+    const range = normalizeRange(selection.active, selection.extent);
+    this.nameBox.value = rangeText(range);
+    if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, selection.active.row, selection.active.column);
+    for (const listener of this.selectionListeners) listener();
+  }
+
+  /**
+   * Notes a change of the document and redraws once in the next frame: a burst of transactions (a remote
+   * sync, a large paste) costs one redraw, and the formula engine, which observes the document too, has seen
+   * every change by then whatever the order the observers run in.
+   */
+  private changed(events: Array<Y.YEvent<Y.AbstractType<unknown>>>): void {
+    // a cell of another sheet can change what a formula here shows: a cells-only change redraws, never re-lays out
+    const onlyCells = events.every((event) => event.target instanceof Y.Map && event.target._item?.parentSub === 'cells');
+    this.structureChanged ||= !onlyCells;
+    if (this.redrawFrame) return;
+    this.redrawFrame = requestAnimationFrame(() => {
+      this.redrawFrame = 0;
+      const structural = this.structureChanged;
+      this.structureChanged = false;
+      this.values.flush();
+      if (!this.workbook.byId(this.activeId)) this.activate(this.sheet);
+      else if (structural) this.grid.invalidateLayout();
+      else this.grid.refresh();
+      if (structural) this.renderTabs();
+      this.freezeButton.setAttribute('aria-pressed', String(this.workbook.frozenRows(this.sheet) > 0));
+      if (document.activeElement !== this.formulaInput) {
+        const { active } = this.grid.currentSelection;
+        this.formulaInput.value = this.workbook.input(this.sheet, active.row, active.column);
+      }
+    });
+  }
+
+  private renderTabs(): void {
+    const sheets = this.workbook.list();
+    const items: HTMLElement[] = sheets.map((sheet, index) => {
+      const id = this.workbook.idOf(sheet);
+      const tab = document.createElement('button');
+      tab.type = 'button';
+      tab.className = 'svc-sheet-tab';
+      tab.setAttribute('role', 'tab');
+      tab.setAttribute('aria-selected', String(id === this.activeId));
+      tab.dataset.sheetId = id;
+      tab.textContent = this.workbook.nameOf(sheet);
+      tab.addEventListener('click', () => {
+        const current = this.workbook.byId(id);
+        if (current && id !== this.activeId) this.activate(current);
+      });
+      tab.addEventListener('dblclick', () => this.rename(id));
+      if (this.editable) {
+        tab.draggable = true;
+        tab.addEventListener('dragstart', (event) => event.dataTransfer?.setData('application/x-svc-sheet', id));
+        tab.addEventListener('dragover', (event) => event.preventDefault());
+        tab.addEventListener('drop', (event) => {
+          event.preventDefault();
+          const dragged = event.dataTransfer?.getData('application/x-svc-sheet');
+          const sheetToMove = dragged ? this.workbook.byId(dragged) : undefined;
+          if (sheetToMove) this.attempt(() => this.workbook.moveSheet(sheetToMove, index));
+        });
+      }
+      return tab;
+    });
+    if (this.editable) {
+      const active = () => this.workbook.byId(this.activeId);
+      const move = (by: number) => {
+        const sheet = active();
+        if (sheet) this.attempt(() => this.workbook.moveSheet(sheet, this.workbook.list().indexOf(sheet) + by));
+      };
+      items.push(
+        toolButton(t('tabs.add'), '+', () => {
+          this.attempt(() => this.activate(this.workbook.addSheet(this.workbook.nextSheetName(t('tabs.newName')))));
+        }),
+        toolButton(t('tabs.rename'), '✎', () => this.rename(this.activeId)),
+        toolButton(t('tabs.moveLeft'), '◀', () => move(-1)),
+        toolButton(t('tabs.moveRight'), '▶', () => move(1)),
+        toolButton(t('tabs.delete'), '✕', () => {
+          const sheet = active();
+          if (sheet && window.confirm(t('tabs.deleteConfirm', { name: this.workbook.nameOf(sheet) }))) this.attempt(() => this.workbook.deleteSheet(sheet));
+        }),
+      );
+    }
+    this.tabs.replaceChildren(...items);
+  }
+
+  private rename(id: string): void {
+    const sheet = this.workbook.byId(id);
+    if (!sheet || !this.editable) return;
+    const name = window.prompt(t('tabs.renamePrompt'), this.workbook.nameOf(sheet));
+    if (name === null) return;
+    if (this.attempt(() => this.workbook.renameSheet(sheet, name)) && id === this.activeId) {
+      this.grid.element.setAttribute('aria-label', t('grid.label', { name }));
+    }
+  }
+}
+
+/** An A1 text as a sheet and a rectangle inside its grid (whole rows and columns cut to it); `fallback` when it names no sheet. */
+export function resolveA1(workbook: Workbook, fallback: Sheet, text: string): { sheet: Sheet; range: CellRange } | undefined {
+  let parsed;
+  try {
+    parsed = parseA1(text);
+  } catch {
+    return undefined;
+  }
+  const sheet = parsed.sheetName === null ? fallback : workbook.byName(parsed.sheetName);
+  if (!sheet) return undefined;
+  const lastRow = workbook.rowCount(sheet) - 1;
+  const lastColumn = workbook.columnCount(sheet) - 1;
+  if (parsed.startRow > lastRow || parsed.startColumn > lastColumn) return undefined;
+  return {
+    sheet,
+    range: { top: parsed.startRow, left: parsed.startColumn, bottom: Math.min(parsed.endRow, lastRow), right: Math.min(parsed.endColumn, lastColumn) },
+  };
+}

@@ -1,0 +1,546 @@
+import { ApiCallError } from '../shared/api.js';
+import type { SaveStatus } from '../shared/collaboration.js';
+import type { EditorContext } from '../shared/editor-context.js';
+import { VirtualGrid, type CellEditorHost, type CellRange } from '../shared/grid/grid.js';
+import { openCellEditor } from './cell-editors.js';
+import { choiceOptions, optionColor, refusal, shownText } from './cell-types.js';
+import { columnForm, type ColumnDraft } from './column-form.js';
+import { CommentPanel } from './comments.js';
+import { t } from './messages.js';
+import { RowStore } from './row-store.js';
+import type { Column, DataTable, FilterOperator, Row, ViewQuery } from './model.js';
+import { TableClient } from './table-client.js';
+import './table.css';
+
+const ROW_HEIGHT = 32;
+const COLUMN_WIDTH = 160;
+/** Rows changed by one Delete key or one "delete rows" at most (each is one call of the table API). */
+const MAX_ROWS_PER_ACTION = 500;
+
+/** A change of the service about this base (src/domain/tables/table-notices.ts). */
+interface TableNotice {
+  type: 'svc:table';
+  tableGuid: string;
+  subject: 'table' | 'columns' | 'rows';
+  rowGuids?: string[];
+}
+
+function isTableNotice(message: { type: string } & Record<string, unknown>): message is TableNotice & Record<string, unknown> {
+  return message.type === 'svc:table' && typeof message.tableGuid === 'string' && typeof message.subject === 'string';
+}
+
+function button(label: string, onClick: () => void): HTMLButtonElement {
+  const node = document.createElement('button');
+  node.type = 'button';
+  node.className = 'svc-table-button';
+  node.textContent = label;
+  node.addEventListener('click', onClick);
+  return node;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof ApiCallError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A cell refused by the type check or the service: the rejected input and why, shown in the cell. */
+interface CellError {
+  message: string;
+}
+
+/**
+ * The table editor (file type `table`): the base's tables over the table API, not Yjs. One virtualised grid
+ * per table (web/shared/grid), rows fetched by position near the viewport (row-window), an editor per
+ * column type, column settings in the side panel, sort and filter of the view, comments on cells. Changes
+ * of other users and of the table API arrive as `svc:table` notices on the collaboration socket; the page
+ * then fetches again what it shows.
+ */
+class TableEditor {
+  private readonly client: TableClient;
+  private tables: DataTable[] = [];
+  private table: DataTable | undefined;
+  private store: RowStore | undefined;
+  private grid: VirtualGrid | undefined;
+  private readonly gridHost = document.createElement('div');
+  private readonly viewBar = document.createElement('div');
+  private readonly tablePicker = document.createElement('select');
+  private readonly rowCount = document.createElement('span');
+  private readonly errors = new Map<string, CellError>();
+  private readonly linkLabels = new Map<string, string>();
+  private readonly linkQueue = new Map<string, Set<string>>();
+  private linkTimer: number | undefined;
+  private pendingWrites = 0;
+  private failedWrites = false;
+  private editable: boolean;
+  private readonly comments: CommentPanel;
+
+  constructor(private readonly context: EditorContext) {
+    this.client = new TableClient(context.api, context.boot.fileId);
+    this.editable = context.boot.permissions.editable;
+    this.comments = new CommentPanel(context, () => this.activeCell());
+  }
+
+  async mount(): Promise<void> {
+    const { shell } = this.context;
+    shell.main.classList.add('svc-table-main');
+    this.viewBar.className = 'svc-table-viewbar';
+    this.gridHost.className = 'svc-table-grid';
+    shell.main.append(this.viewBar, this.gridHost);
+    this.tables = await this.client.listTables();
+    if (this.tables.length === 0 && this.editable) this.tables = [await this.client.createTable(t('table.defaultName'), [{ name: t('table.defaultColumn'), type: 'SingleLineText' }])];
+    this.buildToolbar();
+    this.context.session.onMessage((message) => {
+      if (isTableNotice(message)) this.notice(message);
+    });
+    // edit permission given or taken away during the session (svc:access) applies to the grid at once
+    this.context.session.onAccess((permissions) => {
+      if (permissions.editable === undefined) return;
+      this.editable = permissions.editable;
+      this.grid?.setReadOnly(!this.editable);
+    });
+    const first = this.tables[0];
+    if (!first) {
+      shell.showNotice(t('table.none'));
+      return;
+    }
+    await this.showTable(first);
+    this.context.bridge.registerMethods({
+      getTitle: () => shell.title,
+      getActiveTableGuid: () => this.table?.guid,
+      getSelectedRowGuids: () => this.selectedRows().map((row) => row.guid),
+    });
+  }
+
+  // ---- tables and view --------------------------------------------------------------------------
+
+  private async showTable(table: DataTable): Promise<void> {
+    this.table = table;
+    this.tablePicker.value = table.guid;
+    this.errors.clear();
+    this.grid?.destroy();
+    this.grid = undefined;
+    const store = new RowStore(
+      this.client,
+      table.guid,
+      {},
+      (totalChanged) => this.redraw(totalChanged),
+      (error) => this.context.shell.showNotice(t('error.load', { message: errorText(error) })),
+    );
+    this.store = store;
+    await store.open();
+    if (this.store !== store) return;
+    this.grid = new VirtualGrid(this.gridHost, {
+      label: t('grid.label', { name: table.name }),
+      rowCount: () => store.total,
+      columnCount: () => this.table?.columns.length ?? 0,
+      columnWidth: () => COLUMN_WIDTH,
+      columnHeader: (column) => this.table?.columns[column]?.name ?? '',
+      rowHeader: (row) => String(row + 1),
+      rowHeight: ROW_HEIGHT,
+      renderCell: (cell, row, column) => this.renderCell(cell, row, column),
+      editCell: (host) => this.editCell(host),
+      onClear: (range) => this.attempt(() => this.clearRange(range)),
+      onCopy: (range) => this.copyRange(range),
+      onSelectionChange: () => this.comments.selectionChanged(),
+    });
+    this.grid.setReadOnly(!this.editable);
+    this.drawViewBar();
+    this.rowCount.textContent = t('view.rows', { count: store.total });
+  }
+
+  private redraw(totalChanged: boolean): void {
+    if (!this.grid || !this.store) return;
+    this.rowCount.textContent = t('view.rows', { count: this.store.total });
+    if (totalChanged) this.grid.invalidateLayout();
+    else this.grid.refresh();
+  }
+
+  private async reloadColumns(): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const columns = await this.client.listColumns(table.guid);
+    table.columns = columns;
+    const query = this.store?.query ?? {};
+    // a sort or filter on a column that is gone is dropped
+    const known = (guid: string | undefined) => guid === undefined || columns.some((column) => column.guid === guid);
+    if (!known(query.sort?.columnGuid) || !known(query.filter?.columnGuid)) await this.store?.setView({});
+    this.drawViewBar();
+    this.grid?.invalidateLayout();
+  }
+
+  private buildToolbar(): void {
+    const { toolbar } = this.context.shell;
+    toolbar.append(
+      button(t('toolbar.addRow'), () => this.attempt(() => this.addRow())),
+      button(t('toolbar.deleteRows'), () => this.attempt(() => this.deleteRows())),
+      button(t('toolbar.addColumn'), () => this.openColumnForm(undefined)),
+      button(t('toolbar.editColumn'), () => this.openColumnForm(this.activeColumn())),
+    );
+  }
+
+  /** Table picker, sort and filter (for readers too: the shell hides its toolbar in read-only pages). */
+  private drawViewBar(): void {
+    const table = this.table;
+    const store = this.store;
+    if (!table || !store) return;
+    const query = store.query;
+    this.tablePicker.className = 'svc-table-select';
+    this.tablePicker.setAttribute('aria-label', t('view.table'));
+    this.tablePicker.replaceChildren(...this.tables.map((candidate) => new Option(candidate.name, candidate.guid)));
+    this.tablePicker.value = table.guid;
+    this.tablePicker.onchange = () => {
+      const next = this.tables.find((candidate) => candidate.guid === this.tablePicker.value);
+      if (next) void this.showTable(next);
+    };
+    const columnSelect = (label: string, none: string, current: string | undefined) => {
+      const select = document.createElement('select');
+      select.className = 'svc-table-select';
+      select.setAttribute('aria-label', label);
+      select.append(new Option(none, ''), ...table.columns.map((column) => new Option(column.name, column.guid)));
+      select.value = current ?? '';
+      return select;
+    };
+    const sortColumn = columnSelect(t('view.sort'), t('view.sortNone'), query.sort?.columnGuid);
+    const sortOrder = document.createElement('select');
+    sortOrder.className = 'svc-table-select';
+    sortOrder.setAttribute('aria-label', `${t('view.sort')}: ${t('view.descending')}`);
+    sortOrder.append(new Option(t('view.ascending'), 'asc'), new Option(t('view.descending'), 'desc'));
+    sortOrder.value = query.sort?.descending ? 'desc' : 'asc';
+    const filterColumn = columnSelect(t('view.filter'), t('view.filterNone'), query.filter?.columnGuid);
+    const filterOperator = document.createElement('select');
+    filterOperator.className = 'svc-table-select';
+    filterOperator.setAttribute('aria-label', `${t('view.filter')}: ${t('view.is')}`);
+    const operators: [FilterOperator, string][] = [
+      ['contains', t('view.contains')],
+      ['is', t('view.is')],
+      ['empty', t('view.empty')],
+      ['notEmpty', t('view.notEmpty')],
+    ];
+    filterOperator.append(...operators.map(([value, label]) => new Option(label, value)));
+    filterOperator.value = query.filter?.operator ?? 'contains';
+    const filterValue = document.createElement('input');
+    filterValue.className = 'svc-table-search';
+    filterValue.placeholder = t('view.filterValue');
+    filterValue.setAttribute('aria-label', t('view.filterValue'));
+    filterValue.value = query.filter?.value ?? '';
+    const apply = () => {
+      const view: ViewQuery = {
+        sort: sortColumn.value ? { columnGuid: sortColumn.value, descending: sortOrder.value === 'desc' } : undefined,
+        filter: filterColumn.value ? { columnGuid: filterColumn.value, operator: filterOperator.value as FilterOperator, value: filterValue.value } : undefined,
+      };
+      void store.setView(view).then(() => this.grid?.invalidateLayout(), (error: unknown) => this.context.shell.showNotice(t('error.load', { message: errorText(error) })));
+    };
+    for (const control of [sortColumn, sortOrder, filterColumn, filterOperator]) control.addEventListener('change', apply);
+    let typing: number | undefined;
+    filterValue.addEventListener('input', () => {
+      window.clearTimeout(typing);
+      typing = window.setTimeout(apply, 250);
+    });
+    this.rowCount.className = 'svc-table-count';
+    this.viewBar.replaceChildren(this.tablePicker, sortColumn, sortOrder, filterColumn, filterOperator, filterValue, this.rowCount, button(t('toolbar.comment'), () => this.comments.open()));
+  }
+
+  // ---- cells ------------------------------------------------------------------------------------
+
+  private column(index: number): Column | undefined {
+    return this.table?.columns[index];
+  }
+
+  private activeColumn(): Column | undefined {
+    return this.grid ? this.column(this.grid.currentSelection.active.column) : undefined;
+  }
+
+  private activeCell(): { table: DataTable; row: Row; column: Column; rowNumber: number } | undefined {
+    if (!this.grid || !this.table || !this.store) return undefined;
+    const { row: index, column: columnIndex } = this.grid.currentSelection.active;
+    const row = this.store.row(index);
+    const column = this.column(columnIndex);
+    return row && column ? { table: this.table, row, column, rowNumber: index + 1 } : undefined;
+  }
+
+  private selectedRows(): Row[] {
+    if (!this.grid || !this.store) return [];
+    const { top, bottom } = this.grid.selectedRange;
+    const rows: Row[] = [];
+    for (let index = top; index <= Math.min(bottom, top + MAX_ROWS_PER_ACTION - 1); index++) {
+      const row = this.store.row(index);
+      if (row) rows.push(row);
+    }
+    return rows;
+  }
+
+  private renderCell(cell: HTMLElement, rowIndex: number, columnIndex: number): void {
+    const row = this.store?.row(rowIndex);
+    const column = this.column(columnIndex);
+    cell.replaceChildren();
+    if (!row || !column) {
+      cell.classList.add('svc-table-loading');
+      return;
+    }
+    const value = row.valueMap[column.name];
+    const error = this.errors.get(`${row.guid}:${column.guid}`);
+    const text = shownText(value, column, (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid));
+    cell.dataset.type = column.type;
+    if (error) {
+      cell.classList.add('svc-table-cell-error');
+      cell.title = t('cell.refused', { message: error.message });
+      cell.textContent = `⚠ ${t('cell.refused', { message: error.message })}`;
+      return;
+    }
+    if ((column.type === 'SingleChoice' || column.type === 'MultipleChoice') && value !== undefined) {
+      const options = choiceOptions(column);
+      for (const name of Array.isArray(value) ? value.map(String) : [String(value)]) {
+        const chip = document.createElement('span');
+        chip.className = 'svc-table-chip';
+        chip.textContent = name;
+        chip.style.background = optionColor(options, name);
+        cell.append(chip);
+      }
+      return;
+    }
+    if (column.type === 'Rate' && typeof value === 'number') {
+      const count = typeof column.props.count === 'number' ? column.props.count : 5;
+      cell.textContent = text;
+      cell.setAttribute('aria-label', `${value}/${count}`);
+      return;
+    }
+    cell.textContent = text;
+    if (text.length > 20) cell.title = text;
+  }
+
+  private editCell(host: CellEditorHost): void {
+    const row = this.store?.row(host.row);
+    const column = this.column(host.column);
+    if (!row || !column) {
+      host.close();
+      return;
+    }
+    const linkedTable = String(column.props.tableGuid ?? '');
+    openCellEditor(host, {
+      column,
+      row,
+      value: row.valueMap[column.name],
+      commit: (value) => void this.writeCell(row, column, value),
+      refuse: (message) => this.showError(row, column, message),
+      linkCandidates: (text) => this.linkCandidates(linkedTable, text),
+      linkLabel: (rowGuid) => this.linkLabel(linkedTable, rowGuid),
+    });
+  }
+
+  private showError(row: Row, column: Column, message: string): void {
+    this.errors.set(`${row.guid}:${column.guid}`, { message });
+    this.grid?.refresh();
+  }
+
+  /**
+   * Writes one cell: refused at once when the type check says no (nothing is sent), otherwise shown at
+   * once and sent; the service's answer replaces the row, its refusal restores the old value and shows why.
+   */
+  private async writeCell(row: Row, column: Column, value: unknown): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const why = refusal(column, value);
+    if (why !== undefined) {
+      this.showError(row, column, why);
+      return;
+    }
+    this.errors.delete(`${row.guid}:${column.guid}`);
+    const before = row.valueMap[column.name];
+    if (value === null || value === false) delete row.valueMap[column.name];
+    else row.valueMap[column.name] = value;
+    this.grid?.refresh();
+    await this.track(async () => {
+      try {
+        this.store?.replace(await this.client.updateRow(table.guid, row.guid, { [column.name]: value }));
+      } catch (error) {
+        if (before === undefined) delete row.valueMap[column.name];
+        else row.valueMap[column.name] = before;
+        this.showError(row, column, errorText(error));
+        throw error;
+      }
+    }).catch(() => undefined); // shown in the cell
+  }
+
+  private async clearRange(range: CellRange): Promise<void> {
+    const table = this.table;
+    if (!table || !this.store) return;
+    const columns = table.columns.slice(range.left, range.right + 1).filter((column) => column.type !== 'AutoNumber' && column.type !== 'Attachment');
+    if (columns.length === 0) return;
+    const valueMap = Object.fromEntries(columns.map((column) => [column.name, null]));
+    const rows: Row[] = [];
+    for (let index = range.top; index <= Math.min(range.bottom, range.top + MAX_ROWS_PER_ACTION - 1); index++) {
+      const row = this.store.row(index);
+      if (row) rows.push(row);
+    }
+    for (const row of rows) {
+      for (const column of columns) this.errors.delete(`${row.guid}:${column.guid}`);
+      this.store.replace(await this.client.updateRow(table.guid, row.guid, valueMap));
+    }
+  }
+
+  private copyRange(range: CellRange): string {
+    const lines: string[] = [];
+    for (let index = range.top; index <= Math.min(range.bottom, range.top + MAX_ROWS_PER_ACTION - 1); index++) {
+      const row = this.store?.row(index);
+      const cells: string[] = [];
+      for (let columnIndex = range.left; columnIndex <= range.right; columnIndex++) {
+        const column = this.column(columnIndex);
+        cells.push(row && column ? shownText(row.valueMap[column.name], column, (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid)) : '');
+      }
+      lines.push(cells.join('\t'));
+    }
+    return lines.join('\n');
+  }
+
+  // ---- rows and columns -------------------------------------------------------------------------
+
+  private async addRow(): Promise<void> {
+    const table = this.table;
+    const store = this.store;
+    if (!table || !store) return;
+    const row = await this.client.createRow(table.guid, {});
+    // the new row comes last in creation order; under a sort or filter it lands where the view puts it
+    await store.setView(store.query);
+    this.grid?.invalidateLayout();
+    const at = store.query.sort || store.query.filter ? store.indexOf(row.guid) : store.total - 1;
+    if (at >= 0) this.grid?.select({ row: at, column: 0 });
+  }
+
+  private async deleteRows(): Promise<void> {
+    const table = this.table;
+    const rows = this.selectedRows();
+    if (!table || rows.length === 0) return;
+    for (const row of rows) await this.client.deleteRow(table.guid, row.guid);
+    this.store?.refresh();
+  }
+
+  private openColumnForm(column: Column | undefined): void {
+    const table = this.table;
+    if (!table || !this.editable) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    columnForm(side, {
+      column,
+      tables: this.tables,
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+        this.grid?.focus();
+      },
+      save: (draft: ColumnDraft) =>
+        this.track(async () => {
+          if (column) await this.client.updateColumn(table.guid, column.guid, draft);
+          else await this.client.createColumn(table.guid, table.defaultViewGuid, draft);
+          await this.reloadColumns();
+        }),
+      remove: column
+        ? () =>
+            this.track(async () => {
+              await this.client.deleteColumn(table.guid, column.guid);
+              await this.reloadColumns();
+            })
+        : undefined,
+    });
+  }
+
+  // ---- links ------------------------------------------------------------------------------------
+
+  /** The linked row's primary value, fetched in batches the first time it is shown. */
+  private linkLabel(tableGuid: string, rowGuid: string): string {
+    const known = this.linkLabels.get(rowGuid);
+    if (known !== undefined) return known;
+    let queued = this.linkQueue.get(tableGuid);
+    if (!queued) this.linkQueue.set(tableGuid, (queued = new Set()));
+    queued.add(rowGuid);
+    if (this.linkTimer === undefined) this.linkTimer = window.setTimeout(() => void this.fetchLinkLabels(), 20);
+    return '…';
+  }
+
+  private primaryText(tableGuid: string, row: Row): string {
+    const primary = this.tables.find((candidate) => candidate.guid === tableGuid)?.columns[0];
+    return primary ? shownText(row.valueMap[primary.name], primary, () => '') : row.guid;
+  }
+
+  private async fetchLinkLabels(): Promise<void> {
+    this.linkTimer = undefined;
+    const batches = [...this.linkQueue];
+    this.linkQueue.clear();
+    await Promise.all(
+      batches.flatMap(([tableGuid, guids]) =>
+        [...guids].map(async (rowGuid) => {
+          this.linkLabels.set(rowGuid, rowGuid);
+          try {
+            this.linkLabels.set(rowGuid, this.primaryText(tableGuid, await this.client.getRow(tableGuid, rowGuid)) || rowGuid);
+          } catch {
+            // a deleted linked row keeps showing its guid (docs/TABLE-API.md: links are kept as written)
+          }
+        }),
+      ),
+    );
+    this.grid?.refresh();
+  }
+
+  private async linkCandidates(tableGuid: string, text: string): Promise<{ guid: string; label: string }[]> {
+    const linked = this.tables.find((candidate) => candidate.guid === tableGuid);
+    const primary = linked?.columns[0];
+    if (!linked || !primary) return [];
+    const window = await this.client.rowWindow(tableGuid, 0, 50, text ? { filter: { columnGuid: primary.guid, operator: 'contains', value: text } } : {});
+    return window.rows.map((row) => {
+      const label = this.primaryText(tableGuid, row);
+      this.linkLabels.set(row.guid, label || row.guid);
+      return { guid: row.guid, label };
+    });
+  }
+
+  // ---- live changes and save status -------------------------------------------------------------
+
+  private notice(notice: TableNotice): void {
+    if (notice.subject === 'table') {
+      void this.client.listTables().then((tables) => {
+        this.tables = tables;
+        this.drawViewBar();
+      });
+      return;
+    }
+    if (notice.tableGuid !== this.table?.guid) {
+      // a linked table's rows changed: their labels are fetched again when shown
+      for (const guid of notice.rowGuids ?? []) this.linkLabels.delete(guid);
+      return;
+    }
+    if (notice.subject === 'columns') void this.reloadColumns().then(() => this.store?.refresh());
+    else this.store?.refresh();
+  }
+
+  /** Runs a write started by a click or a key; a refusal is shown over the grid. */
+  private attempt(work: () => Promise<void>): void {
+    this.track(work).catch((error: unknown) => this.context.shell.showNotice(errorText(error)));
+  }
+
+  /** Runs a write, reporting the save status to the shell and the host page. */
+  private async track(work: () => Promise<void>): Promise<void> {
+    this.pendingWrites++;
+    this.reportStatus('saving');
+    try {
+      await work();
+    } catch (error) {
+      this.failedWrites = true;
+      throw error;
+    } finally {
+      this.pendingWrites--;
+      if (this.pendingWrites === 0) {
+        this.reportStatus(this.failedWrites ? 'error' : 'saved');
+        this.failedWrites = false;
+      }
+    }
+  }
+
+  private reportStatus(status: SaveStatus): void {
+    this.context.shell.showSaveStatus(status);
+    this.context.bridge.emitEditorEvent('saveStatusChanged', { status });
+  }
+}
+
+/** The table editor (multi-dimensional table): the base's tables in a grid over the table API. */
+export async function mount(context: EditorContext): Promise<void> {
+  await new TableEditor(context).mount();
+}

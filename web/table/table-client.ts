@@ -1,0 +1,69 @@
+import type { ServiceApi } from '../shared/api.js';
+import type { Column, DataTable, Row, RowWindow, ValueMap, ViewQuery } from './model.js';
+
+/** The table API as the table editor uses it, with the page's credentials; refusals throw ApiCallError. */
+export class TableClient {
+  constructor(
+    private readonly api: ServiceApi,
+    readonly baseGuid: string,
+  ) {}
+
+  listTables(): Promise<DataTable[]> {
+    return this.api.callTable(this.api.tablePath('tables'), { query: { baseGuid: this.baseGuid } });
+  }
+
+  createTable(name: string, columns: { name: string; type: string }[]): Promise<DataTable> {
+    return this.api.callTable(this.api.tablePath('tables'), { method: 'POST', body: { baseGuid: this.baseGuid, name, cols: columns } });
+  }
+
+  listColumns(tableGuid: string): Promise<Column[]> {
+    return this.api.callTable(this.tableRoute(tableGuid, 'columns'));
+  }
+
+  rowWindow(tableGuid: string, start: number, count: number, view: ViewQuery): Promise<RowWindow> {
+    return this.api.callTable(this.tableRoute(tableGuid, 'row-window'), {
+      query: {
+        start,
+        count,
+        sortColumn: view.sort?.columnGuid,
+        sortOrder: view.sort ? (view.sort.descending ? 'desc' : 'asc') : undefined,
+        filterColumn: view.filter?.columnGuid,
+        filterOperator: view.filter?.operator,
+        filterValue: view.filter?.value,
+      },
+    });
+  }
+
+  getRow(tableGuid: string, rowGuid: string): Promise<Row> {
+    return this.api.callTable(this.tableRoute(tableGuid, `rows/${encodeURIComponent(rowGuid)}`));
+  }
+
+  async createRow(tableGuid: string, valueMap: ValueMap): Promise<Row> {
+    const created = await this.api.callTable<{ rows: Row[] }>(this.tableRoute(tableGuid, 'rows'), { method: 'POST', body: { rows: [valueMap] } });
+    return created.rows[0]!;
+  }
+
+  updateRow(tableGuid: string, rowGuid: string, valueMap: ValueMap): Promise<Row> {
+    return this.api.callTable(this.tableRoute(tableGuid, `rows/${encodeURIComponent(rowGuid)}`), { method: 'PATCH', body: { valueMap } });
+  }
+
+  deleteRow(tableGuid: string, rowGuid: string): Promise<null> {
+    return this.api.callTable(this.tableRoute(tableGuid, `rows/${encodeURIComponent(rowGuid)}`), { method: 'DELETE' });
+  }
+
+  createColumn(tableGuid: string, viewGuid: string, column: { name: string; type: string; props?: Record<string, unknown> }): Promise<Column> {
+    return this.api.callTable(this.tableRoute(tableGuid, 'columns'), { method: 'POST', body: { ...column, viewGuid } });
+  }
+
+  updateColumn(tableGuid: string, columnGuid: string, change: { name?: string; type?: string; props?: Record<string, unknown> }): Promise<Column> {
+    return this.api.callTable(this.tableRoute(tableGuid, `columns/${encodeURIComponent(columnGuid)}`), { method: 'PUT', body: change });
+  }
+
+  deleteColumn(tableGuid: string, columnGuid: string): Promise<null> {
+    return this.api.callTable(this.tableRoute(tableGuid, `columns/${encodeURIComponent(columnGuid)}`), { method: 'DELETE' });
+  }
+
+  private tableRoute(tableGuid: string, rest: string): string {
+    return this.api.tablePath(`tables/${encodeURIComponent(tableGuid)}/${rest}`);
+  }
+}
