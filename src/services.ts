@@ -1,3 +1,4 @@
+import { localCluster, type Cluster } from './cluster/cluster.js';
 import type { Config } from './config.js';
 import { AppService } from './domain/apps/app-service.js';
 import { AttachmentService } from './domain/attachments/attachment-service.js';
@@ -31,6 +32,8 @@ import { CallbackClient } from './integrator/callback-client.js';
 export interface Services {
   config: Config;
   storage: Storage;
+  /** what this process shares with the others of its deployment (Redis), or keeps to itself */
+  cluster: Cluster;
   apps: AppService;
   seats: SeatService;
   files: FileService;
@@ -68,9 +71,9 @@ export interface Services {
   attachments: AttachmentService;
 }
 
-export function createServices(config: Config, storage: Storage): Services {
+export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
   const files = new FileService(storage);
-  const apps = new AppService(storage);
+  const apps = new AppService(storage, cluster.changes);
   const outbox = new Outbox();
   const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs });
   const delivery = new DeliveryWorker(storage, apps, callbacks, outbox, {
@@ -85,7 +88,10 @@ export function createServices(config: Config, storage: Storage): Services {
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
   content.addRecordHook(bodyMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, cluster.changes);
+  cluster.changes.subscribe((change) => {
+    if (change.kind === 'permissions') content.permissionsChanged(change);
+  });
   const tables = new TableService({
     storage,
     files,
@@ -108,6 +114,7 @@ export function createServices(config: Config, storage: Storage): Services {
   return {
     config,
     storage,
+    cluster,
     apps,
     seats: new SeatService(storage),
     files,

@@ -1,6 +1,7 @@
 import { ApiError, Errors } from '../errors.js';
 import type { RequestAuth } from '../http/request-context.js';
-import { AnswerCache, cacheKey } from './answer-cache.js';
+import { concernsAnswer, type AppChange, type AppChanges } from '../domain/apps/app-changes.js';
+import { AnswerCache } from './answer-cache.js';
 import type { CallbackClient, CallContext } from './callback-client.js';
 import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';
 
@@ -26,16 +27,18 @@ export class AccessService {
   constructor(
     private readonly callbacks: CallbackClient,
     ttlMs: number,
+    changes: AppChanges,
   ) {
     this.users = new AnswerCache(ttlMs);
     this.files = new AnswerCache(ttlMs);
     this.people = new AnswerCache(ttlMs);
+    changes.subscribe((change) => this.changed(change));
   }
 
   /** The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it. */
   currentUser(auth: RequestAuth): Promise<IntegratorUser> {
     const context = this.userContext(auth);
-    return this.users.get(cacheKey(auth.app.id, context.token), () => this.callbacks.currentUser(context.call));
+    return this.users.get([auth.app.id, context.token], () => this.callbacks.currentUser(context.call));
   }
 
   /**
@@ -44,7 +47,7 @@ export class AccessService {
    */
   fileMetadata(auth: RequestAuth, fileId: string, options: { fresh?: boolean } = {}): Promise<FileMetadata> {
     const context = this.userContext(auth);
-    const key = cacheKey(auth.app.id, context.token, fileId);
+    const key = [auth.app.id, context.token, fileId];
     const load = () => this.callbacks.file(context.call, fileId);
     return options.fresh ? this.files.refresh(key, load) : this.files.get(key, load);
   }
@@ -76,7 +79,7 @@ export class AccessService {
     const context = this.userContext(auth);
     const asked = new Map<string, { resolve: (user: IntegratorUser | null) => void; reject: (error: unknown) => void }>();
     const answers = wanted.map((id) =>
-      this.people.get(cacheKey(auth.app.id, id), () => new Promise<IntegratorUser | null>((resolve, reject) => asked.set(id, { resolve, reject }))),
+      this.people.get([auth.app.id, id], () => new Promise<IntegratorUser | null>((resolve, reject) => asked.set(id, { resolve, reject }))),
     );
     if (asked.size > 0) {
       this.callbacks.users(context.call, [...asked.keys()]).then(
@@ -107,6 +110,24 @@ export class AccessService {
     this.users.clear();
     this.files.clear();
     this.people.clear();
+  }
+
+  /**
+   * Drops what a change made stale: everything of the app when its endpoint URL, secret or settings changed
+   * (answers came from the old address); the answers a permission change names (by file, by user: a
+   * token's user is known once its answer arrived; a token still being resolved counts as anyone).
+   */
+  private changed(change: AppChange): void {
+    const { appId } = change;
+    if (change.kind === 'settings') {
+      for (const cache of [this.users, this.files, this.people] as AnswerCache<unknown>[]) cache.forget((parts) => parts[0] === appId);
+      return;
+    }
+    const userOfToken = new Map<string, string>();
+    for (const [[app, token], user] of this.users.answers()) if (app === appId && token !== undefined) userOfToken.set(token, user.id);
+    this.users.forget(([app], user) => app === appId && concernsAnswer(change, undefined, user?.id));
+    this.people.forget(([app, userId]) => app === appId && concernsAnswer(change, undefined, userId));
+    this.files.forget(([app, token, fileId]) => app === appId && concernsAnswer(change, fileId, token === undefined ? undefined : userOfToken.get(token)));
   }
 
   private userContext(auth: RequestAuth): { token: string; call: CallContext } {

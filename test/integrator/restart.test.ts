@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LocalAppChanges } from '../../src/domain/apps/app-changes.js';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { fileContentEvent } from '../../src/events/builders.js';
 import { Outbox } from '../../src/events/outbox.js';
@@ -43,10 +44,10 @@ for (const database of testDatabases()) {
       cleanup.push(() => fresh.dispose());
       const storage: Storage = await openStorage(fresh.options);
       cleanup.push(() => storage.close());
-      const app = await new AppService(storage).create({ name: 'crash test' });
+      const app = await new AppService(storage, new LocalAppChanges()).create({ name: 'crash test' });
       const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
       cleanup.push(() => integrator.close());
-      await new AppService(storage).update(app.id, { endpointUrl: integrator.url });
+      await new AppService(storage, new LocalAppChanges()).update(app.id, { endpointUrl: integrator.url });
       // Slow answers keep deliveries in flight when the process dies.
       integrator.eventsAnswer = { status: 200, delayMs: 150 };
 

@@ -4,6 +4,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
+import type { AppChanges } from './app-changes.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';
 import { normalizeFrameOrigins } from './frame-origins.js';
 
@@ -40,7 +41,11 @@ export interface AppSettings {
 
 export const DEFAULT_MEMBER_LIMIT = 1000;
 const APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-/** How long a looked-up app is reused; short, so that another process's secret rotation takes effect quickly. */
+/**
+ * How long a looked-up app is reused. Changes are announced (AppChanges) and drop it at once on every process
+ * that hears them; the expiry bounds staleness when an announcement is missed (the command line changing the
+ * database without a shared Redis, a Redis outage).
+ */
 const CACHE_TTL_MS = 2000;
 
 export function generateSecret(): string {
@@ -85,7 +90,19 @@ function validateSettings(settings: AppSettings): AppSettings {
 export class AppService {
   private readonly cache = new Map<string, { app: App | undefined; expires: number }>();
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly changes: AppChanges,
+  ) {
+    changes.subscribe((change) => {
+      if (change.kind === 'settings') this.cache.delete(change.appId);
+    });
+  }
+
+  /** Every process forgets what it knew of the app (and what its integrator answered) before the caller goes on. */
+  private changed(appId: string): Promise<void> {
+    return this.changes.publish({ kind: 'settings', appId });
+  }
 
   /** Creates an application; the secret is returned here and never again (only rotated). */
   async create(input: AppSettings & { id?: string; secret?: string } = {}): Promise<App> {
@@ -114,7 +131,7 @@ export class AppService {
       if (this.storage.isUniqueViolation(error)) throw new ApiError(Errors.invalidAppUpdate, `application ${id} already exists`);
       throw error;
     }
-    this.cache.delete(id);
+    await this.changed(id);
     return toApp(row);
   }
 
@@ -150,7 +167,7 @@ export class AppService {
       patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl);
     }
     const result = await this.storage.db.updateTable('apps').set(patch).where('id', '=', id).executeTakeFirst();
-    this.cache.delete(id);
+    await this.changed(id);
     if (result.numUpdatedRows === 0n) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
     return this.get(id);
   }
@@ -159,7 +176,7 @@ export class AppService {
     return this.update(id, { endpointUrl: url });
   }
 
-  /** Replaces the secret; signatures made with the old one stop verifying at once in this process. */
+  /** Replaces the secret; signatures made with the old one stop verifying at once (on every process that hears of it). */
   async rotateSecret(id: string): Promise<App> {
     const secret = generateSecret();
     const result = await this.storage.db
@@ -167,7 +184,7 @@ export class AppService {
       .set({ secret, updated_at: Date.now() })
       .where('id', '=', id)
       .executeTakeFirst();
-    this.cache.delete(id);
+    await this.changed(id);
     if (result.numUpdatedRows === 0n) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
     return this.get(id);
   }
@@ -178,7 +195,7 @@ export class AppService {
     if (!existing) return this.create({ id: input.id, secret: input.secret, endpointUrl: input.endpointUrl ?? null });
     if (existing.secret !== input.secret) {
       await this.storage.db.updateTable('apps').set({ secret: input.secret, updated_at: Date.now() }).where('id', '=', input.id).execute();
-      this.cache.delete(input.id);
+      await this.changed(input.id);
     }
     if (input.endpointUrl !== undefined && normalizeEndpointUrl(input.endpointUrl) !== existing.endpointUrl) {
       return this.update(input.id, { endpointUrl: input.endpointUrl });

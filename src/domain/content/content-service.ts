@@ -413,6 +413,19 @@ export class ContentService {
     }
   }
 
+  /**
+   * The integrator said permissions changed: the open sessions concerned (on this process) ask again now and
+   * are told, downgraded or closed as their answers say (SessionAccess).
+   */
+  permissionsChanged(change: { appId: string; fileIds: readonly string[]; userIds: readonly string[] }): void {
+    this.access.recheckNow(
+      (session) =>
+        session.appId === change.appId &&
+        (change.fileIds.length === 0 || change.fileIds.includes(session.fileId)) &&
+        (change.userIds.length === 0 || change.userIds.includes(session.userId)),
+    );
+  }
+
   /** Number of open collaboration connections on this process (all apps). */
   connectionCount(): number {
     let count = 0;
@@ -475,7 +488,7 @@ export class ContentService {
       },
       connected: async ({ context, connection }) => {
         const admitted = context as CollaborationContext;
-        this.access.open(connection, { fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, recheck: admitted.recheck });
+        this.access.open(connection, { appId: admitted.appId, fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, recheck: admitted.recheck });
         await this.track(this.emitCollaborator(admitted, 'enter', connection.socketId));
       },
       onStateless: async ({ connection, payload }) => {

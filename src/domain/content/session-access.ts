@@ -37,6 +37,7 @@ const IGNORED_LOG_INTERVAL_MS = 60_000;
 
 /** What a session was admitted with and how to ask again (routes/collaboration.ts builds it). */
 export interface AccessSource {
+  appId: string;
   fileId: string;
   userId: string;
   permissions: SessionPermissions;
@@ -121,6 +122,11 @@ export class SessionAccess {
     for (const session of this.sessions.values()) {
       if (session.inFlight === 0 && session.checkedAt <= due) this.recheck(session, false);
     }
+  }
+
+  /** Asks again at once, past the answer cache, about the sessions `concerned` picks (the integrator said permissions changed). */
+  recheckNow(concerned: (source: AccessSource) => boolean): void {
+    for (const session of this.sessions.values()) if (concerned(session.source)) this.recheck(session, true);
   }
 
   /**

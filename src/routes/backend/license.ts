@@ -101,6 +101,36 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  const ChangedIds = (what: string) =>
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: MAX_USERS_PER_CALL,
+      default: [],
+      description: `${what}, at most ${MAX_USERS_PER_CALL}; empty or absent: any`,
+    });
+  app.post(
+    '/license/apps/:appId/permission-changes',
+    {
+      config: license,
+      schema: {
+        tags: ['application'],
+        summary: 'Announce that permissions changed',
+        description:
+          'The integrator tells the service that what its `GET /files/{fileId}` callback answers has changed: for these ' +
+          'files, for these users, both, or (both empty) for anything of the application. Every service process forgets ' +
+          'the answers concerned at once, and open editors of those files ask again (downgraded or closed as the new ' +
+          'answer says). Not in the specification: an addition (docs/DEPLOY.md "Changes take effect at once").',
+        params: AppIdParams,
+        body: Type.Object({ fileIds: ChangedIds('file ids'), userIds: ChangedIds('user ids') }, { additionalProperties: false }),
+        response: { 200: NoData },
+      },
+    },
+    async (request) => {
+      const appId = ownApp(request, request.params.appId).id;
+      await app.services.cluster.changes.publish({ kind: 'permissions', appId, fileIds: request.body.fileIds, userIds: request.body.userIds });
+      return ok(null);
+    },
+  );
+
   app.get(
     '/license/users',
     {
