@@ -5,6 +5,15 @@ import { AnswerCache } from './answer-cache.js';
 import type { CallbackClient, CallContext } from './callback-client.js';
 import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';
 
+/**
+ * The first key parts of every remembered answer: the app and the address that gave it. An answer of the old
+ * address is never used after the endpoint URL changes, even where the change was not announced (the command
+ * line on the database, a Redis outage): as soon as this process reads the app again.
+ */
+function origin(auth: RequestAuth): [string, string] {
+  return [auth.app.id, auth.app.endpointUrl ?? ''];
+}
+
 const VERBS: Record<Permission, string> = {
   readable: 'read',
   editable: 'edit',
@@ -38,7 +47,7 @@ export class AccessService {
   /** The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it. */
   currentUser(auth: RequestAuth): Promise<IntegratorUser> {
     const context = this.userContext(auth);
-    return this.users.get([auth.app.id, context.token], () => this.callbacks.currentUser(context.call));
+    return this.users.get([...origin(auth), context.token], () => this.callbacks.currentUser(context.call));
   }
 
   /**
@@ -47,7 +56,7 @@ export class AccessService {
    */
   fileMetadata(auth: RequestAuth, fileId: string, options: { fresh?: boolean } = {}): Promise<FileMetadata> {
     const context = this.userContext(auth);
-    const key = [auth.app.id, context.token, fileId];
+    const key = [...origin(auth), context.token, fileId];
     const load = () => this.callbacks.file(context.call, fileId);
     return options.fresh ? this.files.refresh(key, load) : this.files.get(key, load);
   }
@@ -79,7 +88,7 @@ export class AccessService {
     const context = this.userContext(auth);
     const asked = new Map<string, { resolve: (user: IntegratorUser | null) => void; reject: (error: unknown) => void }>();
     const answers = wanted.map((id) =>
-      this.people.get([auth.app.id, id], () => new Promise<IntegratorUser | null>((resolve, reject) => asked.set(id, { resolve, reject }))),
+      this.people.get([...origin(auth), id], () => new Promise<IntegratorUser | null>((resolve, reject) => asked.set(id, { resolve, reject }))),
     );
     if (asked.size > 0) {
       this.callbacks.users(context.call, [...asked.keys()]).then(
@@ -124,10 +133,10 @@ export class AccessService {
       return;
     }
     const userOfToken = new Map<string, string>();
-    for (const [[app, token], user] of this.users.answers()) if (app === appId && token !== undefined) userOfToken.set(token, user.id);
+    for (const [[app, , token], user] of this.users.answers()) if (app === appId && token !== undefined) userOfToken.set(token, user.id);
     this.users.forget(([app], user) => app === appId && concernsAnswer(change, undefined, user?.id));
-    this.people.forget(([app, userId]) => app === appId && concernsAnswer(change, undefined, userId));
-    this.files.forget(([app, token, fileId]) => app === appId && concernsAnswer(change, fileId, token === undefined ? undefined : userOfToken.get(token)));
+    this.people.forget(([app, , userId]) => app === appId && concernsAnswer(change, undefined, userId));
+    this.files.forget(([app, , token, fileId]) => app === appId && concernsAnswer(change, fileId, token === undefined ? undefined : userOfToken.get(token)));
   }
 
   private userContext(auth: RequestAuth): { token: string; call: CallContext } {
