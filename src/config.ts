@@ -26,6 +26,10 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+  /** unset: this process alone; `redis://…`: processes share rate limits, collaboration and change announcements (docs/DEPLOY.md) */
+  redisUrl: string | undefined;
+  /** prefix of every Redis key and channel (deployments sharing one Redis need different ones) */
+  redisNamespace: string;
 }
 
 export interface IntegratorConfig {
@@ -83,11 +87,28 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** REDIS_URL: redis:// or rediss://, a host, an optional database number (nothing else is understood). */
+function checkRedisUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got an unparsable value`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${url.protocol}//…`);
+  if (!url.hostname) throw new ConfigError('REDIS_URL names no host');
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d{1,2}$/.test(url.pathname)) throw new ConfigError('REDIS_URL: the path may only be a database number, e.g. redis://host:6379/0');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be unset (SQLite) or a postgres:// URL');
   }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined) checkRedisUrl(redisUrl);
+  const redisNamespace = env.SVC_REDIS_PREFIX || 'svc';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(redisNamespace)) throw new ConfigError('SVC_REDIS_PREFIX must be 1-64 of A-Z a-z 0-9 _ . -');
   const appId = env.SVC_APP_ID || undefined;
   const secret = env.SVC_APP_SECRET || undefined;
   if ((appId === undefined) !== (secret === undefined)) {
@@ -117,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveryPollMs: integer(env, 'SVC_EVENT_POLL_MS', 500, 5, 60_000),
       deliveryRetentionMs: integer(env, 'SVC_EVENT_RETENTION_DAYS', 7, 0, 3650) * 86_400_000,
     },
+    redisUrl,
+    redisNamespace,
     content: {
       coalesceMs: integer(env, 'SVC_CONTENT_COALESCE_MS', 2000, 0, 600_000),
       coalesceMaxMs: integer(env, 'SVC_CONTENT_COALESCE_MAX_MS', 10_000, 0, 3_600_000),

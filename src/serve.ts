@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createCluster } from './cluster/cluster.js';
 import type { Config } from './config.js';
 import { buildServer } from './server.js';
 import { createServices } from './services.js';
@@ -18,12 +19,21 @@ export interface RunningService {
  */
 export async function serve(config: Config): Promise<RunningService> {
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const services = createServices(config, storage);
+  const cluster = createCluster(config);
+  const services = createServices(config, storage, cluster);
+  const server = await buildServer(services);
+  try {
+    await cluster.start();
+  } catch (error) {
+    await server.close();
+    await cluster.close();
+    await storage.close();
+    throw error;
+  }
   if (config.bootstrapApp) {
     const { appId, secret, endpointUrl } = config.bootstrapApp;
     await services.apps.ensure({ id: appId, secret, endpointUrl });
   }
-  const server = await buildServer(services);
   await server.listen({ port: config.port, host: config.host });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -34,6 +44,7 @@ export async function serve(config: Config): Promise<RunningService> {
     url: `http://${host}:${port}`,
     async close() {
       await server.close();
+      await cluster.close();
       await storage.close();
     },
   };

@@ -64,6 +64,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
   });
+  services.cluster.setLogger(app.log.child({ component: 'cluster' }));
   app.addHook('onClose', async () => {
     await services.delivery.close();
     await services.callbacks.close();
@@ -111,7 +112,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // its own envelope.
   await app.register(async (integrators) => {
     await integrators.register(signatureAuth);
-    await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
+    await integrators.register(appRateLimit, { defaultQps: services.config.appQps, store: services.cluster.rateLimitStore });
     await integrators.register(
       async (sdk) => {
         await sdk.register(backendApi);

@@ -86,7 +86,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     retentionMs: config.integratorLink.deliveryRetentionMs,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
-  const content = new ContentService(storage, files, outbox, config.content);
+  const content = new ContentService(storage, files, outbox, { ...config.content, fanout: cluster.fanout });
   content.addRecordHook(bodyMentionsHook);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, cluster.changes);
   cluster.changes.subscribe((change) => {

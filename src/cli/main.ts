@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import type { App, AppSettings } from '../domain/apps/app-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../domain/files/file-types.js';
 import { isApiError } from '../errors.js';
+import { createCluster } from '../cluster/cluster.js';
 import { createServices } from '../services.js';
 import { openStorage } from '../storage/database.js';
 
@@ -99,7 +100,13 @@ async function run(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { apps } = createServices(config, storage);
+  // with REDIS_URL, a change made here is announced to the running processes (they forget the app at once)
+  const cluster = createCluster(config);
+  await cluster.start().catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
+  const { apps } = createServices(config, storage, cluster);
   const needId = () => {
     const id = rest[0];
     if (!id) throw new UsageError(`app ${command} needs an appId`);
@@ -134,6 +141,7 @@ async function run(argv: string[]): Promise<void> {
         throw new UsageError(`unknown command: app ${command}`);
     }
   } finally {
+    await cluster.close();
     await storage.close();
   }
 }

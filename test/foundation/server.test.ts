@@ -11,7 +11,10 @@ for (const database of testDatabases()) {
       svc = await startService(database);
       const response = await svc.call('GET', '/healthz', { signature: null, token: null });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ status: 'ok', database: database.name });
+      expect(response.body).toEqual({ status: 'ok', database: database.name, redis: 'off' });
+      const ready = await svc.call('GET', '/readyz', { signature: null, token: null });
+      expect(ready.status).toBe(200);
+      expect(ready.body).toEqual({ status: 'ready', database: database.name, redis: 'off' });
     });
 
     it('serves OpenAPI 3 generated from the route schemas, and the docs page', async () => {

@@ -45,6 +45,21 @@ export interface EventSink {
   add(db: Db, events: PendingEvent | PendingEvent[]): Promise<unknown>;
 }
 
+/**
+ * Carries live documents' changes to the editors on the other service processes (src/cluster: Redis). Without
+ * one, or while it is not connected, live documents poll storage for what other processes appended.
+ */
+export interface CollaborationFanout {
+  /** the Hocuspocus extension of one application's collaboration server */
+  extension(appId: string): Extension;
+  /** whether changes reach the other processes now */
+  connected(): boolean;
+  /** Gives the editors of the file on the other processes an update stored here to a copy of it that is not live here. */
+  update(appId: string, fileId: string, update: Uint8Array): void;
+  /** Gives the editors of the file on the other processes a stateless message (no live copy here to carry it). */
+  broadcastStateless(appId: string, fileId: string, payload: string): void;
+}
+
 export interface ContentOptions {
   /** quiet time after the last change before the change is recorded (history entry, version, FileContent event) */
   coalesceMs: number;
@@ -60,6 +75,8 @@ export interface ContentOptions {
   compactAfter: number;
   /** memory for decoded documents of files no editor has open, kept between reads (see DecodedCache) */
   cacheBytes?: number;
+  /** several processes: how live documents reach the others (else they poll storage) */
+  fanout?: CollaborationFanout | undefined;
 }
 
 
@@ -156,8 +173,9 @@ function key(appId: string, fileId: string): string {
  * one instance per application so fileIds of different apps never meet) and the backend API.
  *
  * Durability: every update is appended to the file's log before it is acknowledged (editors: before the
- * Hocuspocus SyncStatus answer; API: before `change` resolves). Live documents pick up what other service
- * processes append (poll) so editors connected to either see everything. Changes are recorded (version,
+ * Hocuspocus SyncStatus answer; API: before `change` resolves). Live documents get what editors on other
+ * service processes change through the fan-out (Redis) when there is one, else by polling storage, so editors
+ * connected to either see everything. Only the process that received a change stores and records it. Changes are recorded (version,
  * history entry, FileContent event) once per burst, `coalesceMs` after the last update.
  */
 export class ContentService {
@@ -172,6 +190,8 @@ export class ContentService {
   /** open sessions whose permissions are checked again (every permissionRecheckMs, or when their page asks) */
   private readonly access: SessionAccess;
   private poller: NodeJS.Timeout | undefined;
+  /** whether the fan-out was connected at the last poll: the first poll after it connects still catches up */
+  private fanoutWasConnected = false;
   private closed = false;
 
   constructor(
@@ -269,6 +289,7 @@ export class ContentService {
         if (state) markSeen(state, seq);
       } else {
         this.keepDecodedCurrent(appId, fileId, update, seq);
+        this.options.fanout?.update(appId, fileId, update);
       }
       this.markChanged(appId, fileId, actor, historyType);
       this.compactNow(appId, fileId, seq);
@@ -400,13 +421,16 @@ export class ContentService {
   }
 
   /**
-   * Sends a stateless message (Hocuspocus `sendStateless`) to the editors that have the file open on this
-   * process; the provider hands it to its `onStateless` callback. Nothing happens when none has it open; a
-   * failure is logged, never thrown.
+   * Sends a stateless message (Hocuspocus `sendStateless`) to the editors that have the file open, on this
+   * process and (with a fan-out) on the others; the provider hands it to its `onStateless` callback. Nothing
+   * happens when none has it open; a failure is logged, never thrown.
    */
   tellEditors(appId: string, fileId: string, message: string): void {
     try {
-      this.servers.get(appId)?.documents.get(fileId)?.broadcastStateless(message);
+      const live = this.servers.get(appId)?.documents.get(fileId);
+      // a live copy's broadcast reaches the other processes through the fan-out extension
+      if (live) live.broadcastStateless(message);
+      else this.options.fanout?.broadcastStateless(appId, fileId, message);
     } catch (error) {
       // the change it announces is committed: a socket that cannot take the message must not fail the request
       this.log?.warn({ err: error, appId, fileId }, 'telling open editors failed');
@@ -436,7 +460,8 @@ export class ContentService {
   private serverFor(appId: string): Hocuspocus {
     let server = this.servers.get(appId);
     if (!server) {
-      server = new Hocuspocus({ name: `svc-${appId}`, quiet: true, extensions: [this.extension(appId)] });
+      const fanout = this.options.fanout?.extension(appId);
+      server = new Hocuspocus({ name: `svc-${appId}`, quiet: true, extensions: fanout ? [fanout, this.extension(appId)] : [this.extension(appId)] });
       this.servers.set(appId, server);
       this.startPolling();
     }
@@ -557,6 +582,10 @@ export class ContentService {
     if (this.poller || this.closed) return;
     this.poller = setInterval(() => {
       this.access.recheckDue();
+      const connected = this.options.fanout?.connected() ?? false;
+      const carried = connected && this.fanoutWasConnected;
+      this.fanoutWasConnected = connected;
+      if (carried) return;
       for (const server of this.servers.values()) {
         for (const document of server.documents.values()) {
           if (!document.isLoading) this.track(this.catchUp(document).catch((error) => this.log?.error({ err: error }, 'content catch-up failed')));

@@ -1,4 +1,4 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, Errors } from '../../errors.js';
@@ -6,12 +6,13 @@ import { ApiError, Errors } from '../../errors.js';
 /**
  * Per-application request budget per second on the backend routes (spec 8): the app's own `qpsLimit`,
  * else the service default. Runs after authentication (preParsing), so the key is the verified appId;
- * unauthenticated requests are keyed by client address. Counters are kept in process (one instance);
- * @fastify/rate-limit's Redis store is the path for several instances.
+ * unauthenticated requests are keyed by client address. Counters are kept in process, or with REDIS_URL in
+ * Redis (src/cluster/rate-limit-store.ts), so that N processes still allow the budget once.
  */
 export const appRateLimit = fp(
-  async (app: FastifyInstance, options: { defaultQps: number }) => {
+  async (app: FastifyInstance, options: { defaultQps: number; store?: FastifyRateLimitStoreCtor | undefined }) => {
     await app.register(rateLimit, {
+      ...(options.store ? { store: options.store } : {}),
       hook: 'preParsing',
       timeWindow: 1000,
       max: (request) => request.auth?.app.qpsLimit ?? options.defaultQps,

@@ -1,0 +1,134 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError } from '../config.js';
+
+/** How long start-up waits for Redis before serving without it (it keeps trying in the background). */
+const START_WAIT_MS = 3000;
+/** Reconnect pauses grow to this and stay there while Redis is away. */
+const MAX_RECONNECT_PAUSE_MS = 2000;
+/** Answers that mean the URL itself is wrong: waiting will not help. */
+const REFUSED_CREDENTIALS = /WRONGPASS|NOAUTH|invalid (username-)?password|AUTH.*(failed|without any password)/i;
+
+type Listener = (up: boolean) => void;
+
+/**
+ * The connections of this process to Redis (REDIS_URL) and whether Redis answers. Every client is made with
+ * `enableReadyCheck: false`: the ready check sends INFO, which a subscriber connection refuses after a
+ * reconnect ("Connection in subscriber mode"), and @hocuspocus/extension-redis then silently delivers nothing.
+ * Commands are not queued while Redis is away (`enableOfflineQueue: false`): they fail at once and each user
+ * falls back (rate limit counted in process, content carried by the storage poll, caches expire shortly).
+ * A change of state is logged once, not per failed command.
+ */
+export class RedisLink {
+  private readonly clients = new Set<Redis>();
+  /** the connection whose state stands for Redis's (commands of the rate limiter, announcements) */
+  readonly commands: Redis;
+  private up = false;
+  private readonly listeners = new Set<Listener>();
+  private log: FastifyBaseLogger | undefined;
+  private closing = false;
+
+  constructor(private readonly url: string) {
+    this.commands = this.client('commands');
+    this.commands.on('ready', () => this.setUp(true));
+    this.commands.on('close', () => this.setUp(false));
+  }
+
+  setLogger(log: FastifyBaseLogger): void {
+    this.log = log;
+  }
+
+  /** A new connection with the options every user of Redis here needs; closed with the link. */
+  client(name: string, options: RedisOptions = {}): Redis {
+    const client = new Redis(this.url, {
+      connectionName: `svc-${name}`,
+      enableReadyCheck: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      retryStrategy: (attempt) => (this.closing ? null : Math.min(attempt * 200, MAX_RECONNECT_PAUSE_MS)),
+      ...options,
+    });
+    // an 'error' without a listener would crash the process; the state change is what gets logged
+    client.on('error', (error: Error) => {
+      if (REFUSED_CREDENTIALS.test(error.message)) this.log?.error({ err: error, client: name }, 'Redis refuses the credentials of REDIS_URL');
+    });
+    this.clients.add(client);
+    return client;
+  }
+
+  isUp(): boolean {
+    return this.up;
+  }
+
+  /** Called with true when Redis answers again, false when it stops answering. */
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * At start: waits a moment for Redis. Credentials it refuses are a start-up error (ConfigError); an
+   * unreachable Redis is not: the service starts without it, says so, and connects when it answers.
+   */
+  async start(): Promise<void> {
+    const outcome = await new Promise<'up' | 'away' | Error>((resolve) => {
+      const timer = setTimeout(() => finish('away'), START_WAIT_MS);
+      const onError = (error: Error) => {
+        if (REFUSED_CREDENTIALS.test(error.message)) finish(error);
+      };
+      const onReady = () => finish('up');
+      const finish = (result: 'up' | 'away' | Error) => {
+        clearTimeout(timer);
+        this.commands.off('error', onError);
+        this.commands.off('ready', onReady);
+        resolve(result);
+      };
+      if (this.up) return finish('up');
+      this.commands.on('error', onError);
+      this.commands.on('ready', onReady);
+    });
+    if (outcome instanceof Error) {
+      await this.close();
+      throw new ConfigError(`REDIS_URL: Redis refuses its credentials (${outcome.message})`);
+    }
+    if (outcome === 'up') {
+      // the answer of a server that is not Redis, or one that refuses commands, shows on the first command
+      try {
+        await this.commands.ping();
+      } catch (error) {
+        await this.close();
+        throw new ConfigError(`REDIS_URL: the server does not answer as Redis does (${(error as Error).message})`);
+      }
+    } else {
+      this.log?.warn({ redis: redactedUrl(this.url) }, 'Redis does not answer at start; serving without it (per-process rate limits, storage poll for collaboration) until it does');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.clients].map((client) => client.quit().catch(() => client.disconnect())));
+    this.clients.clear();
+  }
+
+  private setUp(up: boolean): void {
+    if (this.up === up || (this.closing && up)) return;
+    this.up = up;
+    if (!this.closing) {
+      if (up) this.log?.info('Redis answers: shared rate limits, collaboration fan-out and change announcements across processes');
+      else this.log?.warn('Redis stopped answering; serving without it (per-process rate limits, storage poll for collaboration) until it returns');
+    }
+    for (const listener of this.listeners) listener(up);
+  }
+}
+
+/** REDIS_URL without its password, for logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'an unparsable URL';
+  }
+}
