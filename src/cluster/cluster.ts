@@ -49,7 +49,7 @@ export function createCluster(config: ClusterConfig): Cluster {
       close: async () => undefined,
     };
   }
-  const link = new RedisLink(config.redisUrl);
+  const link = new RedisLink(config.redisUrl, config.redisNamespace);
   const fanout = new RedisCollaborationFanout(link, config.redisNamespace);
   return {
     changes: new RedisAppChanges(link, config.redisNamespace, local, (why) => log?.warn({ why }, 'app change message from Redis ignored')),

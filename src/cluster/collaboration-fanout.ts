@@ -71,11 +71,8 @@ class AppFanout extends RedisExtension {
 
   /** Subscribes the documents waiting for it; one that fails waits for Redis's return. */
   private async subscribeWaiting(): Promise<void> {
+    // (an unloaded document leaves the list in afterUnloadDocument)
     for (const [name, payload] of [...this.waiting]) {
-      if (!payload.instance.documents.has(name)) {
-        this.waiting.delete(name);
-        continue;
-      }
       try {
         // subscribes, then publishes this process's state (sync step 1) so the others send what it lacks
         await super.afterLoadDocument(payload);
@@ -91,8 +88,9 @@ class AppFanout extends RedisExtension {
   private async quietly<T>(publish: () => Promise<T>, away: T): Promise<T> {
     try {
       return await publish();
-    } catch {
+    } catch (error) {
       // see RedisLink: an outage is logged once there
+      this.log()?.debug({ err: error }, 'collaboration fan-out: not published');
       return away;
     }
   }

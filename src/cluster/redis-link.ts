@@ -28,7 +28,11 @@ export class RedisLink {
   private log: FastifyBaseLogger | undefined;
   private closing = false;
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    /** names the connections (CLIENT LIST shows which deployment and part each is) */
+    private readonly namespace: string,
+  ) {
     this.commands = this.client('commands');
     this.commands.on('ready', () => this.setUp(true));
     this.commands.on('close', () => this.setUp(false));
@@ -41,7 +45,7 @@ export class RedisLink {
   /** A new connection with the options every user of Redis here needs; closed with the link. */
   client(name: string, options: RedisOptions = {}): Redis {
     const client = new Redis(this.url, {
-      connectionName: `svc-${name}`,
+      connectionName: `${this.namespace}-${name}`,
       enableReadyCheck: false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
