@@ -27,6 +27,8 @@ export class RedisLink {
   private readonly listeners = new Set<Listener>();
   private log: FastifyBaseLogger | undefined;
   private closing = false;
+  /** Redis's refusal of REDIS_URL's credentials, when it refused them (start-up turns it into an error) */
+  private refusedCredentials: Error | undefined;
 
   constructor(
     private readonly url: string,
@@ -55,7 +57,9 @@ export class RedisLink {
     });
     // an 'error' without a listener would crash the process; the state change is what gets logged
     client.on('error', (error: Error) => {
-      if (REFUSED_CREDENTIALS.test(error.message)) this.log?.error({ err: error, client: name }, 'Redis refuses the credentials of REDIS_URL');
+      if (!REFUSED_CREDENTIALS.test(error.message)) return;
+      this.refusedCredentials = error;
+      this.log?.error({ err: error, client: name }, 'Redis refuses the credentials of REDIS_URL');
     });
     this.clients.add(client);
     return client;
@@ -76,42 +80,47 @@ export class RedisLink {
    * unreachable Redis is not: the service starts without it, says so, and connects when it answers.
    */
   async start(): Promise<void> {
-    const outcome = await new Promise<'up' | 'away' | Error>((resolve) => {
-      const timer = setTimeout(() => finish('away'), START_WAIT_MS);
-      const onError = (error: Error) => {
-        if (REFUSED_CREDENTIALS.test(error.message)) finish(error);
-      };
-      const onReady = () => finish('up');
-      const finish = (result: 'up' | 'away' | Error) => {
-        clearTimeout(timer);
-        this.commands.off('error', onError);
-        this.commands.off('ready', onReady);
-        resolve(result);
-      };
-      if (this.up) return finish('up');
-      this.commands.on('error', onError);
-      this.commands.on('ready', onReady);
-    });
-    if (outcome instanceof Error) {
-      await this.close();
-      throw new ConfigError(`REDIS_URL: Redis refuses its credentials (${outcome.message})`);
-    }
-    if (outcome === 'up') {
-      // the answer of a server that is not Redis, or one that refuses commands, shows on the first command
-      try {
-        await this.commands.ping();
-      } catch (error) {
-        await this.close();
-        throw new ConfigError(`REDIS_URL: the server does not answer as Redis does (${(error as Error).message})`);
+    try {
+      const reached = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => finish(false), START_WAIT_MS);
+        const onReady = () => finish(true);
+        const finish = (result: boolean) => {
+          clearTimeout(timer);
+          this.commands.off('ready', onReady);
+          resolve(result);
+        };
+        if (this.up) return finish(true);
+        this.commands.on('ready', onReady);
+      });
+      // (without a ready check, 'ready' comes before the server's answer to the credentials: the first command tells)
+      const answer = reached ? await this.firstAnswer() : undefined;
+      const refused = this.refusedCredentials;
+      if (refused) throw new ConfigError(`REDIS_URL: Redis refuses its credentials (${refused.message})`);
+      if (answer instanceof Error) throw new ConfigError(`REDIS_URL: the server does not answer as Redis does (${answer.message})`);
+      if (!reached) {
+        this.log?.warn({ redis: redactedUrl(this.url) }, 'Redis does not answer at start; serving without it (per-process rate limits, storage poll for collaboration) until it does');
       }
-    } else {
-      this.log?.warn({ redis: redactedUrl(this.url) }, 'Redis does not answer at start; serving without it (per-process rate limits, storage poll for collaboration) until it does');
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /** PING's answer (an Error when refused), waited for at most START_WAIT_MS. */
+  private async firstAnswer(): Promise<string | Error> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(new Error('no answer to PING')), START_WAIT_MS)));
+    try {
+      return await Promise.race([this.commands.ping().catch((error: Error) => error), late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.clients].map((client) => client.quit().catch(() => client.disconnect())));
+    // disconnect, not QUIT: QUIT waits for an answer a refused or unreachable server never gives
+    for (const client of this.clients) client.disconnect();
     this.clients.clear();
   }
 

@@ -56,6 +56,8 @@ export interface Node {
 
 export interface TestCluster {
   nodes: Node[];
+  /** SVC_REDIS_PREFIX of its processes (their Redis keys, channels and connection names start with it) */
+  namespace: string;
   /** storage of the shared database, opened by the test itself (setup and checks) */
   storage: Storage;
   createApp(settings?: AppSettings): Promise<App>;
@@ -118,6 +120,7 @@ export async function startCluster(count: number, env: Record<string, string> = 
   const nodes: Node[] = [];
   const cluster: TestCluster = {
     nodes,
+    namespace: clusterEnv.SVC_REDIS_PREFIX,
     storage,
     createApp: (settings = {}) => apps.create(settings),
     async startNode(extra = {}) {
