@@ -111,6 +111,9 @@ export const Errors = {
   mentionedUserUnknown: { http: 400, code: 74003, tableCode: 70000 },
   commentDeleted: { http: 404, code: 74004, tableCode: 70000 },
   threadClosed: { http: 409, code: 74005, tableCode: 70000 },
+  // Never an answer's status: carried as `selection.damaged` of the one thread whose stored anchor cannot be read,
+  // so that the rest of the list (and the thread's comments) still answer.
+  selectionDamaged: { http: 500, code: 74006, tableCode: 70000 },
 
   // Images and attachments (our own family 75000-75099; docs/ATTACHMENTS.md).
   invalidAttachmentParams: { http: 400, code: 75000, tableCode: 70000 },
