@@ -87,6 +87,7 @@ export const Errors = {
   revisionNotFound: { http: 404, code: 60010, tableCode: 70000 },
   historyNotFound: { http: 404, code: 60011, tableCode: 70000 },
   invalidRevisionParams: { http: 400, code: 60012, tableCode: 70000 },
+  historyContentNotKept: { http: 410, code: 60013, tableCode: 70000 },
   upgradeRequired: { http: 426, code: 42600, tableCode: 70000 },
 
   // Spreadsheet values API (our own family 72000-72099, beside the collaborative-file codes; docs/SHEETS.md).
