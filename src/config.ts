@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 
 /**
@@ -71,6 +72,8 @@ export interface ContentConfig {
   permissionRecheckMs: number;
   /** Memory for decoded documents of files no editor has open, kept between reads (estimated bytes; 0: none; default 256 MiB). */
   cacheBytes?: number;
+  /** History entries of a file that keep their content snapshot, newest first (revisions' entries always do; default 100). */
+  historySnapshots?: number;
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
+      historySnapshots: integer(env, 'SVC_CONTENT_HISTORY_SNAPSHOTS', DEFAULT_HISTORY_SNAPSHOTS, 1, 1_000_000),
     },
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };

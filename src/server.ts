@@ -6,6 +6,7 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
@@ -94,7 +95,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     transform: ({ schema, url, route }) => {
       const auth = route.config?.auth ?? 'none';
       const security = auth === 'none' ? [] : auth === 'user' ? [{ signature: [], token: [] }] : [{ signature: [] }];
-      return { schema: { ...schema, security } as typeof schema, url };
+      const described = withErrorAnswers(schema, url, auth, { tablePrefix: TABLE_API_PREFIX, backendPrefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
+      return { schema: { ...described, security } as typeof schema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
