@@ -26,6 +26,11 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+  /**
+   * Header prefix of the public client kits' dialect, lower case (e.g. `x-shimo-`): a request signed with
+   * `<prefix>Signature` is answered as the kits expect (README "Client kits"). Unset: no dialect.
+   */
+  compatHeaderPrefix?: string | undefined;
 }
 
 export interface IntegratorConfig {
@@ -83,6 +88,16 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** A header name prefix ending in `-` (`X-Shimo-`); never our own `X-Svc-`, whose answers keep the envelope. */
+function compatHeaderPrefix(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const prefix = raw.toLowerCase();
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*-$/.test(prefix) || prefix === 'x-svc-') {
+    throw new ConfigError(`SVC_COMPAT_HEADER_PREFIX must be a header name prefix ending in "-" other than X-Svc- (e.g. X-Shimo-), got ${JSON.stringify(raw)}`);
+  }
+  return prefix;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -125,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     },
+    compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
   };
 }
