@@ -50,12 +50,14 @@ export const kitDialect = fp(
       return answer.body(payload.data);
     });
 
-    // A renamed route would silently fall back to the envelope: refuse to start instead.
+    // A renamed route (or parameter) would silently fall back to the envelope: refuse to start instead.
+    const routes = new Set<string>();
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.add(`${method} ${route.url}`);
+    });
     app.addHook('onReady', async () => {
-      for (const call of KIT_ANSWERS.keys()) {
-        const [method, url] = call.split(' ') as [string, string];
-        if (!app.hasRoute({ method: method as 'GET', url })) throw new Error(`kit dialect: no route ${call}`);
-      }
+      const missing = [...KIT_ANSWERS.keys()].filter((call) => !routes.has(call));
+      if (missing.length > 0) throw new Error(`kit dialect: no route ${missing.join(', ')}`);
     });
   },
   { name: 'kit-dialect' },
