@@ -7,6 +7,7 @@ import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { browserCors } from './http/plugins/cors.js';
 import { kitDialect } from './http/plugins/kit-dialect.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
@@ -114,6 +115,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
     // before signature-auth: it hands the kits' credentials to it
     await integrators.register(kitDialect, { headerPrefix: services.config.compatHeaderPrefix });
     await integrators.register(signatureAuth);
+    await integrators.register(browserCors, { prefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
     await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
     await integrators.register(
       async (sdk) => {
