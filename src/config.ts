@@ -16,6 +16,11 @@ export interface Config {
   bodyLimitBytes: number;
   /** Default per-application request budget per second on the backend routes. */
   appQps: number;
+  /**
+   * Header prefix of the public client kits' dialect, lower case (e.g. `x-shimo-`): a request signed with
+   * `<prefix>Signature` is answered as the kits expect (README "Client kits"). Unset: no dialect.
+   */
+  compatHeaderPrefix?: string | undefined;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
   /** Largest accepted table API request body, in bytes; above it the table API answers 400 / 70012. */
@@ -26,11 +31,6 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
-  /**
-   * Header prefix of the public client kits' dialect, lower case (e.g. `x-shimo-`): a request signed with
-   * `<prefix>Signature` is answered as the kits expect (README "Client kits"). Unset: no dialect.
-   */
-  compatHeaderPrefix?: string | undefined;
 }
 
 export interface IntegratorConfig {
@@ -116,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
+    compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
     tableBodyLimitBytes: integer(env, 'SVC_TABLE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -140,6 +141,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     },
-    compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
   };
 }
