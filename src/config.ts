@@ -78,16 +78,6 @@ export interface ContentConfig {
 
 export class ConfigError extends Error {}
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
 /** A header name prefix ending in `-` (`X-Shimo-`); never our own `X-Svc-`, whose answers keep the envelope. */
 function compatHeaderPrefix(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -96,6 +86,16 @@ function compatHeaderPrefix(raw: string | undefined): string | undefined {
     throw new ConfigError(`SVC_COMPAT_HEADER_PREFIX must be a header name prefix ending in "-" other than X-Svc- (e.g. X-Shimo-), got ${JSON.stringify(raw)}`);
   }
   return prefix;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
