@@ -114,8 +114,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
   await app.register(async (integrators) => {
     // before signature-auth: it hands the kits' credentials to it
     await integrators.register(kitDialect, { headerPrefix: services.config.compatHeaderPrefix });
-    await integrators.register(signatureAuth);
     await integrators.register(browserCors, { prefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
+    await integrators.register(signatureAuth);
     await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
     await integrators.register(
       async (sdk) => {
