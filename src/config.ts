@@ -31,6 +31,8 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+  /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
+  outbound: { allowPrivateNetworks: boolean };
 }
 
 export interface IntegratorConfig {
@@ -98,6 +100,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  }
+  return raw as T;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -141,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
     },
+    outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };
 }
