@@ -384,6 +384,7 @@ async function replay(call: KitCall, state: ReplayState): Promise<void> {
       expect(text).toMatch(/<html/i);
       return;
     }
+    expect(response.headers.get('content-type'), call.name).toMatch(/^application\/json/);
     const decoded = JSON.parse(text) as Decoded;
     answer.decode(decoded, state);
     if (!call.pollUntil || call.pollUntil(decoded)) return;
