@@ -48,9 +48,13 @@ export function generateSecret(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
+/** The strings of a stored JSON list (frame origins); anything else a hand-edited row holds is dropped. */
+function strings(json: string): string[] {
+  return (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
+}
+
 function toApp(row: Selectable<AppsTable>): App {
   const fileTypes = (json: string) => (JSON.parse(json) as unknown[]).filter(isFileType);
-  const strings = (json: string) => (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
   return {
     id: row.id,
     name: row.name,
@@ -140,7 +144,7 @@ export class AppService {
    */
   async anyAllowsOrigin(origin: string): Promise<boolean> {
     const rows = await this.storage.db.selectFrom('apps').select('frame_origins').where('frame_origins', '<>', '[]').execute();
-    return rows.some((row) => originAllowed(JSON.parse(row.frame_origins) as string[], origin));
+    return rows.some((row) => originAllowed(strings(row.frame_origins), origin));
   }
 
   async get(id: string): Promise<App> {
