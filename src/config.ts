@@ -17,6 +17,11 @@ export interface Config {
   bodyLimitBytes: number;
   /** Default per-application request budget per second on the backend routes. */
   appQps: number;
+  /**
+   * Header prefix of the public client kits' dialect, lower case (e.g. `x-shimo-`): a request signed with
+   * `<prefix>Signature` is answered as the kits expect (README "Client kits"). Unset: no dialect.
+   */
+  compatHeaderPrefix?: string | undefined;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
   /** Largest accepted table API request body, in bytes; above it the table API answers 400 / 70012. */
@@ -78,6 +83,16 @@ export interface ContentConfig {
 
 export class ConfigError extends Error {}
 
+/** A header name prefix ending in `-` (`X-Shimo-`); never our own `X-Svc-`, whose answers keep the envelope. */
+function compatHeaderPrefix(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const prefix = raw.toLowerCase();
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*-$/.test(prefix) || prefix === 'x-svc-') {
+    throw new ConfigError(`SVC_COMPAT_HEADER_PREFIX must be a header name prefix ending in "-" other than X-Svc- (e.g. X-Shimo-), got ${JSON.stringify(raw)}`);
+  }
+  return prefix;
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -115,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
+    compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
     tableBodyLimitBytes: integer(env, 'SVC_TABLE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

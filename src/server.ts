@@ -8,6 +8,8 @@ import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
 import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { browserCors } from './http/plugins/cors.js';
+import { kitDialect } from './http/plugins/kit-dialect.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
@@ -112,6 +114,9 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // client kits' /uploader), so the backend, table and upload APIs draw on one budget per app; each group keeps
   // its own envelope.
   await app.register(async (integrators) => {
+    // before signature-auth: it hands the kits' credentials to it
+    await integrators.register(kitDialect, { headerPrefix: services.config.compatHeaderPrefix });
+    await integrators.register(browserCors, { prefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
     await integrators.register(signatureAuth);
     await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
     await integrators.register(
