@@ -90,7 +90,8 @@ export function createServices(config: Config, storage: Storage): Services {
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
   content.addRecordHook(bodyMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  const seats = new SeatService(storage);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId));
   const tables = new TableService({
     storage,
     files,
@@ -115,7 +116,7 @@ export function createServices(config: Config, storage: Storage): Services {
     storage,
     outbound,
     apps,
-    seats: new SeatService(storage),
+    seats,
     files,
     content,
     collabFiles: new CollabFileService(storage, files, content),

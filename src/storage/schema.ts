@@ -41,6 +41,8 @@ export interface AppsTable {
   qps_limit: number | null;
   /** JSON array of allowed host origins (domain/apps/frame-origins.ts); '[]': any origin */
   frame_origins: Generated<string>;
+  /** 'open' | 'auto' | 'strict' (domain/seats/seat-policy.ts) */
+  seat_policy: Generated<string>;
   created_at: number;
   updated_at: number;
 }
