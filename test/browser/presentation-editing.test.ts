@@ -226,9 +226,13 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     await alice.page.mouse.up();
     await poll(() => styleOf(bobsImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
 
-    // Delete removes the selected box for everyone (undo of a deleted box: see docs/BROWSER.md "Presentation", known issue)
+    // Delete removes the selected box for everyone; Undo right after brings it back where it was, and only the
+    // deletion is undone (not the move just before it)
     await alice.page.keyboard.press('Delete');
     await poll(() => bobsImage.count()).toBe(0);
+    await alice.page.keyboard.press('Control+Z');
+    await poll(() => styleOf(bobsImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
+    await poll(() => styleOf(alicesImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
   }, BROWSER_TEST_TIMEOUT_MS);
 
   it('comments on a slide are anchored to it and reach the other page', async () => {
