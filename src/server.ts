@@ -6,6 +6,7 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { redactingLogger } from './http/log-redaction.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
@@ -36,7 +37,8 @@ export interface ServerOptions {
  */
 export async function buildServer(services: Services, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: services.config.logLevel },
+    // signatures and tokens arrive in query strings too (browsers, client kits): never written to the log
+    logger: redactingLogger(options.logger ?? { level: services.config.logLevel }),
     bodyLimit: services.config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {
