@@ -65,6 +65,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+    // edits a process acknowledged but did not record before it stopped abruptly are recorded now
+    await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
   });
   app.addHook('onClose', async () => {
     await services.delivery.close();

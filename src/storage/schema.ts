@@ -129,6 +129,8 @@ export interface ContentDocsTable {
   snapshot_seq: number;
   /** last sequence number handed out to an update of this file */
   update_seq: number;
+  /** every update with seq <= recorded_seq is in a recorded version (history entry, FileContent event) */
+  recorded_seq: Generated<number>;
   updated_at: number;
 }
 
