@@ -51,6 +51,8 @@ export const Errors = {
   appNotFound: { http: 404, code: 20005, tableCode: 70001 },
   unknownApp: { http: 401, code: 20005, tableCode: 'unauthorized' },
   memberLimitReached: { http: 409, code: 20010, tableCode: 70000 },
+  /** the app's seat policy (auto, strict) does not admit the user: disabled, not activated, or beyond the member limit */
+  seatRequired: { http: 403, code: 20011, tableCode: 20000 },
 
   // Signature and token (spec 7.1 family 30001-30008).
   signatureMissing: { http: 401, code: 30001, tableCode: 'unauthorized' },

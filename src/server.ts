@@ -6,6 +6,7 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { redactingLogger } from './http/log-redaction.js';
 import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
 import { browserCors } from './http/plugins/cors.js';
@@ -39,7 +40,8 @@ export interface ServerOptions {
  */
 export async function buildServer(services: Services, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: services.config.logLevel },
+    // signatures and tokens arrive in query strings too (browsers, client kits): never written to the log
+    logger: redactingLogger(options.logger ?? { level: services.config.logLevel }),
     bodyLimit: services.config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -66,6 +68,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+    // edits a process acknowledged but did not record before it stopped abruptly are recorded now
+    await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
   });
   app.addHook('onClose', async () => {
     await services.delivery.close();

@@ -92,7 +92,8 @@ export function createServices(config: Config, storage: Storage): Services {
   const content = new ContentService(storage, files, outbox, config.content);
   content.addRecordHook(bodyMentionsHook);
   content.addRecordHook(bodyDateMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  const seats = new SeatService(storage);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId));
   const tables = new TableService({
     storage,
     files,
@@ -117,7 +118,7 @@ export function createServices(config: Config, storage: Storage): Services {
     storage,
     outbound,
     apps,
-    seats: new SeatService(storage),
+    seats,
     files,
     content,
     collabFiles: new CollabFileService(storage, files, content),

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { LICENSE_SIGNATURE_MAX_SECONDS } from '../auth/signature.js';
 import type { App, AppSettings } from '../domain/apps/app-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../domain/files/file-types.js';
+import { isSeatPolicy, SEAT_POLICIES } from '../domain/seats/seat-policy.js';
 import { isApiError } from '../errors.js';
 import { createServices } from '../services.js';
 import { openStorage } from '../storage/database.js';
@@ -13,12 +14,12 @@ const USAGE = `usage: svc <command> [options]
 Manages applications in the database the service uses (same DATABASE_URL / SVC_DATA_DIR as npm start).
 
 commands:
-  app create [--id ID] [--name NAME] [--endpoint-url URL] [--member-limit N]
+  app create [--id ID] [--name NAME] [--endpoint-url URL] [--member-limit N] [--seat-policy P]
              [--valid-until ISO|never] [--file-types a,b,…] [--qps N] [--frame-origins a,b,…|any]
                                       create an application; prints appId and secret (shown once)
   app show <appId>                    show an application (never its secret)
-  app update <appId> [--name …] [--member-limit …] [--valid-until …] [--file-types …] [--qps N|default]
-             [--frame-origins a,b,…|any]
+  app update <appId> [--name …] [--member-limit …] [--seat-policy P] [--valid-until …] [--file-types …]
+             [--qps N|default] [--frame-origins a,b,…|any]
   app set-endpoint <appId> <url>      set the integrator callback base address
   app rotate-secret <appId>           replace the secret; prints the new one (shown once)
   sign --app <appId> [--license] [--expires 1h] [--user <userId>]
@@ -28,6 +29,9 @@ commands:
                                       integrator (examples/integrator) accepts for that user (24 hours)
 
 file types: ${FILE_TYPES.join(', ')}
+seat policies: open (anyone the integrator vouches for), auto (a user without a seat is activated on first
+  use while seats remain), strict (activated users only); under auto and strict a disabled user or one beyond
+  the member limit is refused (20011). Default: auto when --member-limit is given at creation, else open.
 frame origins: the host pages allowed to frame the editor, comma-separated http(s)://host[:port]
   (host may start with *. for its subdomains), e.g. https://intranet.example.com,https://*.example.org;
   any (the default) allows every origin`;
@@ -44,6 +48,11 @@ function parseSettings(values: Record<string, string | boolean | undefined>): Ap
   if (text('endpoint-url') !== undefined) settings.endpointUrl = text('endpoint-url');
   const memberLimit = text('member-limit');
   if (memberLimit !== undefined) settings.memberLimit = Number(memberLimit);
+  const seatPolicy = text('seat-policy');
+  if (seatPolicy !== undefined) {
+    if (!isSeatPolicy(seatPolicy)) throw new UsageError(`--seat-policy: one of ${SEAT_POLICIES.join(', ')}, not ${seatPolicy}`);
+    settings.seatPolicy = seatPolicy;
+  }
   const qps = text('qps');
   if (qps !== undefined) settings.qpsLimit = qps === 'default' ? null : Number(qps);
   const validUntil = text('valid-until');
@@ -74,6 +83,7 @@ function describe(app: App): Record<string, unknown> {
     appName: app.name,
     availableFileTypes: app.availableFileTypes,
     memberLimit: app.memberLimit,
+    seatPolicy: app.seatPolicy,
     validFrom: new Date(app.validFrom).toISOString(),
     validUntil: app.validUntil === null ? null : new Date(app.validUntil).toISOString(),
     endpointUrl: app.endpointUrl,
@@ -91,6 +101,7 @@ async function run(argv: string[]): Promise<void> {
       name: { type: 'string' },
       'endpoint-url': { type: 'string' },
       'member-limit': { type: 'string' },
+      'seat-policy': { type: 'string' },
       'valid-until': { type: 'string' },
       'file-types': { type: 'string' },
       qps: { type: 'string' },

@@ -53,7 +53,8 @@ describe('command line', { timeout: 120_000 }, () => {
     const created = cli(dataDir, 'app', 'create', '--name', 'CRM', '--member-limit', '5', '--file-types', 'document,table');
     expect(created.code, created.stderr).toBe(0);
     const app = JSON.parse(created.stdout);
-    expect(app).toMatchObject({ appName: 'CRM', memberLimit: 5, availableFileTypes: ['document', 'table'] });
+    // a member limit given at creation is meant to limit: the seat policy defaults to auto
+    expect(app).toMatchObject({ appName: 'CRM', memberLimit: 5, seatPolicy: 'auto', availableFileTypes: ['document', 'table'] });
     expect(app.appSecret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
     const shown = JSON.parse(cli(dataDir, 'app', 'show', app.appId).stdout);
@@ -71,6 +72,9 @@ describe('command line', { timeout: 120_000 }, () => {
     const updated = JSON.parse(cli(dataDir, 'app', 'update', app.appId, '--valid-until', '2030-01-01T00:00:00Z').stdout);
     expect(updated.validUntil).toBe('2030-01-01T00:00:00.000Z');
     expect(updated.frameOrigins).toEqual([]);
+
+    expect(JSON.parse(cli(dataDir, 'app', 'update', app.appId, '--seat-policy', 'strict').stdout).seatPolicy).toBe('strict');
+    expect(cli(dataDir, 'app', 'update', app.appId, '--seat-policy', 'lenient')).toMatchObject({ code: 1, stderr: expect.stringContaining('--seat-policy: one of open, auto, strict') });
   });
 
   it('sets, normalizes and clears the allowed frame origins', () => {
