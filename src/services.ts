@@ -8,6 +8,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
 import type { ConversationDeps } from './domain/conversations/conversation-deps.js';
@@ -27,6 +28,7 @@ import { EventAdmin } from './events/event-admin.js';
 import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
+import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
@@ -34,6 +36,8 @@ export interface Services {
   storage: Storage;
   /** what this process shares with the others of its deployment (Redis), or keeps to itself */
   cluster: Cluster;
+  /** which addresses the service may fetch from: assertUrl when a URL is accepted, dispatcher() to fetch it */
+  outbound: OutboundPolicy;
   apps: AppService;
   seats: SeatService;
   files: FileService;
@@ -73,9 +77,10 @@ export interface Services {
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
   const files = new FileService(storage);
-  const apps = new AppService(storage, cluster.changes);
+  const outbound = new OutboundPolicy(config.outbound);
+  const apps = new AppService(storage, outbound, cluster.changes);
   const outbox = new Outbox();
-  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs });
+  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs, outbound });
   const delivery = new DeliveryWorker(storage, apps, callbacks, outbox, {
     timeoutMs: config.integratorLink.deliveryTimeoutMs,
     concurrency: config.integratorLink.deliveryConcurrency,
@@ -84,11 +89,14 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     maxAttempts: config.integratorLink.deliveryMaxAttempts,
     pollMs: config.integratorLink.deliveryPollMs,
     retentionMs: config.integratorLink.deliveryRetentionMs,
+    outbound,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, { ...config.content, fanout: cluster.fanout });
   content.addRecordHook(bodyMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, cluster.changes);
+  content.addRecordHook(bodyDateMentionsHook);
+  const seats = new SeatService(storage);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId), cluster.changes);
   cluster.changes.subscribe((change) => {
     if (change.kind === 'permissions') content.permissionsChanged(change);
   });
@@ -115,8 +123,9 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     config,
     storage,
     cluster,
+    outbound,
     apps,
-    seats: new SeatService(storage),
+    seats,
     files,
     content,
     collabFiles: new CollabFileService(storage, files, content),

@@ -1,13 +1,32 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+
+const Health = (status: string, description: string) =>
+  Type.Object(
+    {
+      status: Type.Literal(status),
+      database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')], { description: 'the engine in use' }),
+      redis: Type.Union([Type.Literal('off'), Type.Literal('up'), Type.Literal('down')], {
+        description: 'off: REDIS_URL unset; up: Redis answers; down: it does not (the service keeps serving: per-process rate limits, storage poll)',
+      }),
+    },
+    { description },
+  );
+
+const schema = (ok: 'ok' | 'ready', summary: string, description: string) => ({
+  summary,
+  description,
+  tags: ['health'],
+  response: { 200: Health(ok, 'The database answers'), 503: Health('unavailable', 'The database does not answer (or the process is shutting down)') },
+});
 
 /**
  * Health and readiness (docs/DEPLOY.md). Both answer 503 when the database does not answer; Redis's state is
- * shown, never a failure: without it the service keeps serving (per-process rate limits, storage poll).
- * `/readyz` is the load balancer's question (also 503 while the process shuts down: Fastify refuses new
- * requests then); `/healthz` the monitor's.
+ * shown, never a failure. `/readyz` is the load balancer's question (also 503 while the process shuts down:
+ * Fastify refuses new requests then); `/healthz` the monitor's.
  */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
-  const check = (ok: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const check = (ok: 'ok' | 'ready') => async (request: FastifyRequest, reply: FastifyReply) => {
     const { storage, cluster } = app.services;
     const state = { database: storage.engine, redis: cluster.redisState() };
     try {
@@ -18,6 +37,16 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
       return reply.status(503).send({ status: 'unavailable', ...state });
     }
   };
-  app.get('/healthz', { schema: { hide: true } }, check('ok'));
-  app.get('/readyz', { schema: { hide: true } }, check('ready'));
+  app.get(
+    '/healthz',
+    { schema: schema('ok', 'Liveness', 'No authentication. 200 when the database answers a round trip, 503 otherwise; shows whether Redis answers.') },
+    check('ok'),
+  );
+  app.get(
+    '/readyz',
+    {
+      schema: schema('ready', 'Readiness', 'No authentication. For load balancers: 200 when this process should get requests (database answers), 503 otherwise and while it shuts down.'),
+    },
+    check('ready'),
+  );
 };

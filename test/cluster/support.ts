@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { LocalAppChanges } from '../../src/domain/apps/app-changes.js';
 import { AppService, type App, type AppSettings } from '../../src/domain/apps/app-service.js';
+import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { projectRoot, typescriptProcess } from '../support/processes.js';
@@ -115,7 +116,7 @@ export async function startCluster(count: number, env: Record<string, string> = 
   if (!postgres) throw new Error('the cluster tests need PostgreSQL (TEST_DATABASE_URL)');
   const fresh = await postgres.fresh();
   const storage = await openStorage(fresh.options);
-  const apps = new AppService(storage, new LocalAppChanges());
+  const apps = new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true }), new LocalAppChanges());
   const clusterEnv = { REDIS_URL, SVC_REDIS_PREFIX: `test-${crypto.randomBytes(6).toString('hex')}`, ...env };
   const nodes: Node[] = [];
   const cluster: TestCluster = {
