@@ -91,7 +91,9 @@ export default async function clusterBench(args: string[]): Promise<void> {
     const elapsed = (performance.now() - started) / 1000;
     const sorted = (values: number[]) => values.sort((a, b) => a - b);
     const line = (name: string, values: number[]) =>
-      `  ${name}: ${values.length} deliveries, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values.at(-1)!.toFixed(1)} ms`;
+      values.length === 0
+        ? `  ${name}: none`
+        : `  ${name}: ${values.length} deliveries, p50 ${percentile(values, 50).toFixed(1)} ms, p99 ${percentile(values, 99).toFixed(1)} ms, max ${values.at(-1)!.toFixed(1)} ms`;
     console.log(`cluster fan-out: ${processCount} processes (PostgreSQL + Redis), ${clientCount} clients on one document, ${total} edits in ${elapsed.toFixed(1)} s`);
     console.log(line('receiver on the writer’s process', sorted(local)));
     console.log(line('receiver on another process (through Redis)', sorted(remote)));
