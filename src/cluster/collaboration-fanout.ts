@@ -56,8 +56,20 @@ class AppFanout extends RedisExtension {
 
   override async afterStoreDocument(): Promise<void> {}
 
+  /**
+   * The extension announces a change by publishing the document's state vector, and the update itself follows
+   * after two more trips through Redis (the others answer with theirs, this process with what they lack).
+   * Publishing the update first makes it one trip; the state vector still follows, so a message lost on the
+   * way is made good by that exchange.
+   */
   override onChange(data: onChangePayload): Promise<unknown> {
-    return this.quietly(() => super.onChange(data), undefined);
+    return this.quietly(async () => {
+      if (data.transactionOrigin !== this.redisTransactionOrigin) {
+        const message = new OutgoingMessage(data.documentName).createSyncMessage().writeUpdate(data.update).toUint8Array();
+        await this.pub.publish(`${this.configuration.prefix}:${data.documentName}`, Buffer.concat([this.messagePrefix, message]));
+      }
+      return super.onChange(data);
+    }, undefined);
   }
 
   override onAwarenessUpdate(data: onAwarenessUpdatePayload): Promise<number | undefined> {

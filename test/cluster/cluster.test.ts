@@ -60,10 +60,14 @@ describe.skipIf(!available)('three service processes on PostgreSQL + Redis', { t
     await eventually(() => text(first) === 'B says hi; from process A', 'the answer on process A');
     await second.saved();
     // two edits, each recorded by the process that received it only: two versions (from 0), two FileContent events
+    let version: number | undefined;
     await eventually(async () => {
       const file = await cluster.storage.db.selectFrom('files').select('version').where('app_id', '=', app.id).where('file_id', '=', 'shared-doc').executeTakeFirst();
-      return file?.version === 2;
-    }, 'two recorded versions');
+      version = file?.version;
+      return version === 2;
+    }, 'two recorded versions').catch((error: Error) => {
+      throw new Error(`${error.message}: version ${version}`);
+    });
     // a third process opening the file now sees both
     const third = await editor(2, app, 'shared-doc');
     expect(text(third)).toBe('B says hi; from process A');
