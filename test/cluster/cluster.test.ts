@@ -63,8 +63,8 @@ describe.skipIf(!available)('three service processes on PostgreSQL + Redis', { t
     await second.saved();
     // recorded by the process that received each edit only, never again by a process it reached through Redis:
     // at most one version per edit, and exactly one FileContent event per version.
-    // (Two edits on two processes within one coalescing window are sometimes recorded as one version: the
-    // second process's burst is then not recorded; reported, not yet explained.)
+    // (Two edits on two processes within one coalescing window may make one version: a record covers the
+    // content up to the stored seq it read, and a later record finding that seq already recorded adds none.)
     let version = 0;
     await eventually(async () => {
       const file = await cluster.storage.db.selectFrom('files').select('version').where('app_id', '=', app.id).where('file_id', '=', 'shared-doc').executeTakeFirst();
