@@ -110,7 +110,7 @@ function openSqlite(options: StorageOptions): Storage {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(connection) }) });
   return {
     engine: 'sqlite',
     db,
@@ -124,6 +124,34 @@ function openSqlite(options: StorageOptions): Storage {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Prepared statements kept per SQLite connection (the most recently used ones). */
+const SQLITE_STATEMENTS_KEPT = 500;
+
+/**
+ * The connection as Kysely sees it, with its statements prepared once and reused: Kysely asks to prepare
+ * every query anew, which for the short statements of hot paths (event delivery's claim and outcomes, the
+ * content log) costs more than running them. Kysely runs one statement at a time on the connection, so a
+ * reused statement is never busy.
+ */
+function reusingStatements(connection: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text) {
+      let statement = statements.get(text);
+      if (statement) {
+        // most recently used last: the Map's order is the eviction order
+        statements.delete(text);
+      } else {
+        statement = connection.prepare(text);
+        if (statements.size >= SQLITE_STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+    close: () => connection.close(),
   };
 }
 
