@@ -4,7 +4,8 @@
  *
  * Runs the service's storage, outbox and delivery worker in this process (embedded SQLite in a temporary
  * folder, or PostgreSQL when DATABASE_URL is set) with default delivery settings, and a loopback HTTP
- * receiver standing in for the integrator's `POST /events` (answers 200 at once).
+ * receiver in a process of its own standing in for the integrator's `POST /events` (bench/_events-receiver.ts,
+ * answers 200 at once).
  *   1. backlog: `events` written while the worker is stopped (transactions of 100), then the worker starts
  *      → the sustained delivery rate (events/s, worker start to last receipt), what delivery alone can do;
  *   2. burst: `events` more written as fast as possible, each in its own transaction as a feature writes
@@ -13,15 +14,18 @@
  *   3. steady: `rate` events/s for `seconds`, each in its own transaction → lag p50/p99 at that rate.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { fileContentEvent } from '../src/events/builders.js';
 import { createServices } from '../src/services.js';
 import { openStorage } from '../src/storage/database.js';
+
+/** Milliseconds on a clock shared with the receiver's process. */
+const clock = () => performance.timeOrigin + performance.now();
 
 /** Concurrent writers in the burst phase. */
 const WRITERS = 8;
@@ -43,23 +47,19 @@ export default async function bench(args: string[]): Promise<void> {
   const lags: number[] = [];
   let received = 0;
   let lastReceipt = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['x-svc-event-id']);
-      const now = performance.now();
+  const receiver = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), '_events-receiver.ts'), { execArgv: ['--import', 'tsx'] });
+  const port = await new Promise<number>((resolve) => receiver.once('message', (message: { port: number }) => resolve(message.port)));
+  receiver.on('message', (message: { receipts?: Array<[string, number]> }) => {
+    for (const [id, at] of message.receipts ?? []) {
       const committed = committedAt.get(id);
-      if (committed !== undefined) {
-        committedAt.delete(id);
-        lags.push(now - committed);
-        received++;
-        lastReceipt = now;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
+      if (committed === undefined) continue;
+      committedAt.delete(id);
+      lags.push(at - committed);
+      received++;
+      lastReceipt = Math.max(lastReceipt, at);
+    }
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const app = await services.apps.create({ name: 'bench', endpointUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}` });
+  const app = await services.apps.create({ name: 'bench', endpointUrl: `http://127.0.0.1:${port}` });
   const startDelivery = () => services.delivery.start({ warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) });
 
   const emitMany = async (from: number, count: number) => {
@@ -70,14 +70,14 @@ export default async function bench(args: string[]): Promise<void> {
       }
       return written;
     });
-    const now = performance.now();
+    const now = clock();
     for (const id of ids) committedAt.set(id, now);
   };
   const emit = async (i: number) => {
     const [id] = await storage.db
       .transaction()
       .execute((trx) => services.outbox.add(trx, fileContentEvent({ appId: app.id, fileId: `file-${i % files}`, userId: 'bench', version: i })));
-    committedAt.set(id!, performance.now());
+    committedAt.set(id!, clock());
   };
   const waitFor = async (count: number) => {
     const deadline = Date.now() + 300_000;
@@ -96,19 +96,19 @@ export default async function bench(args: string[]): Promise<void> {
 
   try {
     for (let from = 0; from < total; from += 100) await emitMany(from, Math.min(100, total - from));
-    let started = performance.now();
+    let started = clock();
     startDelivery();
     await waitFor(total);
     report('backlog', total, started, false);
 
     reset();
-    started = performance.now();
+    started = clock();
     // Several writers, as concurrent requests of a service would write.
     let next = total;
     await Promise.all(Array.from({ length: WRITERS }, async () => {
       while (next < 2 * total) await emit(next++);
     }));
-    const written = (performance.now() - started) / 1000;
+    const written = (clock() - started) / 1000;
     await waitFor(total);
     report('burst', total, started);
     console.log(`  (writing the ${total} events took ${written.toFixed(2)} s: ${(total / written).toFixed(0)} transactions/s)`);
@@ -116,22 +116,22 @@ export default async function bench(args: string[]): Promise<void> {
     reset();
     const steadyCount = rate * seconds;
     const writes: Promise<void>[] = [];
-    started = performance.now();
+    started = clock();
     for (let i = 0; i < steadyCount; i++) {
       const due = started + (i * 1000) / rate;
-      const wait = due - performance.now();
+      const wait = due - clock();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       writes.push(emit(2 * total + i));
     }
     await Promise.all(writes);
-    const writing = (performance.now() - started) / 1000;
+    const writing = (clock() - started) / 1000;
     await waitFor(steadyCount);
     report(`steady ${rate}/s`, steadyCount, started);
     console.log(`  (the writes took ${writing.toFixed(2)} s: ${(steadyCount / writing).toFixed(0)} transactions/s)`);
   } finally {
     await services.delivery.close();
     await services.callbacks.close();
-    receiver.close();
+    receiver.disconnect();
     if (pgSchema) await sql`drop schema ${sql.id(pgSchema)} cascade`.execute(storage.db);
     await storage.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -103,7 +103,12 @@ export class DeliveryWorker {
     private readonly outbox: Outbox,
     private readonly settings: DeliverySettings,
   ) {
-    this.outcomes = new OutcomeRecorder(storage, this.owner, (error) => this.log.error({ err: error }, 'event delivery: recording outcomes failed'));
+    this.outcomes = new OutcomeRecorder(
+      storage,
+      this.owner,
+      (error) => this.log.error({ err: error }, 'event delivery: recording outcomes failed'),
+      () => this.wake(),
+    );
   }
 
   /** Where delivery problems are reported; the server hands in its logger when it starts the worker. */

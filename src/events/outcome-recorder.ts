@@ -43,6 +43,8 @@ export class OutcomeRecorder {
     private readonly storage: Storage,
     private readonly owner: string,
     private readonly onError: (error: unknown) => void,
+    /** after each batch: the streams it settled can be claimed again */
+    private readonly onWritten: () => void,
   ) {}
 
   delivery(outcome: Delivered): void {
@@ -93,6 +95,7 @@ export class OutcomeRecorder {
         // the leases run out and the events are claimed again: delivered again rather than lost
         this.onError(error);
       }
+      this.onWritten();
     }
   }
 
