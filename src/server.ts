@@ -7,6 +7,7 @@ import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { requestDrain } from './http/plugins/request-drain.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
@@ -23,6 +24,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SDK_PREFIX = '/sdk/v2';
 const TABLE_API_PATH = '/api/table-api/openapi/v1';
 const TABLE_API_PREFIX = `${SDK_PREFIX}${TABLE_API_PATH}`;
+/** How long requests under way may take to finish when the server closes. */
+const REQUEST_DRAIN_MS = 20_000;
 /** Longest path segment the router accepts; every id of the API is far shorter. */
 const MAX_PARAM_LENGTH = 100;
 
@@ -64,10 +67,15 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
   });
+  // Shutdown order (docs/OPERATIONS.md): editors told to reconnect and requests under way answered (preClose:
+  // collaboration endpoint, request drain), then the coalesced document changes recorded (their FileContent
+  // events go to the outbox), then the deliveries under way finished and the rest of the claims given back.
   app.addHook('onClose', async () => {
+    await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();
   });
+  await app.register(requestDrain, { drainMs: REQUEST_DRAIN_MS });
   app.decorateRequest('auth', null);
   app.addHook('onRequest', ignoreContentTypeWithoutBody);
   app.addHook('onRequest', async (request, reply) => {
