@@ -194,7 +194,9 @@ export class DeliveryWorker {
           for (const stream of claimed) this.track(this.deliverStream(stream));
           claimedAll = claimed.length === free;
         } catch (error) {
-          this.log.error({ err: error }, 'event delivery: claiming due events failed');
+          // a claim that lost a race with another worker's (a deadlock) simply runs again
+          if (this.storage.isTransientConflict(error)) this.wake();
+          else this.log.error({ err: error }, 'event delivery: claiming due events failed');
         }
       }
       if (!this.running) break;

@@ -21,6 +21,8 @@ export interface Refused {
   error: string;
 }
 
+/** Tries of one outcome write that lost a race with another transaction. */
+const WRITE_ATTEMPTS = 3;
 /** Rows of the delivered-events statement; far below both engines' limits on bound parameters. */
 const DELIVERED_PER_STATEMENT = 200;
 
@@ -87,15 +89,30 @@ export class OutcomeRecorder {
       this.released = [];
       try {
         for (let start = 0; start < delivered.length; start += DELIVERED_PER_STATEMENT) {
-          await this.writeDelivered(delivered.slice(start, start + DELIVERED_PER_STATEMENT));
+          const batch = delivered.slice(start, start + DELIVERED_PER_STATEMENT);
+          await this.retried(() => this.writeDelivered(batch));
         }
-        for (const outcome of refused) await this.writeRefused(outcome);
-        if (released.length > 0) await this.writeReleased(released);
+        for (const outcome of refused) await this.retried(() => this.writeRefused(outcome));
+        if (released.length > 0) await this.retried(() => this.writeReleased(released));
       } catch (error) {
         // the leases run out and the events are claimed again: delivered again rather than lost
         this.onError(error);
       }
       this.onWritten();
+    }
+  }
+
+  /**
+   * Runs a write again when it lost a race (a deadlock with a claim that took over an expired lease, say):
+   * an outcome dropped would mean the event is delivered again.
+   */
+  private async retried(write: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= WRITE_ATTEMPTS || !this.storage.isTransientConflict(error)) throw error;
+      }
     }
   }
 

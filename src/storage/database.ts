@@ -36,6 +36,11 @@ export interface Storage {
   isUniqueViolation(error: unknown): boolean;
   /** True when `error` is a foreign-key violation raised by this engine (a row whose parent is gone). */
   isForeignKeyViolation(error: unknown): boolean;
+  /**
+   * True when `error` says the statement lost a race with another transaction and may simply run again:
+   * a deadlock or serialization failure on PostgreSQL, a busy database on SQLite.
+   */
+  isTransientConflict(error: unknown): boolean;
   /** Cheap round trip, for health checks. */
   ping(): Promise<void>;
   /**
@@ -120,6 +125,7 @@ function openSqlite(options: StorageOptions): Storage {
     jsonMember: (column, key) => sql<string | number | null>`json_extract(${sql.ref(column)}, ${`$.${JSON.stringify(key)}`})`,
     isUniqueViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE',
     isForeignKeyViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+    isTransientConflict: (error) => typeof errorCode(error) === 'string' && (errorCode(error) as string).startsWith('SQLITE_BUSY'),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -332,6 +338,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     },
     isUniqueViolation: (error) => errorCode(error) === '23505',
     isForeignKeyViolation: (error) => errorCode(error) === '23503',
+    isTransientConflict: (error) => errorCode(error) === '40P01' || errorCode(error) === '40001',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
