@@ -41,6 +41,10 @@ export default async function bench(args: string[]): Promise<void> {
   const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
   const pgSchema = config.databaseUrl ? `bench_events_${process.pid}` : undefined;
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir, pgSchema });
+  // On PostgreSQL the writers have connections of their own, as the requests of several processes would:
+  // writes queued for the worker's pool would measure the pool's queue, not delivery. SQLite has one
+  // connection per process, shared.
+  const writes = pgSchema ? await openStorage({ databaseUrl: config.databaseUrl, dataDir, pgSchema }) : storage;
   const services = createServices(config, storage);
 
   const committedAt = new Map<string, number>();
@@ -63,7 +67,7 @@ export default async function bench(args: string[]): Promise<void> {
   const startDelivery = () => services.delivery.start({ warn: (o, m) => console.warn(m, o), error: (o, m) => console.error(m, o) });
 
   const emitMany = async (from: number, count: number) => {
-    const ids = await storage.db.transaction().execute(async (trx) => {
+    const ids = await writes.db.transaction().execute(async (trx) => {
       const written: string[] = [];
       for (let i = from; i < from + count; i++) {
         written.push(...(await services.outbox.add(trx, fileContentEvent({ appId: app.id, fileId: `file-${i % files}`, userId: 'bench', version: i }))));
@@ -74,7 +78,7 @@ export default async function bench(args: string[]): Promise<void> {
     for (const id of ids) committedAt.set(id, now);
   };
   const emit = async (i: number) => {
-    const [id] = await storage.db
+    const [id] = await writes.db
       .transaction()
       .execute((trx) => services.outbox.add(trx, fileContentEvent({ appId: app.id, fileId: `file-${i % files}`, userId: 'bench', version: i })));
     committedAt.set(id!, clock());
@@ -132,6 +136,7 @@ export default async function bench(args: string[]): Promise<void> {
     await services.delivery.close();
     await services.callbacks.close();
     receiver.disconnect();
+    if (writes !== storage) await writes.close();
     if (pgSchema) await sql`drop schema ${sql.id(pgSchema)} cascade`.execute(storage.db);
     await storage.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -126,7 +126,6 @@ export class DeliveryWorker {
     if (log) this.log = log;
     if (this.running) return;
     this.running = true;
-    this.stopping = false;
     this.unsubscribe = this.outbox.onAdded(() => this.wake());
     this.loop = this.run();
   }
@@ -144,6 +143,7 @@ export class DeliveryWorker {
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
     await this.outcomes.idle();
+    this.stopping = false;
   }
 
   async close(): Promise<void> {
