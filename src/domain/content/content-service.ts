@@ -72,7 +72,7 @@ export const DEFAULT_HISTORY_SNAPSHOTS = 100;
 /** Entries whose snapshot one recording drops at most (one, in the steady state; more after the bound is lowered). */
 const PRUNED_PER_RECORD = 500;
 /** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
-export const PRUNED_SNAPSHOT = Buffer.alloc(0);
+const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 
 /**
