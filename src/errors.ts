@@ -89,6 +89,7 @@ export const Errors = {
   revisionNotFound: { http: 404, code: 60010, tableCode: 70000 },
   historyNotFound: { http: 404, code: 60011, tableCode: 70000 },
   invalidRevisionParams: { http: 400, code: 60012, tableCode: 70000 },
+  historyContentNotKept: { http: 410, code: 60013, tableCode: 70000 },
   upgradeRequired: { http: 426, code: 42600, tableCode: 70000 },
 
   // Spreadsheet values API (our own family 72000-72099, beside the collaborative-file codes; docs/SHEETS.md).
@@ -113,6 +114,9 @@ export const Errors = {
   mentionedUserUnknown: { http: 400, code: 74003, tableCode: 70000 },
   commentDeleted: { http: 404, code: 74004, tableCode: 70000 },
   threadClosed: { http: 409, code: 74005, tableCode: 70000 },
+  // Never an answer's status: carried as `selection.damaged` of the one thread whose stored anchor cannot be read,
+  // so that the rest of the list (and the thread's comments) still answer.
+  selectionDamaged: { http: 500, code: 74006, tableCode: 70000 },
 
   // Images and attachments (our own family 75000-75099; docs/ATTACHMENTS.md).
   invalidAttachmentParams: { http: 400, code: 75000, tableCode: 70000 },

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { LICENSE_SIGNATURE_MAX_SECONDS } from '../auth/signature.js';
 import type { App, AppSettings } from '../domain/apps/app-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../domain/files/file-types.js';
 import { isSeatPolicy, SEAT_POLICIES } from '../domain/seats/seat-policy.js';
 import { isApiError } from '../errors.js';
 import { createServices } from '../services.js';
 import { openStorage } from '../storage/database.js';
+import { DEFAULT_SIGNATURE_SECONDS, exampleUserToken, parseDuration, signatureFor } from './sign.js';
 
 const USAGE = `usage: svc <command> [options]
 
@@ -20,6 +22,11 @@ commands:
              [--qps N|default] [--frame-origins a,b,…|any]
   app set-endpoint <appId> <url>      set the integrator callback base address
   app rotate-secret <appId>           replace the secret; prints the new one (shown once)
+  sign --app <appId> [--license] [--expires 1h] [--user <userId>]
+                                      print, as shell lines for eval "$(npx svc sign …)", a signature for curl:
+                                      export SIGNATURE=… (1 hour), or with --license export LICENSE_SIGNATURE=…
+                                      (4 minutes at most); --user adds export TOKEN=…, a user token the example
+                                      integrator (examples/integrator) accepts for that user (24 hours)
 
 file types: ${FILE_TYPES.join(', ')}
 seat policies: open (anyone the integrator vouches for), auto (a user without a seat is activated on first
@@ -99,11 +106,15 @@ async function run(argv: string[]): Promise<void> {
       'file-types': { type: 'string' },
       qps: { type: 'string' },
       'frame-origins': { type: 'string' },
+      app: { type: 'string' },
+      license: { type: 'boolean' },
+      expires: { type: 'string' },
+      user: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, command, ...rest] = positionals;
-  if (values.help || group !== 'app' || !command) {
+  if (values.help || !((group === 'app' && command) || group === 'sign')) {
     console.log(USAGE);
     if (!values.help) process.exitCode = 2;
     return;
@@ -111,6 +122,14 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { apps } = createServices(config, storage);
+  if (group === 'sign') {
+    try {
+      await sign(apps, values);
+    } finally {
+      await storage.close();
+    }
+    return;
+  }
   const needId = () => {
     const id = rest[0];
     if (!id) throw new UsageError(`app ${command} needs an appId`);
@@ -147,6 +166,21 @@ async function run(argv: string[]): Promise<void> {
   } finally {
     await storage.close();
   }
+}
+
+/** `svc sign`: shell lines that set what curl needs (README "First run"). */
+async function sign(apps: ReturnType<typeof createServices>['apps'], values: Record<string, string | boolean | undefined>): Promise<void> {
+  if (typeof values.app !== 'string') throw new UsageError('sign needs --app <appId>');
+  const license = values.license === true;
+  const seconds = typeof values.expires === 'string' ? parseDuration(values.expires) : license ? LICENSE_SIGNATURE_MAX_SECONDS : DEFAULT_SIGNATURE_SECONDS;
+  if (seconds === undefined) throw new UsageError(`--expires: not a duration (30, 90s, 10m, 2h): ${String(values.expires)}`);
+  if (license && seconds > LICENSE_SIGNATURE_MAX_SECONDS) {
+    throw new UsageError(`--expires: a licence signature lives ${LICENSE_SIGNATURE_MAX_SECONDS / 60} minutes at most`);
+  }
+  const app = await apps.get(values.app);
+  const lines = [`export ${license ? 'LICENSE_SIGNATURE' : 'SIGNATURE'}=${await signatureFor(app, { license, seconds })}`];
+  if (typeof values.user === 'string') lines.push(`export TOKEN=${await exampleUserToken(app, values.user)}`);
+  console.log(lines.join('\n'));
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {

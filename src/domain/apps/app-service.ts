@@ -7,7 +7,7 @@ import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
 import { defaultSeatPolicy, isSeatPolicy, SEAT_POLICIES, type SeatPolicy } from '../seats/seat-policy.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';
-import { normalizeFrameOrigins } from './frame-origins.js';
+import { normalizeFrameOrigins, originAllowed } from './frame-origins.js';
 
 export interface App {
   id: string;
@@ -52,9 +52,13 @@ export function generateSecret(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
+/** The strings of a stored JSON list (frame origins); anything else a hand-edited row holds is dropped. */
+function strings(json: string): string[] {
+  return (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
+}
+
 function toApp(row: Selectable<AppsTable>): App {
   const fileTypes = (json: string) => (JSON.parse(json) as unknown[]).filter(isFileType);
-  const strings = (json: string) => (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
   return {
     id: row.id,
     name: row.name,
@@ -140,6 +144,15 @@ export class AppService {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(id, { app, expires: now + CACHE_TTL_MS });
     return app;
+  }
+
+  /**
+   * Whether some application lists `origin` among its allowed origins: what a CORS preflight, which carries no
+   * credentials, can be told (the answer itself is then opened only to the calling app's own origins).
+   */
+  async anyAllowsOrigin(origin: string): Promise<boolean> {
+    const rows = await this.storage.db.selectFrom('apps').select('frame_origins').where('frame_origins', '<>', '[]').execute();
+    return rows.some((row) => originAllowed(strings(row.frame_origins), origin));
   }
 
   async get(id: string): Promise<App> {

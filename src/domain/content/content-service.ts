@@ -60,7 +60,19 @@ export interface ContentOptions {
   compactAfter: number;
   /** memory for decoded documents of files no editor has open, kept between reads (see DecodedCache) */
   cacheBytes?: number;
+  /** history entries of a file that keep their content snapshot, newest first (default DEFAULT_HISTORY_SNAPSHOTS) */
+  historySnapshots?: number;
 }
+
+/**
+ * History entries of a file that keep their full content snapshot (README "History retention"): the newest
+ * ones, and always those a revision names. Older entries stay in the edit history without content.
+ */
+export const DEFAULT_HISTORY_SNAPSHOTS = 100;
+/** Entries whose snapshot one recording drops at most (one, in the steady state; more after the bound is lowered). */
+const PRUNED_PER_RECORD = 500;
+/** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
+export const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 
 /**
@@ -708,11 +720,40 @@ export class ContentService {
           created_at: Date.now(),
         })
         .execute();
+      await this.pruneHistory(trx, appId, fileId);
       if (bump) await this.outbox.add(trx, fileContentEvent({ appId, fileId, userId: actor.userId, version }));
       for (const hook of hooks) await this.runRecordHook(hook, { db: trx, appId, fileId, kind, doc, actor, version, historyType });
       return { historyId, version };
     });
     return recorded;
+  }
+
+  /**
+   * Drops the content snapshots of the file's history entries past the newest `historySnapshots`, except those
+   * a revision names (restoring it needs them): the entries stay in the edit history, their content answers
+   * 60013. Runs in the recording transaction, so the bound holds after every recorded change.
+   */
+  private async pruneHistory(db: Db, appId: string, fileId: string): Promise<void> {
+    const kept = this.options.historySnapshots ?? DEFAULT_HISTORY_SNAPSHOTS;
+    const older = await db
+      .selectFrom('content_history')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PRUNED_PER_RECORD)
+      .offset(kept)
+      .execute();
+    if (older.length === 0) return;
+    await db
+      .updateTable('content_history')
+      .set({ snapshot: PRUNED_SNAPSHOT })
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('id', 'in', older.map((row) => row.id))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('content_revisions').select('content_revisions.id').whereRef('content_revisions.history_id', '=', 'content_history.id'))))
+      .execute();
   }
 
   private async runRecordHook(hook: RecordHook, context: RecordContext): Promise<void> {
