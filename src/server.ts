@@ -63,6 +63,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
   });
   app.setValidatorCompiler(validatorCompiler());
+  // Fastify reads text/plain bodies as strings by default; no route takes one, so it is an unsupported type (415)
+  app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
   // The event delivery worker lives as long as the server: started when it is ready, stopped (in-flight
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
