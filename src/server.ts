@@ -6,7 +6,11 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { redactingLogger } from './http/log-redaction.js';
+import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { browserCors } from './http/plugins/cors.js';
+import { kitDialect } from './http/plugins/kit-dialect.js';
 import { requestDrain } from './http/plugins/request-drain.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
@@ -39,7 +43,8 @@ export interface ServerOptions {
  */
 export async function buildServer(services: Services, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: services.config.logLevel },
+    // signatures and tokens arrive in query strings too (browsers, client kits): never written to the log
+    logger: redactingLogger(options.logger ?? { level: services.config.logLevel }),
     bodyLimit: services.config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -61,11 +66,15 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
   });
   app.setValidatorCompiler(validatorCompiler());
+  // Fastify reads text/plain bodies as strings by default; no route takes one, so it is an unsupported type (415)
+  app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
   // The event delivery worker lives as long as the server: started when it is ready, stopped (in-flight
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+    // edits a process acknowledged but did not record before it stopped abruptly are recorded now
+    await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
   });
   // Shutdown order (docs/OPERATIONS.md): editors told to reconnect and requests under way answered (preClose:
   // collaboration endpoint, request drain), then the coalesced document changes recorded (their FileContent
@@ -102,7 +111,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     transform: ({ schema, url, route }) => {
       const auth = route.config?.auth ?? 'none';
       const security = auth === 'none' ? [] : auth === 'user' ? [{ signature: [], token: [] }] : [{ signature: [] }];
-      return { schema: { ...schema, security } as typeof schema, url };
+      const described = withErrorAnswers(schema, url, auth, { tablePrefix: TABLE_API_PREFIX, backendPrefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
+      return { schema: { ...described, security } as typeof schema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -118,6 +128,9 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // client kits' /uploader), so the backend, table and upload APIs draw on one budget per app; each group keeps
   // its own envelope.
   await app.register(async (integrators) => {
+    // before signature-auth: it hands the kits' credentials to it
+    await integrators.register(kitDialect, { headerPrefix: services.config.compatHeaderPrefix });
+    await integrators.register(browserCors, { prefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
     await integrators.register(signatureAuth);
     await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
     await integrators.register(

@@ -7,6 +7,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
 import type { ConversationDeps } from './domain/conversations/conversation-deps.js';
@@ -26,11 +27,14 @@ import { EventAdmin } from './events/event-admin.js';
 import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
+import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
   config: Config;
   storage: Storage;
+  /** which addresses the service may fetch from: assertUrl when a URL is accepted, dispatcher() to fetch it */
+  outbound: OutboundPolicy;
   apps: AppService;
   seats: SeatService;
   files: FileService;
@@ -70,9 +74,10 @@ export interface Services {
 
 export function createServices(config: Config, storage: Storage): Services {
   const files = new FileService(storage);
-  const apps = new AppService(storage);
+  const outbound = new OutboundPolicy(config.outbound);
+  const apps = new AppService(storage, outbound);
   const outbox = new Outbox();
-  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs });
+  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs, outbound });
   const delivery = new DeliveryWorker(storage, apps, callbacks, outbox, {
     timeoutMs: config.integratorLink.deliveryTimeoutMs,
     concurrency: config.integratorLink.deliveryConcurrency,
@@ -81,11 +86,14 @@ export function createServices(config: Config, storage: Storage): Services {
     maxAttempts: config.integratorLink.deliveryMaxAttempts,
     pollMs: config.integratorLink.deliveryPollMs,
     retentionMs: config.integratorLink.deliveryRetentionMs,
+    outbound,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
   content.addRecordHook(bodyMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  content.addRecordHook(bodyDateMentionsHook);
+  const seats = new SeatService(storage);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId));
   const tables = new TableService({
     storage,
     files,
@@ -108,8 +116,9 @@ export function createServices(config: Config, storage: Storage): Services {
   return {
     config,
     storage,
+    outbound,
     apps,
-    seats: new SeatService(storage),
+    seats,
     files,
     content,
     collabFiles: new CollabFileService(storage, files, content),

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { AppService } from '../domain/apps/app-service.js';
 import type { CallbackClient } from '../integrator/callback-client.js';
+import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { Storage } from '../storage/database.js';
 import type { EventOutboxTable } from '../storage/schema.js';
 import { SYSTEM_EVENT_CLASSES } from './builders.js';
@@ -21,6 +22,8 @@ export interface DeliverySettings {
   pollMs: number;
   /** delivered events are kept this long for the admin view, then removed; 0 keeps them */
   retentionMs: number;
+  /** which addresses deliveries may connect to (the endpoint URL is checked again at connect time) */
+  outbound: OutboundPolicy;
 }
 
 /** Pending events of one stream leased by one claim and posted one after the other. */
@@ -84,7 +87,7 @@ export function retryDelay(attempt: number, settings: Pick<DeliverySettings, 're
  */
 export class DeliveryWorker {
   // Keep-alive connections to the integrators: a delivery reuses an open socket instead of a new handshake.
-  private readonly agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 128 });
+  private readonly agent;
   private readonly owner = crypto.randomUUID();
   private readonly outcomes: OutcomeRecorder;
   /** the streams being delivered, one promise each */
@@ -103,6 +106,7 @@ export class DeliveryWorker {
     private readonly outbox: Outbox,
     private readonly settings: DeliverySettings,
   ) {
+    this.agent = settings.outbound.dispatcher({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 128 });
     this.outcomes = new OutcomeRecorder(
       storage,
       this.owner,

@@ -3,12 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, Errors } from '../../errors.js';
 import { FILE_TYPES } from '../../domain/files/file-types.js';
+import { SEAT_POLICIES } from '../../domain/seats/seat-policy.js';
 import { SeatStatus, type SeatStatusValue } from '../../domain/seats/seat-service.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 
 const MAX_USERS_PER_CALL = 1000;
 const MAX_PAGE_SIZE = 500;
+/** Highest page: 500 million seats at the largest page size, far beyond any licence. */
+const MAX_PAGE = 1_000_000;
 
 const UserIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
@@ -23,6 +26,13 @@ const AppDetails = Type.Object({
   activatedUserCount: Type.Integer({ description: 'seats with status 1' }),
   userCount: Type.Integer({ description: 'users with any seat status' }),
   memberLimit: Type.Integer({ description: 'most seats that may be activated at once' }),
+  seatPolicy: Type.String({
+    enum: [...SEAT_POLICIES],
+    description:
+      'open: any user the integrator vouches for; auto: a user without a seat is activated on first use while seats remain; ' +
+      'strict: activated users only. Under auto and strict a disabled user or one beyond memberLimit is refused with 403 / 20011. ' +
+      'Set with the command line (svc app update --seat-policy). Not in the specification: an extra field.',
+  }),
   validFrom: Type.String({ format: 'date-time' }),
   validUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null: no expiry' }),
   endpointUrl: Type.Union([Type.String(), Type.Null()]),
@@ -74,6 +84,7 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         activatedUserCount: seats.activated,
         userCount: seats.total,
         memberLimit: current.memberLimit,
+        seatPolicy: current.seatPolicy,
         validFrom: new Date(current.validFrom).toISOString(),
         validUntil: current.validUntil === null ? null : new Date(current.validUntil).toISOString(),
         endpointUrl: current.endpointUrl,
@@ -108,9 +119,9 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['seats'],
         summary: 'List user seats',
-        description: `Paged by \`page\` (from 1; 0 is read as 1) and \`size\` (1-${MAX_PAGE_SIZE}, default 20), oldest seat first.`,
+        description: `Paged by \`page\` (from 1 to ${MAX_PAGE}; 0 is read as 1) and \`size\` (1-${MAX_PAGE_SIZE}, default 20), oldest seat first.`,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 0, default: 1 }),
+          page: Type.Integer({ minimum: 0, maximum: MAX_PAGE, default: 1 }),
           size: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 }),
         }),
         response: { 200: BackendOk(Type.Array(Seat)) },
