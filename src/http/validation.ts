@@ -28,7 +28,7 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
       (data: unknown) => {
         const refused = integers.find((name) => !decimalIntegerText((data as Record<string, unknown> | undefined)?.[name]));
         if (refused !== undefined) {
-          return { error: Object.assign(new Error(`${httpPart ?? 'input'}.${refused} must be a decimal integer of at most 15 digits`), { validation: [] }) };
+          return { error: Object.assign(new Error(`${httpPart ?? 'input'}.${refused} must be a decimal integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`), { validation: [] }) };
         }
         const valid = validate(data);
         checked.errors = validate.errors;
@@ -49,14 +49,14 @@ function integerProperties(schema: unknown): string[] {
 }
 
 /**
- * Text that Ajv may coerce to an integer: plain decimal digits, an optional minus, at most 15 digits (so every
- * value is exact in a JS number and fits any database integer). Number() would also take `0x10`, `1e3`,
- * ` 7` and `99999999999999999999` (1e20, which Ajv calls an integer). Absent is left to the schema.
+ * Text that Ajv may coerce to an integer: plain decimal digits with an optional minus, a safe integer (exact
+ * in a JS number, and it fits any database integer). Number() would also take `0x10`, `1e3`, ` 7` and
+ * `99999999999999999999` (1e20, which Ajv calls an integer). Absent is left to the schema.
  */
 function decimalIntegerText(value: unknown): boolean {
   if (value === undefined) return true;
   if (Array.isArray(value)) return value.every(decimalIntegerText);
-  return typeof value !== 'string' || /^-?\d{1,15}$/.test(value);
+  return typeof value !== 'string' || (/^-?\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)));
 }
 
 /** One readable sentence per failed rule, e.g. `body.type must be one of: document, spreadsheet`. */
