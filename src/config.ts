@@ -26,6 +26,8 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+  /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
+  outbound: { allowPrivateNetworks: boolean };
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
 }
@@ -102,6 +104,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  }
+  return raw as T;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -153,5 +164,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: integer(env, 'SVC_TASK_MAX_ATTEMPTS', 2, 1, 100),
       retentionMs: integer(env, 'SVC_TASK_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
     },
+    outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };
 }
