@@ -30,6 +30,19 @@ export interface Config {
   outbound: { allowPrivateNetworks: boolean };
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
+  /** Import (docs/IMPORT-EXPORT.md). */
+  imports: ImportConfig;
+}
+
+export interface ImportConfig {
+  /** Largest file accepted for import (upload or fileUrl), bytes; above it 413 / 121003. */
+  limitBytes: number;
+  /** Heap of one converter thread, MiB; a file needing more is refused with 121011. */
+  converterMemoryMb: number;
+  /** Deadline of one conversion, ms. */
+  converterTimeoutMs: number;
+  /** Deadline of fetching a fileUrl, ms (121009 past it). */
+  fetchTimeoutMs: number;
 }
 
 export interface TaskConfig {
@@ -163,6 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'SVC_TASK_LEASE_MS', 30_000, 100, 3_600_000),
       maxAttempts: integer(env, 'SVC_TASK_MAX_ATTEMPTS', 2, 1, 100),
       retentionMs: integer(env, 'SVC_TASK_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
+    },
+    imports: {
+      limitBytes: integer(env, 'SVC_IMPORT_LIMIT', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      converterMemoryMb: integer(env, 'SVC_CONVERTER_MEMORY_MB', 512, 64, 16_384),
+      converterTimeoutMs: integer(env, 'SVC_CONVERTER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+      fetchTimeoutMs: integer(env, 'SVC_IMPORT_FETCH_TIMEOUT_MS', 60_000, 100, 600_000),
     },
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };

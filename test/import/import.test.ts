@@ -1,0 +1,217 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
+import pptxgen from 'pptxgenjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+import { importAndWait as importAndWaitRaw, postImport, PROGRESS } from './support.js';
+
+const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
+
+async function docxFixture(): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Quarterly report', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({ children: [new TextRun({ text: 'Revenue grew ', bold: false }), new TextRun({ text: 'strongly', bold: true }), new TextRun({ text: ' in 季度', italics: true })] }),
+          new Table({
+            rows: [
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('Region')] }), new TableCell({ children: [new Paragraph('Sales')] })] }),
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('North')] }), new TableCell({ children: [new Paragraph('1200')] })] }),
+            ],
+          }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+async function xlsxFixture(): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sales = workbook.addWorksheet('Sales');
+  sales.addRow(['Item', 'Qty', 'Price', 'Total', 'Day']);
+  sales.addRow(['Pens', 3, 1.5, { formula: 'B2*C2', result: 4.5 }, new Date(Date.UTC(2024, 4, 1))]);
+  sales.addRow(['Ink', 2, 10, { formula: 'B3*C3', result: 20 }, new Date(Date.UTC(2024, 4, 2))]);
+  const notes = workbook.addWorksheet('Notes');
+  notes.getCell('B2').value = 'second sheet';
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+async function pptxFixture(): Promise<Uint8Array> {
+  const pptx = new (pptxgen as unknown as typeof import('pptxgenjs').default)();
+  pptx.layout = 'LAYOUT_16x9';
+  pptx.addSlide().addText('Welcome aboard', { x: 1, y: 1, w: 5, h: 1 });
+  pptx.addSlide().addText('Second slide text', { x: 0.5, y: 2, w: 4, h: 1 });
+  return new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+}
+
+/** Imports and expects success (the test names its failures). */
+async function importAndWait(...args: Parameters<typeof importAndWaitRaw>) {
+  const done = await importAndWaitRaw(...args);
+  expect(done.body.status, done.text).toBe(0);
+  return done;
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+// Each conversion starts a worker thread, which under tsx compiles the converters first: seconds on a loaded machine.
+for (const database of testDatabases()) {
+  describe(`import [${database.name}]`, { timeout: 120_000 }, () => {
+    let svc: TestService;
+    beforeEach(async () => {
+      svc = await startService(database, { integrator: true, tasks: TASKS, imports: { limitBytes: 2 * 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 2000 } });
+    });
+    afterEach(async () => {
+      await svc.close();
+    });
+
+    async function plainText(fileId: string): Promise<string> {
+      const answer = await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data.content as string;
+    }
+
+    it('docx → document: headings, formatting and tables reach the content (plain text through the API)', async () => {
+      const done = await importAndWait(svc, { fileId: 'report', type: 'document' }, { name: 'report.docx', data: await docxFixture() });
+      expect(done.body).toEqual({ status: 0, message: 'success', data: { progress: 100, fileId: 'report' } });
+      const content = await plainText('report');
+      expect(content).toContain('Quarterly report');
+      expect(content).toContain('Revenue grew strongly in 季度');
+      expect(content).toContain('North');
+      expect(content).toContain('1200');
+      const doc = await svc.services.content.read(svc.app.id, 'report');
+      const xml = doc.getXmlFragment('default').toString();
+      expect(xml).toContain('<heading level="1">');
+      expect(xml).toContain('<bold>strongly</bold>');
+      expect(xml).toContain('<table>');
+    });
+
+    it('md and txt → document, html → documentPro; the legacy v1 pair works the same', async () => {
+      await importAndWait(svc, { fileId: 'notes', type: 'document' }, { name: 'notes.md', data: text('# Title\n\nSome *emphasis* and a [link](https://example.com).\n\n- one\n- two\n') });
+      expect(await plainText('notes')).toBe('Title\nSome emphasis and a link.\none\ntwo');
+      await importAndWait(svc, { fileId: 'plain', type: 'document' }, { name: 'plain.txt', data: text('line one\nline two') });
+      expect(await plainText('plain')).toBe('line one\nline two');
+      await importAndWait(svc, { fileId: 'page', type: 'documentPro' }, { name: 'page.html', data: text('<h2>Hello</h2><p>World<script>alert(1)</script></p>') });
+      expect(await plainText('page')).toBe('Hello\nWorld');
+
+      const legacy = await postImport(svc, { fileId: 'legacy', type: 'document' }, { name: 'legacy.txt', data: text('via v1') }, '/sdk/v2/api/files/v1/import');
+      expect(legacy.status, legacy.text).toBe(200);
+      const taskId = legacy.body.data.taskId as string;
+      await expect.poll(async () => (await svc.call('POST', '/sdk/v2/api/files/v1/import/progress', { query: { taskId } })).text).toContain('"progress":100');
+      expect(await plainText('legacy')).toBe('via v1');
+    });
+
+    it('xlsx → spreadsheet: every sheet, values, formulas (computed) and dates as serial numbers through the values API', async () => {
+      await importAndWait(svc, { fileId: 'book', type: 'spreadsheet' }, { name: 'book.xlsx', data: await xlsxFixture() });
+      const values = await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Sales!A1:E3' } });
+      expect(values.status, values.text).toBe(200);
+      expect(values.body.data.values).toEqual([
+        ['Item', 'Qty', 'Price', 'Total', 'Day'],
+        ['Pens', 3, 1.5, 4.5, 45413],
+        ['Ink', 2, 10, 20, 45414],
+      ]);
+      const doc = await svc.services.content.read(svc.app.id, 'book');
+      const sheets = doc.getArray<any>('sheets').toArray();
+      expect(sheets.map((sheet) => sheet.get('name'))).toEqual(['Sales', 'Notes']);
+      expect(sheets[0].get('cells').get('1:3')).toEqual({ f: '=B2*C2' });
+      const notes = await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Notes!B2' } });
+      expect(notes.body.data.values).toEqual([['second sheet']]);
+    });
+
+    it('csv → spreadsheet and csv → table with inferred column types', async () => {
+      const csv = text('Name,Age,Joined,Active\n"Doe, Jane",34,2024-05-01,TRUE\nBob,41,2023-01-15,FALSE\n');
+      await importAndWait(svc, { fileId: 'people-sheet', type: 'spreadsheet' }, { name: 'people.csv', data: csv });
+      const values = await svc.call('GET', '/sdk/v2/api/files/people-sheet/sheets/values', { query: { range: 'Sheet1!A1:D2' } });
+      expect(values.body.data.values).toEqual([
+        ['Name', 'Age', 'Joined', 'Active'],
+        ['Doe, Jane', 34, 45413, true],
+      ]);
+
+      await importAndWait(svc, { fileId: 'people-base', type: 'table' }, { name: 'people.csv', data: csv });
+      const base = '/sdk/v2/api/table-api/openapi/v1';
+      const tables = await svc.call('GET', `${base}/tables`, { query: { baseGuid: 'people-base' } });
+      expect(tables.status, tables.text).toBe(200);
+      const [table] = Array.isArray(tables.body.data) ? tables.body.data : tables.body.data.tables;
+      expect(table.columns.map((col: { name: string; type: string }) => [col.name, col.type])).toEqual([
+        ['Name', 'SingleLineText'],
+        ['Age', 'Number'],
+        ['Joined', 'Date'],
+        ['Active', 'CheckBox'],
+      ]);
+      const rows = await svc.call('GET', `${base}/tables/${table.guid}/rows`);
+      expect(rows.status, rows.text).toBe(200);
+      const valueMaps = (rows.body.data.rows as Array<{ valueMap: Record<string, unknown> }>).map((row) => row.valueMap);
+      expect(valueMaps[0]).toMatchObject({ Name: 'Doe, Jane', Age: 34, Active: true });
+      expect(String(valueMaps[0]!.Joined)).toContain('2024-05-01');
+    });
+
+    it('pptx → presentation: slides and their text boxes with position', async () => {
+      await importAndWait(svc, { fileId: 'deck', type: 'presentation' }, { name: 'deck.pptx', data: await pptxFixture() });
+      const content = await plainText('deck');
+      expect(content).toContain('Welcome aboard');
+      expect(content).toContain('Second slide text');
+      const doc = await svc.services.content.read(svc.app.id, 'deck');
+      const slides = doc.getArray<any>('slides').toArray();
+      expect(slides).toHaveLength(2);
+      const box = slides[0].get('boxes').get(0);
+      expect(box.get('x')).toBeGreaterThan(80);
+      expect(box.get('x')).toBeLessThan(120);
+      expect(box.get('width')).toBeGreaterThan(400);
+    });
+
+    it('a fileUrl on the (allowed) loopback network is fetched; a metadata address is refused at once', async () => {
+      const server = http.createServer((_request, response) => response.end('from the web'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
+        const accepted = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'web', type: 'document', fileUrl: url, fileName: 'web.txt' } });
+        expect(accepted.status, accepted.text).toBe(200);
+        await expect.poll(async () => (await svc.call('POST', PROGRESS, { body: { taskId: accepted.body.data.taskId } })).body.data?.progress).toBe(100);
+        expect(await plainText('web')).toBe('from the web');
+      } finally {
+        server.close();
+      }
+      const metadata = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'meta', type: 'document', fileUrl: 'http://169.254.169.254/latest/meta-data', fileName: 'x.txt' } });
+      expect(metadata.status).toBe(400);
+      expect(metadata.body.status).toBe(121010);
+    });
+
+    it('refuses at once: unknown format, wrong target, legacy without LibreOffice, existing fileId, too large, no file', async () => {
+      const refuse = async (fields: Record<string, string>, file: { name: string; data: Uint8Array } | undefined, http: number, code: number) => {
+        const answer = await postImport(svc, fields, file);
+        expect(answer.status, answer.text).toBe(http);
+        expect(answer.body.status).toBe(code);
+      };
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.exe', data: text('x') }, 400, 121002);
+      await refuse({ fileId: 'a', type: 'spreadsheet' }, { name: 'a.docx', data: text('x') }, 400, 121002);
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.doc', data: text('x') }, 501, 121007);
+      await refuse({ fileId: 'a', type: 'nonsense' }, { name: 'a.txt', data: text('x') }, 400, 121001);
+      await refuse({ fileId: 'a', type: 'document' }, undefined, 400, 121001);
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.txt', data: new Uint8Array(2 * 1024 * 1024 + 1) }, 413, 121003);
+      await importAndWait(svc, { fileId: 'taken', type: 'document' }, { name: 't.txt', data: text('x') });
+      await refuse({ fileId: 'taken', type: 'document' }, { name: 't.txt', data: text('y') }, 409, 70012);
+      expect(await svc.services.files.find(svc.app.id, 'a')).toBeUndefined();
+    });
+
+    it('a corrupt or password-protected file fails its task with a code and creates no file; tasks of other apps are invisible', async () => {
+      const corrupt = await importAndWaitRaw(svc, { fileId: 'broken', type: 'document' }, { name: 'broken.docx', data: text('not a zip at all') });
+      expect(corrupt.status).toBe(400);
+      expect(corrupt.body.status).toBe(121005);
+      expect(await svc.services.files.find(svc.app.id, 'broken')).toBeUndefined();
+
+      const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100), Buffer.from('EncryptedPackage', 'utf16le')]);
+      const locked = await importAndWaitRaw(svc, { fileId: 'locked', type: 'spreadsheet' }, { name: 'locked.xlsx', data: ole });
+      expect(locked.body.status).toBe(121006);
+
+      const accepted = await postImport(svc, { fileId: 'mine', type: 'document' }, { name: 'm.txt', data: text('x') });
+      const other = await svc.createApp();
+      const peek = await svc.call('POST', PROGRESS, { body: { taskId: accepted.body.data.taskId }, signature: await svc.sign({}, other) });
+      expect(peek.status).toBe(404);
+      expect(peek.body.status).toBe(120001);
+    });
+  });
+}
