@@ -2,11 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import pptxgen from 'pptxgenjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
-import { importAndWait as importAndWaitRaw, postImport, PROGRESS } from './support.js';
+import { importAndWait as importAndWaitRaw, postImport, PROGRESS, waitForTask } from './support.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
 
@@ -215,3 +216,77 @@ for (const database of testDatabases()) {
     });
   });
 }
+
+describe('import limits [sqlite]', { timeout: 120_000 }, () => {
+  let svc: TestService;
+  beforeEach(async () => {
+    svc = await startService(testDatabases()[0]!, { integrator: true, tasks: TASKS, imports: { limitBytes: 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 1500 } });
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  async function failure(fields: Record<string, string>, file?: { name: string; data: Uint8Array }): Promise<number> {
+    const done = await importAndWaitRaw(svc, fields, file);
+    expect(done.body.status, done.text).not.toBe(0);
+    expect(await svc.services.files.find(svc.app.id, fields.fileId!)).toBeUndefined();
+    return done.body.status as number;
+  }
+
+  it('zip bombs, DTDs (entity expansion) and deep nesting are refused on the task, no file created', async () => {
+    const bomb = new JSZip();
+    bomb.file('[Content_Types].xml', '<Types/>');
+    bomb.file('word/document.xml', Buffer.alloc(50 * 1024 * 1024, 0x20));
+    const bombBytes = await bomb.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    expect(bombBytes.length).toBeLessThan(1024 * 1024);
+    expect(await failure({ fileId: 'bomb', type: 'document' }, { name: 'bomb.docx', data: bombBytes })).toBe(121004);
+
+    const laughs = new JSZip();
+    laughs.file('[Content_Types].xml', '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><Types>&lol2;</Types>');
+    laughs.file('xl/workbook.xml', '<workbook/>');
+    const laughsBytes = await laughs.generateAsync({ type: 'uint8array' });
+    expect(await failure({ fileId: 'laughs', type: 'spreadsheet' }, { name: 'laughs.xlsx', data: laughsBytes })).toBe(121004);
+
+    const deep = '<div>'.repeat(5000) + 'deep' + '</div>'.repeat(5000);
+    expect(await failure({ fileId: 'deep', type: 'document' }, { name: 'deep.html', data: text(deep) })).toBe(121011);
+  });
+
+  it('a fileUrl that is slow, too large or redirects to a metadata address fails its task with its code', async () => {
+    let mode: 'slow' | 'large' | 'redirect' = 'slow';
+    const server = http.createServer((_request, response) => {
+      if (mode === 'slow') {
+        response.writeHead(200);
+        response.write('a');
+        return; // never ends
+      }
+      if (mode === 'large') {
+        response.writeHead(200, { 'content-length': String(2 * 1024 * 1024) });
+        response.end(Buffer.alloc(16));
+        return;
+      }
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
+    const viaUrl = async (fileId: string) => {
+      const accepted = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId, type: 'document', fileUrl: url, fileName: 'f.txt' } });
+      expect(accepted.status, accepted.text).toBe(200);
+      const done = await waitForTask(svc, accepted.body.data.taskId as string);
+      expect(await svc.services.files.find(svc.app.id, fileId)).toBeUndefined();
+      return done.body.status as number;
+    };
+    try {
+      expect(await viaUrl('slow')).toBe(121009);
+      mode = 'large';
+      expect(await viaUrl('large')).toBe(121003);
+      mode = 'redirect';
+      expect(await viaUrl('redirect')).toBe(121010);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const closed = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'gone', type: 'document', fileUrl: url, fileName: 'f.txt' } });
+    expect((await waitForTask(svc, closed.body.data.taskId as string)).body.status).toBe(121008);
+  });
+});
