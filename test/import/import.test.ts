@@ -102,7 +102,9 @@ for (const database of testDatabases()) {
       const legacy = await postImport(svc, { fileId: 'legacy', type: 'document' }, { name: 'legacy.txt', data: text('via v1') }, '/sdk/v2/api/files/v1/import');
       expect(legacy.status, legacy.text).toBe(200);
       const taskId = legacy.body.data.taskId as string;
-      await expect.poll(async () => (await svc.call('POST', '/sdk/v2/api/files/v1/import/progress', { query: { taskId } })).text).toContain('"progress":100');
+      await expect
+        .poll(async () => (await svc.call('POST', '/sdk/v2/api/files/v1/import/progress', { query: { taskId } })).text, { timeout: 60_000, interval: 100 })
+        .toContain('"progress":100');
       expect(await plainText('legacy')).toBe('via v1');
     });
 
@@ -171,7 +173,7 @@ for (const database of testDatabases()) {
         const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
         const accepted = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'web', type: 'document', fileUrl: url, fileName: 'web.txt' } });
         expect(accepted.status, accepted.text).toBe(200);
-        await expect.poll(async () => (await svc.call('POST', PROGRESS, { body: { taskId: accepted.body.data.taskId } })).body.data?.progress).toBe(100);
+        expect((await waitForTask(svc, accepted.body.data.taskId as string)).body.data).toEqual({ progress: 100, fileId: 'web' });
         expect(await plainText('web')).toBe('from the web');
       } finally {
         server.close();
