@@ -125,6 +125,23 @@ for (const database of testDatabases()) {
       expect(notes.body.data.values).toEqual([['second sheet']]);
     });
 
+    it('xlsx whose workbook part comes after its worksheets in the zip: sheets keep their names and order', async () => {
+      const original = await JSZip.loadAsync(await xlsxFixture());
+      const reordered = new JSZip();
+      const names = Object.keys(original.files).filter((name) => !original.files[name]!.dir);
+      // shared strings and relationships first, then the worksheets, workbook.xml last
+      const rank = (name: string) => (name === 'xl/workbook.xml' ? 2 : name.includes('worksheets/') ? 1 : 0);
+      for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
+        reordered.file(name, await original.file(name)!.async('uint8array'));
+      }
+      const bytes = await reordered.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+      await importAndWait(svc, { fileId: 'late-book', type: 'spreadsheet' }, { name: 'late.xlsx', data: bytes });
+      const doc = await svc.services.content.read(svc.app.id, 'late-book');
+      expect(doc.getArray<any>('sheets').toArray().map((sheet) => sheet.get('name'))).toEqual(['Sales', 'Notes']);
+      const values = await svc.call('GET', '/sdk/v2/api/files/late-book/sheets/values', { query: { range: 'Sales!A2:D2' } });
+      expect(values.body.data.values).toEqual([['Pens', 3, 1.5, 4.5]]);
+    });
+
     it('csv → spreadsheet and csv → table with inferred column types', async () => {
       const csv = text('Name,Age,Joined,Active\n"Doe, Jane",34,2024-05-01,TRUE\nBob,41,2023-01-15,FALSE\n');
       await importAndWait(svc, { fileId: 'people-sheet', type: 'spreadsheet' }, { name: 'people.csv', data: csv });

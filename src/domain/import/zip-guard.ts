@@ -84,3 +84,35 @@ export async function inspectZip(bytes: Buffer, limits: ZipLimits = DEFAULT_ZIP_
     zip.close();
   }
 }
+
+/** The text of the named entries of a zip (those present), for small parts such as a workbook's sheet list. */
+export async function readZipTexts(bytes: Buffer, names: readonly string[]): Promise<Map<string, string>> {
+  const wanted = new Set(names);
+  const texts = new Map<string, string>();
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, opened) => (error || !opened ? reject(new ConversionError('importCorrupt', 'the zip container is damaged')) : resolve(opened))),
+  );
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', (error: Error) => reject(new ConversionError('importCorrupt', `the zip container is damaged: ${error.message}`)));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (!wanted.has(entry.fileName)) return zip.readEntry();
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || !stream) return reject(new ConversionError('importCorrupt', `entry ${entry.fileName} cannot be read`));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', (streamError: Error) => reject(new ConversionError('importCorrupt', `entry ${entry.fileName} is damaged: ${streamError.message}`)));
+          stream.on('end', () => {
+            texts.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  return texts;
+}
