@@ -75,11 +75,14 @@ export async function buildServer(services: Services, options: ServerOptions = {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
     // edits a process acknowledged but did not record before it stopped abruptly are recorded now
     await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
+    if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
   });
   // Shutdown order (docs/OPERATIONS.md): editors told to reconnect and requests under way answered (preClose:
-  // collaboration endpoint, request drain), then the coalesced document changes recorded (their FileContent
+  // collaboration endpoint, request drain), then running import/export tasks given back to the queue (an
+  // import's file is created in the transaction that ends its task), then the coalesced document changes recorded (their FileContent
   // events go to the outbox), then the deliveries under way finished and the rest of the claims given back.
   app.addHook('onClose', async () => {
+    await services.tasks.stop();
     await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();

@@ -27,6 +27,9 @@ import { EventAdmin } from './events/event-admin.js';
 import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
+import { TaskEngine } from './tasks/task-engine.js';
+import { ImportService } from './domain/import/import-service.js';
+import { findSoffice } from './domain/import/libreoffice.js';
 import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
@@ -70,6 +73,10 @@ export interface Services {
   mentionSuggestions: MentionSuggestionService;
   /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
   attachments: AttachmentService;
+  /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
+  tasks: TaskEngine;
+  /** import of files as new collaborative files, as tasks (docs/IMPORT-EXPORT.md) */
+  imports: ImportService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -113,6 +120,9 @@ export function createServices(config: Config, storage: Storage): Services {
     outbox,
     changed: (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change)),
   };
+  const attachments = new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes });
+  const tasks = new TaskEngine(storage, config.tasks);
+  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, tasks, config: config.imports, soffice: findSoffice() });
   return {
     config,
     storage,
@@ -135,6 +145,8 @@ export function createServices(config: Config, storage: Storage): Services {
     discussions: new DiscussionService(conversations),
     dateMentions: new DateMentionService(conversations),
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
-    attachments: new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes }),
+    attachments,
+    tasks,
+    imports,
   };
 }

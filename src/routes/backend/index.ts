@@ -6,6 +6,7 @@ import { conversationRoutes } from './conversations.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { fileRoutes } from './files.js';
+import { importRoutes } from './imports.js';
 import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { sheetRoutes } from './sheets.js';
@@ -24,6 +25,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(eventAdminRoutes);
       await api.register(documentProRoutes);
       await api.register(sheetRoutes);
+      await api.register(importRoutes);
     },
     { prefix: '/api' },
   );
