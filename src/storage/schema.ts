@@ -26,6 +26,7 @@ export interface Database {
   mention_notices: MentionNoticesTable;
   conversation_activity: ConversationActivityTable;
   attachments: AttachmentsTable;
+  export_files: ExportFilesTable;
 }
 
 export interface AppsTable {
@@ -311,5 +312,20 @@ export interface AttachmentsTable {
   width: number | null;
   height: number | null;
   data: Buffer;
+  created_at: number;
+}
+
+/** A file an export made, served through its signed download link until `expires_at` (docs/IMPORT-EXPORT.md). */
+export interface ExportFilesTable {
+  /** the download id in the link: random, unguessable */
+  id: string;
+  app_id: string;
+  file_id: string;
+  task_id: string;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  data: Buffer;
+  expires_at: number;
   created_at: number;
 }

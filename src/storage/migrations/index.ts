@@ -6,6 +6,7 @@ import { content } from './0004-content.js';
 import { conversations } from './0005-conversations.js';
 import { frameOrigins } from './0007-frame-origins.js';
 import { attachments } from './0008-attachments.js';
+import { exportFiles } from './0010-export-files.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0005-conversations': conversations,
   '0007-frame-origins': frameOrigins,
   '0008-attachments': attachments,
+  '0010-export-files': exportFiles,
 };

@@ -1,0 +1,62 @@
+import type { ContentKind } from '../content/model.js';
+import { toCsv } from './converters/csv.js';
+import { toDocx } from './converters/docx.js';
+import { toHtml, type RenderedHtml } from './converters/html.js';
+import { toMarkdown } from './converters/markdown.js';
+import { toPptx } from './converters/pptx.js';
+import { ProgressMeter, unitsOf } from './converters/shared.js';
+import { toXlsx } from './converters/xlsx.js';
+import { fontFaceCss } from './render/fonts.js';
+import { sourceFromState, type ExportSource } from './source.js';
+
+/**
+ * The CPU-heavy half of an export, as messages a worker thread answers (convert-worker.ts): taking a
+ * file's Yjs state apart into an ExportSource, and writing a source as a file or as the HTML page the
+ * renderer prints. Everything in and out is structured-clonable.
+ */
+
+/** Formats written directly from a source; pdf and jpg go through `html` and the renderer. */
+export type FileTarget = 'docx' | 'md' | 'xlsx' | 'csv' | 'pptx';
+
+export type ConversionRequest =
+  | { op: 'source'; state: Uint8Array; kind: ContentKind; title: string }
+  | { op: 'file'; target: FileTarget; source: ExportSource }
+  | { op: 'html'; source: ExportSource };
+
+export type ConversionResult = { op: 'source'; source: ExportSource } | { op: 'file'; bytes: Uint8Array } | { op: 'html'; rendered: RenderedHtml };
+
+function mismatch(target: string, source: ExportSource): Error {
+  return new Error(`a ${source.kind} source cannot be written as ${target}`);
+}
+
+async function writeFile(target: FileTarget, source: ExportSource, meter: ProgressMeter): Promise<Uint8Array> {
+  switch (target) {
+    case 'docx':
+      if (source.kind !== 'richText') throw mismatch(target, source);
+      return toDocx(source, meter);
+    case 'md':
+      if (source.kind !== 'richText') throw mismatch(target, source);
+      return toMarkdown(source, meter);
+    case 'xlsx':
+      if (source.kind !== 'workbook') throw mismatch(target, source);
+      return toXlsx(source, meter);
+    case 'csv':
+      if (source.kind !== 'workbook') throw mismatch(target, source);
+      return toCsv(source, meter);
+    case 'pptx':
+      if (source.kind !== 'slides') throw mismatch(target, source);
+      return toPptx(source, meter);
+  }
+}
+
+/** Runs one request; `progress` receives the fraction done (0-1) of a `file` or `html` request. */
+export async function runConversion(request: ConversionRequest, progress: (fraction: number) => void): Promise<ConversionResult> {
+  switch (request.op) {
+    case 'source':
+      return { op: 'source', source: sourceFromState(request.state, request.kind, request.title) };
+    case 'file':
+      return { op: 'file', bytes: await writeFile(request.target, request.source, new ProgressMeter(unitsOf(request.source), progress)) };
+    case 'html':
+      return { op: 'html', rendered: toHtml(request.source, new ProgressMeter(unitsOf(request.source), progress), fontFaceCss()) };
+  }
+}
