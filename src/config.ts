@@ -26,6 +26,25 @@ export interface Config {
   integratorLink: IntegratorConfig;
   /** Content engine: change recording, cross-process catch-up and compaction (README "Collaboration"). */
   content: ContentConfig;
+  /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
+  tasks: TaskConfig;
+}
+
+export interface TaskConfig {
+  /** Run tasks in this process. */
+  worker: boolean;
+  /** Tasks this process runs at once. */
+  concurrency: number;
+  /** Running tasks of one application at once, across processes. */
+  perAppConcurrency: number;
+  /** How often the engine looks for waiting tasks when nothing woke it, in ms. */
+  pollMs: number;
+  /** A running task's lease, in ms: a task whose process died is taken up again after it. */
+  leaseMs: number;
+  /** Runs of a task interrupted by dying processes before it is failed (120003). */
+  maxAttempts: number;
+  /** Finished tasks and their files are kept this long, in ms. */
+  retentionMs: number;
 }
 
 export interface IntegratorConfig {
@@ -124,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
+    },
+    tasks: {
+      worker: env.SVC_TASK_WORKER !== '0' && env.SVC_TASK_WORKER !== 'false',
+      concurrency: integer(env, 'SVC_TASK_CONCURRENCY', 2, 1, 256),
+      perAppConcurrency: integer(env, 'SVC_TASK_APP_CONCURRENCY', 2, 1, 256),
+      pollMs: integer(env, 'SVC_TASK_POLL_MS', 1000, 5, 60_000),
+      leaseMs: integer(env, 'SVC_TASK_LEASE_MS', 30_000, 100, 3_600_000),
+      maxAttempts: integer(env, 'SVC_TASK_MAX_ATTEMPTS', 2, 1, 100),
+      retentionMs: integer(env, 'SVC_TASK_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
     },
   };
 }

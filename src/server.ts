@@ -63,8 +63,10 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+    if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
   });
   app.addHook('onClose', async () => {
+    await services.tasks.stop();
     await services.delivery.close();
     await services.callbacks.close();
   });

@@ -26,6 +26,7 @@ import { EventAdmin } from './events/event-admin.js';
 import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
+import { TaskEngine } from './tasks/task-engine.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
@@ -66,6 +67,8 @@ export interface Services {
   mentionSuggestions: MentionSuggestionService;
   /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
   attachments: AttachmentService;
+  /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
+  tasks: TaskEngine;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -127,5 +130,6 @@ export function createServices(config: Config, storage: Storage): Services {
     dateMentions: new DateMentionService(conversations),
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
     attachments: new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes }),
+    tasks: new TaskEngine(storage, config.tasks),
   };
 }

@@ -1,5 +1,4 @@
-import type { SignatureClaims } from '../auth/signature.js';
-import type { App } from '../domain/apps/app-service.js';
+import type { RequestAuth } from '../auth/request-auth.js';
 import type { ErrorSpec } from '../errors.js';
 import type { Services } from '../services.js';
 
@@ -11,16 +10,6 @@ import type { Services } from '../services.js';
  * - `user`: a signature plus the integrator's user token (`X-Svc-Token`), for calls in a user's context.
  */
 export type AuthRequirement = 'none' | 'app' | 'license' | 'user';
-
-/** Who is calling, established by the signature-auth plugin before validation and the handler. */
-export interface RequestAuth {
-  app: App;
-  claims: SignatureClaims;
-  /** The integrator's opaque session token, when sent; resolved to a user through the callbacks. */
-  token: string | undefined;
-  /** The request's id: callbacks made for this request carry it (X-Request-Id) and name it in errors. */
-  requestId?: string | undefined;
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

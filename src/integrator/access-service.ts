@@ -1,5 +1,5 @@
 import { ApiError, Errors } from '../errors.js';
-import type { RequestAuth } from '../http/request-context.js';
+import type { RequestAuth } from '../auth/request-auth.js';
 import { AnswerCache, cacheKey } from './answer-cache.js';
 import type { CallbackClient, CallContext } from './callback-client.js';
 import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';

@@ -6,7 +6,6 @@ import {
   CompiledQuery,
   Kysely,
   Migrator,
-  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   sql,
@@ -68,11 +67,6 @@ export interface StorageOptions {
   pgSchema?: string;
   /** SQLite only: explicit file path (":memory:" allowed). Overrides dataDir. */
   sqliteFile?: string;
-}
-
-/** Column type for binary data in migrations: PostgreSQL has no `blob`, SQLite no `bytea`. */
-export function binaryColumnType(db: Kysely<unknown>): 'bytea' | 'blob' {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
 }
 
 const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };

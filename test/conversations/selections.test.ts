@@ -5,7 +5,7 @@ import { newTextBox, richTextOf, sheetsOf, slidesOf } from '../../src/domain/con
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
 import { createSelectionModules, type SelectionContext, type SelectionModules } from '../../src/domain/conversations/selections/index.js';
 import type { FileType } from '../../src/domain/files/file-types.js';
-import type { RequestAuth } from '../../src/http/request-context.js';
+import type { RequestAuth } from '../../src/auth/request-auth.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

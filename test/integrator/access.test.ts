@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestAuth } from '../../src/http/request-context.js';
+import type { RequestAuth } from '../../src/auth/request-auth.js';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { testDatabases } from '../support/databases.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ApiError, Errors } from '../../errors.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { AccessService } from '../../integrator/access-service.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppService } from '../apps/app-service.js';

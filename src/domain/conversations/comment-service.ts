@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import { commentEvent, mentionAtEvent, type CommentObject } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess } from '../../integrator/types.js';
 import type { Db } from '../../storage/database.js';
 import type { CommentsTable, CommentThreadsTable } from '../../storage/schema.js';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import { dateMentionEvent, type DateMentionData } from '../../events/builders.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { DateMentionsTable } from '../../storage/schema.js';
 import type { ConversationDeps } from './conversation-deps.js';
 

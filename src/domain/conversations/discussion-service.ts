@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { discussionEvent, mentionAtEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { DiscussionMessagesTable } from '../../storage/schema.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';

@@ -1,5 +1,5 @@
 import { ApiError, Errors } from '../../errors.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { AccessService } from '../../integrator/access-service.js';
 import type { FileAccess, IntegratorUser, Permission } from '../../integrator/types.js';
 import { labelContent, type ContentNode, type ParsedContent } from './content.js';

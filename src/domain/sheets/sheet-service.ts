@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from './a1.js';

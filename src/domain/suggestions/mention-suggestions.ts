@@ -1,5 +1,5 @@
 import { ApiError, Errors, isApiError } from '../../errors.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { AccessService } from '../../integrator/access-service.js';
 import type { CallbackClient, CallContext } from '../../integrator/callback-client.js';
 import type { FileListEntry, IntegratorUser } from '../../integrator/types.js';

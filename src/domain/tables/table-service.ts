@@ -1,6 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { Database, TableColumnsTable } from '../../storage/schema.js';

@@ -1,5 +1,5 @@
 import type { ContentActor } from '../../domain/content/content-service.js';
-import type { RequestAuth } from '../../http/request-context.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
 import type { Permission } from '../../integrator/types.js';
 import type { Services } from '../../services.js';
 

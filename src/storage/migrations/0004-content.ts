@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { binaryColumnType } from '../database.js';
+import { binaryColumnType } from './column-types.js';
 
 /**
  * Content of collaborative files (docs/CONTENT-MODEL.md "Storage"):

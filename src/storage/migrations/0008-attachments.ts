@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { binaryColumnType } from '../database.js';
+import { binaryColumnType } from './column-types.js';
 
 /**
  * Images and other attachments uploaded into a collaborative file (docs/ATTACHMENTS.md). The bytes live in

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { binaryColumnType } from '../database.js';
+import { binaryColumnType } from './column-types.js';
 
 /**
  * Files made by exports (docs/IMPORT-EXPORT.md "Export"), served through their signed download link until it

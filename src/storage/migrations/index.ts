@@ -6,6 +6,7 @@ import { content } from './0004-content.js';
 import { conversations } from './0005-conversations.js';
 import { frameOrigins } from './0007-frame-origins.js';
 import { attachments } from './0008-attachments.js';
+import { tasks } from './0009-tasks-import-tasks.js';
 import { exportFiles } from './0010-export-files.js';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0005-conversations': conversations,
   '0007-frame-origins': frameOrigins,
   '0008-attachments': attachments,
+  '0009-tasks-import-tasks': tasks,
   '0010-export-files': exportFiles,
 };

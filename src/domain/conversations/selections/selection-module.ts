@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { RequestAuth } from '../../../http/request-context.js';
+import type { RequestAuth } from '../../../auth/request-auth.js';
 import type { FileType } from '../../files/file-types.js';
 
 /**

@@ -1,0 +1,16 @@
+import type { App } from '../domain/apps/app-service.js';
+import type { SignatureClaims } from './signature.js';
+
+/**
+ * Who is calling, established by the signature-auth plugin before validation and the handler. It lives
+ * beside the signature it comes from, not in http/, so that domain services and the integrator client can
+ * take the caller without depending on the HTTP layer.
+ */
+export interface RequestAuth {
+  app: App;
+  claims: SignatureClaims;
+  /** The integrator's opaque session token, when sent; resolved to a user through the callbacks. */
+  token: string | undefined;
+  /** The request's id: callbacks made for this request carry it (X-Request-Id) and name it in errors. */
+  requestId?: string | undefined;
+}
