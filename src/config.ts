@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
+import { findSoffice } from './domain/export/render/libreoffice.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.
@@ -28,6 +29,19 @@ export interface Config {
   content: ContentConfig;
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
+  /** Export: download links, conversion limits, renderers (docs/IMPORT-EXPORT.md "Export"). */
+  export: ExportConfig;
+}
+
+export interface ExportConfig {
+  /** How long an export's download link works; its file is removed after that, ms. */
+  linkTtlMs: number;
+  /** Heap limit of one conversion's worker thread, MiB. */
+  workerMemoryMb: number;
+  /** Chromium for pdf and jpg; unset: the binary inside @sparticuz/chromium. */
+  chromiumPath: string | undefined;
+  /** LibreOffice's `soffice`, found on the PATH at start; unset: wps export is refused (122003). */
+  soffice: string | undefined;
 }
 
 export interface TaskConfig {
@@ -152,6 +166,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'SVC_TASK_LEASE_MS', 30_000, 100, 3_600_000),
       maxAttempts: integer(env, 'SVC_TASK_MAX_ATTEMPTS', 2, 1, 100),
       retentionMs: integer(env, 'SVC_TASK_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
+    },
+    export: {
+      linkTtlMs: integer(env, 'SVC_EXPORT_LINK_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+      workerMemoryMb: integer(env, 'SVC_EXPORT_WORKER_MEMORY_MB', 1024, 64, 16_384),
+      chromiumPath: env.CHROMIUM_PATH || undefined,
+      soffice: findSoffice(env.PATH ?? ''),
     },
   };
 }

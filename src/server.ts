@@ -64,9 +64,12 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
     if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
+    const exportLog = app.log.child({ component: 'export' });
+    services.exports.start((error) => exportLog.error({ err: error }, 'removing expired export files failed'));
   });
   app.addHook('onClose', async () => {
     await services.tasks.stop();
+    await services.exports.stop();
     await services.delivery.close();
     await services.callbacks.close();
   });

@@ -27,6 +27,10 @@ import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
+import { ConversionRunner } from './domain/export/conversion-runner.js';
+import { ExportService } from './domain/export/export-service.js';
+import { exportTaskHandler } from './domain/export/export-task.js';
+import { ChromiumRenderer } from './domain/export/render/chromium.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
@@ -69,6 +73,8 @@ export interface Services {
   attachments: AttachmentService;
   /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
   tasks: TaskEngine;
+  /** exports of collaborative files to docx, md, pdf, jpg, xlsx, csv, pptx, wps (docs/IMPORT-EXPORT.md "Export") */
+  exports: ExportService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -108,6 +114,21 @@ export function createServices(config: Config, storage: Storage): Services {
     outbox,
     changed: (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change)),
   };
+  const attachments = new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes });
+  const tasks = new TaskEngine(storage, config.tasks);
+  const exports = new ExportService(
+    {
+      storage,
+      files,
+      content,
+      tables,
+      attachments,
+      runner: new ConversionRunner({ memoryMb: config.export.workerMemoryMb }),
+      renderer: new ChromiumRenderer({ executablePath: config.export.chromiumPath }),
+    },
+    { linkTtlMs: config.export.linkTtlMs, soffice: config.export.soffice },
+  );
+  tasks.register(exportTaskHandler(exports));
   return {
     config,
     storage,
@@ -129,7 +150,8 @@ export function createServices(config: Config, storage: Storage): Services {
     discussions: new DiscussionService(conversations),
     dateMentions: new DateMentionService(conversations),
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
-    attachments: new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes }),
-    tasks: new TaskEngine(storage, config.tasks),
+    attachments,
+    tasks,
+    exports,
   };
 }
