@@ -186,6 +186,9 @@ export class ExportService {
 
   /** Keeps a produced file behind its download link (inside the transaction that marks the task succeeded). */
   async keep(db: Db, owner: { appId: string; fileId: string; taskId: string }, file: ExportedFile, kept: KeptExport): Promise<void> {
+    // the file may have been deleted while it was exported: then the export fails as the file's absence
+    const exists = await db.selectFrom('files').select('file_id').where('app_id', '=', owner.appId).where('file_id', '=', owner.fileId).executeTakeFirst();
+    if (!exists) throw new ApiError(Errors.fileNotFound, `file ${owner.fileId} was deleted while it was exported`);
     await db
       .insertInto('export_files')
       .values({

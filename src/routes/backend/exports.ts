@@ -90,6 +90,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/files/v1/export/progress',
     {
       config: { auth: 'user', invalidRequest: Errors.exportInvalidParams },
+      // the kits send no body at all, with the taskId in the query
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         tags: ['import-export'],
         summary: 'Progress of an export',
@@ -100,12 +104,12 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           '(122xxx, or 120002 ran past 10 minutes). Unknown task, or another application\'s: 404 / 120001. Poll every 1-3 s ' +
           'with backoff.',
         querystring: Type.Object({ taskId: Type.Optional(TaskIdField) }),
-        body: Type.Optional(Type.Object({ taskId: Type.Optional(TaskIdField) })),
+        body: Type.Object({ taskId: Type.Optional(TaskIdField) }),
         response: { 200: BackendOk(Type.Object({ progress: Type.Integer({ minimum: 0, maximum: 100 }), downloadUrl: Type.String() })) },
       },
     },
     async (request) => {
-      const taskId = request.body?.taskId ?? request.query.taskId;
+      const taskId = request.body.taskId ?? request.query.taskId;
       if (!taskId) throw new ApiError(Errors.exportInvalidParams, 'taskId is required (in the body or the query)');
       const task = await services.tasks.get(callerOf(request).app.id, taskId, EXPORT_TASK);
       return ok(await progressOf(services, request, task));
