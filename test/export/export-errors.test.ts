@@ -13,7 +13,8 @@ function expectFailure(response: CallResult, http: number, status: number, messa
 const LINK_TTL_MS = 1500;
 
 for (const database of testDatabases()) {
-  describe(`export refusals and download links [${database.name}]`, () => {
+  // several exports per test, each a worker thread and for pdf/jpg Chromium: slow on a loaded machine
+  describe(`export refusals and download links [${database.name}]`, { timeout: 180_000 }, () => {
     let svc: TestService;
     beforeEach(async () => {
       const defaults = (await import('../../src/config.js')).loadConfig({});

@@ -51,7 +51,8 @@ async function workbookOf(bytes: Buffer): Promise<ExcelJS.Workbook> {
 
 // Chromium and the worker threads are shared by the tests of one database: each test uses its own files.
 for (const database of testDatabases()) {
-  describe(`export formats [${database.name}]`, () => {
+  // several exports per test, each a worker thread and for pdf/jpg Chromium: slow on a loaded machine
+  describe(`export formats [${database.name}]`, { timeout: 180_000 }, () => {
     let svc: TestService;
     beforeAll(async () => {
       svc = await startService(database, { integrator: true });

@@ -252,7 +252,7 @@ export class ExportService {
   async stop(): Promise<void> {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
-    await this.deps.renderer.kill();
+    await Promise.all([this.deps.renderer.kill(), this.deps.runner.close()]);
   }
 }
 
