@@ -31,6 +31,8 @@ export interface Config {
   tasks: TaskConfig;
   /** Export: download links, conversion limits, renderers (docs/IMPORT-EXPORT.md "Export"). */
   export: ExportConfig;
+  /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
+  outbound: { allowPrivateNetworks: boolean };
 }
 
 export interface ExportConfig {
@@ -116,6 +118,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+  }
+  return raw as T;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -173,5 +184,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chromiumPath: env.CHROMIUM_PATH || undefined,
       soffice: findSoffice(env.PATH ?? ''),
     },
+    outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };
 }

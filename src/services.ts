@@ -31,11 +31,14 @@ import { ConversionRunner } from './domain/export/conversion-runner.js';
 import { ExportService } from './domain/export/export-service.js';
 import { exportTaskHandler } from './domain/export/export-task.js';
 import { ChromiumRenderer } from './domain/export/render/chromium.js';
+import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
   config: Config;
   storage: Storage;
+  /** which addresses the service may fetch from: assertUrl when a URL is accepted, dispatcher() to fetch it */
+  outbound: OutboundPolicy;
   apps: AppService;
   seats: SeatService;
   files: FileService;
@@ -79,9 +82,10 @@ export interface Services {
 
 export function createServices(config: Config, storage: Storage): Services {
   const files = new FileService(storage);
-  const apps = new AppService(storage);
+  const outbound = new OutboundPolicy(config.outbound);
+  const apps = new AppService(storage, outbound);
   const outbox = new Outbox();
-  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs });
+  const callbacks = new CallbackClient({ timeoutMs: config.integratorLink.callbackTimeoutMs, outbound });
   const delivery = new DeliveryWorker(storage, apps, callbacks, outbox, {
     timeoutMs: config.integratorLink.deliveryTimeoutMs,
     concurrency: config.integratorLink.deliveryConcurrency,
@@ -90,6 +94,7 @@ export function createServices(config: Config, storage: Storage): Services {
     maxAttempts: config.integratorLink.deliveryMaxAttempts,
     pollMs: config.integratorLink.deliveryPollMs,
     retentionMs: config.integratorLink.deliveryRetentionMs,
+    outbound,
   });
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
@@ -132,6 +137,7 @@ export function createServices(config: Config, storage: Storage): Services {
   return {
     config,
     storage,
+    outbound,
     apps,
     seats: new SeatService(storage),
     files,

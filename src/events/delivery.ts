@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { sql, type Selectable, type Updateable } from 'kysely';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { AppService } from '../domain/apps/app-service.js';
 import type { CallbackClient } from '../integrator/callback-client.js';
+import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { Storage } from '../storage/database.js';
 import type { EventOutboxTable } from '../storage/schema.js';
 import { SYSTEM_EVENT_CLASSES } from './builders.js';
@@ -20,6 +21,8 @@ export interface DeliverySettings {
   pollMs: number;
   /** delivered events are kept this long for the admin view, then removed; 0 keeps them */
   retentionMs: number;
+  /** which addresses deliveries may connect to (the endpoint URL is checked again at connect time) */
+  outbound: OutboundPolicy;
 }
 
 /** How often the worker removes delivered events past their retention. */
@@ -69,7 +72,7 @@ export function retryDelay(attempt: number, settings: Pick<DeliverySettings, 're
  * may run workers over one PostgreSQL database: the claim skips rows another worker is claiming.
  */
 export class DeliveryWorker {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+  private readonly agent;
   private readonly owner = crypto.randomUUID();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
@@ -84,7 +87,9 @@ export class DeliveryWorker {
     private readonly callbacks: CallbackClient,
     private readonly outbox: Outbox,
     private readonly settings: DeliverySettings,
-  ) {}
+  ) {
+    this.agent = settings.outbound.dispatcher({ keepAliveTimeout: 10_000, connections: 128 });
+  }
 
   /** Where delivery problems are reported; the server hands in its logger when it starts the worker. */
   log: DeliveryLog = { warn: () => {}, error: () => {} };

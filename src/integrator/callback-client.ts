@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { App } from '../domain/apps/app-service.js';
 import { ApiError, Errors, type ErrorSpec } from '../errors.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../net/outbound-policy.js';
 import * as answers from './answers.js';
 import type {
   CallbackCredential,
@@ -73,6 +74,8 @@ class CallbackAttemptError extends Error {
 export interface CallbackClientOptions {
   /** deadline of one callback, retries included */
   timeoutMs: number;
+  /** which addresses callbacks may connect to (the endpoint URL is checked again at connect time) */
+  outbound: OutboundPolicy;
   onFailure?: CallbackFailureListener | undefined;
 }
 
@@ -95,10 +98,11 @@ export function signHs256(header: Record<string, string>, claims: Record<string,
  * handed to `onFailure` (the service turns them into `System` events).
  */
 export class CallbackClient {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  private readonly agent;
   private onFailure: CallbackFailureListener | undefined;
 
   constructor(private readonly options: CallbackClientOptions) {
+    this.agent = options.outbound.dispatcher({ keepAliveTimeout: 10_000, connections: 64 });
     this.onFailure = options.onFailure;
   }
 
@@ -397,6 +401,9 @@ export class CallbackClient {
     if (error instanceof CallbackAttemptError) return error;
     if (deadline.aborted) {
       return new CallbackAttemptError(Errors.integratorTimeout, `no answer within ${this.options.timeoutMs} ms`, null, false);
+    }
+    if (error instanceof OutboundRefusedError) {
+      return new CallbackAttemptError(Errors.integratorUnreachable, `endpoint refused: ${error.message}`, null, false);
     }
     const code = (error as { code?: unknown }).code;
     const why = typeof code === 'string' ? code : error instanceof Error ? error.message : 'network error';

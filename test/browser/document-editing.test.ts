@@ -1,17 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { openInHost, startHostPage } from './support/host-page.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 describe.each(testDatabases().slice(0, 1))('document editor in a browser ($name)', (db) => {
   it('two users edit one document and converge; the backend reads what they wrote', async () => {
@@ -21,8 +14,8 @@ describe.each(testDatabases().slice(0, 1))('document editor in a browser ($name)
       svc.integrator.addUser({ id: 'user-2', name: 'Bob', token: 'token-2' });
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-1' } });
       const signature = await svc.sign();
-      const alice = await browser.newContext();
-      const bob = await browser.newContext();
+      const alice = await browser().newContext();
+      const bob = await browser().newContext();
       const pageA = await alice.newPage();
       const pageB = await bob.newPage();
       expect(await openInHost(pageA, host, { fileId: 'doc-1', token: 'user-token', signature })).toMatchObject({ ok: true, fileType: 'document' });

@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { startHostPage, type HostPage } from './support/host-page.js';
 import { openEditor, typeAndSelect } from './support/panels.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const [db] = testDatabases();
 
@@ -32,8 +25,8 @@ describe('comments panel in a browser', () => {
     await withService(async (svc, host) => {
       svc.integrator.addUser({ id: 'user-2', name: 'Bob', token: 'token-2' });
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-c' } });
-      const alice = await browser.newContext();
-      const bob = await browser.newContext();
+      const alice = await browser().newContext();
+      const bob = await browser().newContext();
       try {
         const pageA = await alice.newPage();
         const pageB = await bob.newPage();
@@ -92,8 +85,8 @@ describe('comments panel in a browser', () => {
     await withService(async (svc, host) => {
       svc.integrator.addUser({ id: 'user-2', name: 'Bob', token: 'token-2' });
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-d' } });
-      const alice = await browser.newContext();
-      const bob = await browser.newContext();
+      const alice = await browser().newContext();
+      const bob = await browser().newContext();
       try {
         const frameA = await openEditor(await alice.newPage(), host, svc, 'doc-d', 'user-token');
         const frameB = await openEditor(await bob.newPage(), host, svc, 'doc-d', 'token-2');

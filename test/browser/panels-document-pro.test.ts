@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { startHostPage } from './support/host-page.js';
 import { openEditor } from './support/panels.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const [db] = testDatabases();
 
@@ -20,7 +13,7 @@ describe('documentPro panels in a browser', () => {
   it('a bookmark inserted in the page is read by bookmark_content; renamed and removed, the backend follows', async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-b' } });
       const page = await context.newPage();
@@ -64,7 +57,7 @@ describe('documentPro panels in a browser', () => {
   it('lays the text out on A4 pages with numbers and zoom, and the table of contents scrolls to a heading', async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
     try {
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-p' } });
       const page = await context.newPage();

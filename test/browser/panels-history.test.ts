@@ -1,18 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { startHostPage } from './support/host-page.js';
 import { openEditor } from './support/panels.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const [db] = testDatabases();
 
@@ -20,7 +13,7 @@ describe('history panel in a browser', () => {
   it('saves a revision, shows it read-only beside newer edits, and restores it', async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-h' } });
       const page = await context.newPage();

@@ -1,19 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { testDatabases } from '../support/databases.js';
 import { startService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { startHostPage } from './support/host-page.js';
 import { openEditor, selectWord } from './support/panels.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const [db] = testDatabases();
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">Carol';
@@ -23,7 +16,7 @@ describe('panels and permissions in a browser', () => {
   it('a commenter who may not edit comments; a reader sees comments but cannot add any; hostile names and text stay text', async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);
-    const contexts = await Promise.all([browser.newContext(), browser.newContext(), browser.newContext()]);
+    const contexts = await Promise.all([browser().newContext(), browser().newContext(), browser().newContext()]);
     try {
       svc.integrator.addUser({ id: 'user-2', name: HOSTILE_NAME, token: 'token-2' });
       svc.integrator.addUser({ id: 'user-3', name: 'Reader', token: 'token-3' });

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { png } from '../attachments/images.js';
 import { newImageBox, newTextBox, slidesOf } from '../../src/domain/content/model.js';
@@ -7,7 +7,7 @@ import { toYNodes } from '../../src/domain/content/rich-text.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
 
 /** Two browsers on a shared 2-core machine: a test takes 5-15 s. */
@@ -16,13 +16,7 @@ const BROWSER_TEST_TIMEOUT_MS = 60_000;
 /** expect.poll with room for a loaded machine: collaborators' changes cross a socket and a server. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($name)', (db) => {
   let svc: TestService;
@@ -43,7 +37,7 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
 
   /** Opens deck-1 in a new browser as the user of `token`; answers the page and the editor's frame. */
   async function openDeck(token: string): Promise<{ page: Page; editor: FrameLocator }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
     contexts.push(context);
     const page = await context.newPage();
     expect(await openInHost(page, host, { fileId: 'deck-1', token, signature: await svc.sign(), lang: 'en' })).toMatchObject({ ok: true, fileType: 'presentation' });
@@ -226,9 +220,13 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     await alice.page.mouse.up();
     await poll(() => styleOf(bobsImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
 
-    // Delete removes the selected box for everyone (undo of a deleted box: see docs/BROWSER.md "Presentation", known issue)
+    // Delete removes the selected box for everyone; Undo right after brings it back where it was, and only the
+    // deletion is undone (not the move just before it)
     await alice.page.keyboard.press('Delete');
     await poll(() => bobsImage.count()).toBe(0);
+    await alice.page.keyboard.press('Control+Z');
+    await poll(() => styleOf(bobsImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
+    await poll(() => styleOf(alicesImage)).toEqual({ left: '560px', top: '230px', width: '400px', height: '220px' });
   }, BROWSER_TEST_TIMEOUT_MS);
 
   it('comments on a slide are anchored to it and reach the other page', async () => {

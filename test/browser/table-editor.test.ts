@@ -1,9 +1,9 @@
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FrameLocator, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 import { API, createBase, createTable, insertRows, type CreatedTable } from '../tables/helpers.js';
-import { launchBrowser } from './support/browser.js';
+import { browserForThisFile } from './support/browser-per-file.js';
 import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
 
 const COLUMNS = [
@@ -16,13 +16,7 @@ const COLUMNS = [
   { name: 'Stars', type: 'Rate', props: { count: 5, icon: 'heart' } },
 ];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 /** The cell of the grid in row `row` (1-based, as the row header shows it) under the column named `column`. */
 async function cell(frame: FrameLocator, row: number, column: string) {
@@ -52,7 +46,7 @@ describe.each(testDatabases().slice(0, 1))('table editor in a browser ($name)', 
   });
 
   async function openTable(token = 'user-token'): Promise<{ page: Page; frame: FrameLocator }> {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     const page = await context.newPage();
     expect(await openInHost(page, host.url, { fileId: 'base-1', token, signature, lang: 'en' })).toMatchObject({ ok: true, fileType: 'table' });
     const frame = page.frameLocator('iframe');

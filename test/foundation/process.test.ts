@@ -62,6 +62,8 @@ describe('command line', { timeout: 120_000 }, () => {
 
     const endpoint = cli(dataDir, 'app', 'set-endpoint', app.appId, 'https://crm.example.com/hooks/');
     expect(JSON.parse(endpoint.stdout).endpointUrl).toBe('https://crm.example.com/hooks');
+    const metadata = cli(dataDir, 'app', 'set-endpoint', app.appId, 'http://169.254.169.254/latest');
+    expect(metadata).toMatchObject({ code: 1, stderr: expect.stringContaining('link-local address') });
 
     const rotated = JSON.parse(cli(dataDir, 'app', 'rotate-secret', app.appId).stdout);
     expect(rotated.appSecret).not.toBe(app.appSecret);

@@ -3,17 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeEndpointUrl } from '../../src/domain/apps/endpoint-url.js';
 import { FILE_ID_PATTERN } from '../../src/domain/files/file-service.js';
 import { ApiError } from '../../src/errors.js';
+import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 
 describe('endpoint URL rules', () => {
+  const outbound = new OutboundPolicy({ allowPrivateNetworks: true });
   it('accepts every http(s) URL without credentials, query or fragment, idempotently and without trailing slash', () => {
     fc.assert(
       fc.property(fc.webUrl({ validSchemes: ['http', 'https'] }), (url) => {
-        const normalized = normalizeEndpointUrl(url);
+        const normalized = normalizeEndpointUrl(url, outbound);
         expect(normalized).toMatch(/^https?:\/\//);
         expect(normalized.endsWith('/')).toBe(false);
-        expect(normalizeEndpointUrl(normalized)).toBe(normalized);
+        expect(normalizeEndpointUrl(normalized, outbound)).toBe(normalized);
       }),
     );
   });
@@ -22,9 +24,9 @@ describe('endpoint URL rules', () => {
     const scheme = fc.stringMatching(/^[a-z][a-z0-9+.-]{0,8}$/).filter((s) => s !== 'http' && s !== 'https');
     fc.assert(
       fc.property(scheme, fc.domain(), (s, host) => {
-        expect(() => normalizeEndpointUrl(`${s}://${host}/`)).toThrow(ApiError);
+        expect(() => normalizeEndpointUrl(`${s}://${host}/`, outbound)).toThrow(ApiError);
         try {
-          normalizeEndpointUrl(`${s}://${host}/`);
+          normalizeEndpointUrl(`${s}://${host}/`, outbound);
         } catch (error) {
           expect((error as ApiError).spec.code).toBe(10001);
         }
@@ -36,7 +38,7 @@ describe('endpoint URL rules', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 3000 }), (raw) => {
         try {
-          normalizeEndpointUrl(raw);
+          normalizeEndpointUrl(raw, outbound);
         } catch (error) {
           expect(error).toBeInstanceOf(ApiError);
         }

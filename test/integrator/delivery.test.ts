@@ -195,6 +195,7 @@ for (const database of testDatabases()) {
         maxAttempts: 16,
         pollMs: 10,
         retentionMs: 0,
+        outbound: svc.services.outbound,
       });
       second.start();
       try {

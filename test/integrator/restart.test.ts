@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { fileContentEvent } from '../../src/events/builders.js';
 import { Outbox } from '../../src/events/outbox.js';
+import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
@@ -43,10 +44,10 @@ for (const database of testDatabases()) {
       cleanup.push(() => fresh.dispose());
       const storage: Storage = await openStorage(fresh.options);
       cleanup.push(() => storage.close());
-      const app = await new AppService(storage).create({ name: 'crash test' });
+      const app = await new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true })).create({ name: 'crash test' });
       const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
       cleanup.push(() => integrator.close());
-      await new AppService(storage).update(app.id, { endpointUrl: integrator.url });
+      await new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true })).update(app.id, { endpointUrl: integrator.url });
       // Slow answers keep deliveries in flight when the process dies.
       integrator.eventsAnswer = { status: 200, delayMs: 150 };
 

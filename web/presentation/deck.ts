@@ -68,7 +68,10 @@ export class Deck {
 
   constructor(readonly doc: Y.Doc) {
     this.slides = slidesOf(doc);
-    this.undoManager = new Y.UndoManager(this.slides, { trackedOrigins: new Set([this]) });
+    // every deck change is one whole user action (a drag writes once, when it ends), so each is its own undo
+    // step: Yjs's default of merging changes less than 500 ms apart made Undo after a quick Delete also take
+    // back the move before it
+    this.undoManager = new Y.UndoManager(this.slides, { trackedOrigins: new Set([this]), captureTimeout: 0 });
   }
 
   /** How many slides the editor shows (entries that are not slides are not counted). */

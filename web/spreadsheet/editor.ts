@@ -57,7 +57,9 @@ export class SpreadsheetEditor {
     const origin = { editor: 'spreadsheet', user: context.boot.user.id };
     this.workbook = new Workbook(context.session.doc, origin);
     this.values = new SheetValues(this.workbook);
-    this.undo = new Y.UndoManager(this.workbook.sheets, { trackedOrigins: new Set([origin]), captureTimeout: 400 });
+    // a change here is one whole user action (a cell confirmed, a paste, a row inserted), so each is its own undo
+    // step, as in other spreadsheet programs; merging changes close in time undid a quick user's earlier cells too
+    this.undo = new Y.UndoManager(this.workbook.sheets, { trackedOrigins: new Set([origin]), captureTimeout: 0 });
     this.editable = context.boot.permissions.editable;
     this.activeId = this.workbook.idOf(this.workbook.list()[0] ?? new Y.Map());
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Selectable, Updateable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
@@ -85,7 +86,10 @@ function validateSettings(settings: AppSettings): AppSettings {
 export class AppService {
   private readonly cache = new Map<string, { app: App | undefined; expires: number }>();
 
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly outbound: OutboundPolicy,
+  ) {}
 
   /** Creates an application; the secret is returned here and never again (only rotated). */
   async create(input: AppSettings & { id?: string; secret?: string } = {}): Promise<App> {
@@ -102,7 +106,7 @@ export class AppService {
       member_limit: settings.memberLimit ?? DEFAULT_MEMBER_LIMIT,
       valid_from: now,
       valid_until: settings.validUntil ?? null,
-      endpoint_url: settings.endpointUrl ? normalizeEndpointUrl(settings.endpointUrl) : null,
+      endpoint_url: settings.endpointUrl ? normalizeEndpointUrl(settings.endpointUrl, this.outbound) : null,
       qps_limit: settings.qpsLimit ?? null,
       frame_origins: JSON.stringify(settings.frameOrigins ?? []),
       created_at: now,
@@ -147,7 +151,7 @@ export class AppService {
     if (settings.qpsLimit !== undefined) patch.qps_limit = settings.qpsLimit;
     if (settings.frameOrigins !== undefined) patch.frame_origins = JSON.stringify(settings.frameOrigins);
     if (settings.endpointUrl !== undefined) {
-      patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl);
+      patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl, this.outbound);
     }
     const result = await this.storage.db.updateTable('apps').set(patch).where('id', '=', id).executeTakeFirst();
     this.cache.delete(id);
@@ -180,7 +184,7 @@ export class AppService {
       await this.storage.db.updateTable('apps').set({ secret: input.secret, updated_at: Date.now() }).where('id', '=', input.id).execute();
       this.cache.delete(input.id);
     }
-    if (input.endpointUrl !== undefined && normalizeEndpointUrl(input.endpointUrl) !== existing.endpointUrl) {
+    if (input.endpointUrl !== undefined && normalizeEndpointUrl(input.endpointUrl, this.outbound) !== existing.endpointUrl) {
       return this.update(input.id, { endpointUrl: input.endpointUrl });
     }
     return this.get(input.id);

@@ -1,6 +1,7 @@
 import { nodesOfType, onDocumentChange, scrollToNode } from '../outline.js';
 import { element } from '../../shell.js';
 import type { Panel } from '../panel-host.js';
+import { PanelNotice } from '../notice.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
 
@@ -15,7 +16,7 @@ export class BookmarksPanel implements Panel {
   readonly element = element('div', '');
   private readonly form = element('form', 'svc-panel-form svc-bookmark-insert');
   private readonly nameInput = element('input', 'svc-input');
-  private readonly notice = element('p', 'svc-panel-notice');
+  private readonly notice = new PanelNotice();
   private readonly readOnly = element('p', 'svc-panel-empty', t('bookmarks.readOnly'));
   private readonly list = element('ul', 'svc-panel-list svc-bookmark-list');
   private renaming: string | undefined;
@@ -32,8 +33,7 @@ export class BookmarksPanel implements Panel {
       event.preventDefault();
       if (this.insert(this.nameInput.value.trim())) this.nameInput.value = '';
     });
-    this.notice.hidden = true;
-    this.element.append(this.form, this.readOnly, this.notice, this.list);
+    this.element.append(this.form, this.readOnly, this.notice.element, this.list);
     onDocumentChange(context.editor, () => this.render());
     context.permissions.follow(() => this.render());
   }
@@ -56,13 +56,12 @@ export class BookmarksPanel implements Panel {
   private insert(name: string): boolean {
     if (!this.usable(name)) return false;
     if (!this.context.editor.chain().focus().setBookmark(name).run()) return this.refuse(t('bookmarks.cannotWrap'));
-    this.notice.hidden = true;
+    this.notice.element.hidden = true;
     return true;
   }
 
   private refuse(text: string): false {
-    this.notice.textContent = text;
-    this.notice.hidden = false;
+    this.notice.show(text);
     return false;
   }
 
@@ -119,7 +118,7 @@ export class BookmarksPanel implements Panel {
       const next = input.value.trim();
       if (next !== name && (!this.usable(next) || !this.context.editor.commands.renameBookmark(name, next))) return;
       this.renaming = undefined;
-      this.notice.hidden = true;
+      this.notice.element.hidden = true;
       this.render();
     });
     queueMicrotask(() => input.select());

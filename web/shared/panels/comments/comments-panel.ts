@@ -4,6 +4,7 @@ import { invalidArgument, optionsArgument, stringArgument } from '../arguments.j
 import { renderInlineNodes, type ConversationContent } from '../composer/inline-content.js';
 import { MentionComposer } from '../composer/mention-composer.js';
 import { formatTime } from '../format.js';
+import { PanelNotice } from '../notice.js';
 import { messageOf, t as panelText } from '../messages.js';
 import type { Panel } from '../panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
@@ -31,7 +32,7 @@ export class CommentsPanel implements Panel {
   private readonly highlights: CommentHighlights;
   private readonly bubble: HTMLButtonElement;
   private readonly list = element('div', 'svc-thread-list');
-  private readonly notice = element('p', 'svc-panel-notice');
+  private readonly notice = new PanelNotice();
   private readonly draftArea = element('div', 'svc-comment-draft');
   private readonly addButton: HTMLButtonElement;
   private readonly showResolved: HTMLInputElement;
@@ -53,8 +54,7 @@ export class CommentsPanel implements Panel {
     resolvedLabel.append(this.showResolved, document.createTextNode(t('comments.showResolved')));
     const bar = element('div', 'svc-panel-bar');
     bar.append(this.addButton, resolvedLabel);
-    this.notice.hidden = true;
-    this.element.append(bar, this.notice, this.draftArea, this.list);
+    this.element.append(bar, this.notice.element, this.draftArea, this.list);
 
     this.bubble = element('button', 'svc-comment-bubble', t('comments.add'));
     this.bubble.type = 'button';
@@ -70,7 +70,7 @@ export class CommentsPanel implements Panel {
 
     this.store.onChange(() => this.render());
     context.permissions.follow(() => this.render());
-    void this.store.reload().catch((error: unknown) => this.showNotice(panelText('panel.failed', { message: messageOf(error) })));
+    void this.store.reload().catch((error: unknown) => this.notice.show(panelText('panel.failed', { message: messageOf(error) })));
   }
 
   shown(): void {
@@ -167,13 +167,13 @@ export class CommentsPanel implements Panel {
     const { from, to, empty } = editor.state.selection;
     this.context.panels.show(this.id);
     if (empty) {
-      this.showNotice(t('comments.selectFirst'));
+      this.notice.show(t('comments.selectFirst'));
       return;
     }
     const composer = new MentionComposer(this.context.api, {
       placeholder: t('comments.placeholder'),
       submitLabel: t('comments.send'),
-      submit: (content) => this.act(async () => {
+      submit: (content) => this.notice.run(async () => {
         const comment = await this.store.create(draft.selection, content);
         this.closeDraft();
         this.focusThread(comment.selectionGuid, false);
@@ -192,21 +192,6 @@ export class CommentsPanel implements Panel {
     this.render();
   }
 
-  /** Runs a change; a refusal is shown in the panel (and rethrown so a composer keeps its text). */
-  private async act(change: () => Promise<unknown>): Promise<void> {
-    try {
-      this.notice.hidden = true;
-      await change();
-    } catch (error) {
-      this.showNotice(panelText('action.failed', { message: messageOf(error) }));
-      throw error;
-    }
-  }
-
-  private showNotice(text: string): void {
-    this.notice.textContent = text;
-    this.notice.hidden = false;
-  }
 
   private render(): void {
     const commentable = this.commentable;
@@ -247,7 +232,7 @@ export class CommentsPanel implements Panel {
       const closed = thread.status === 'closed';
       const toggle = element('button', 'svc-button svc-thread-toggle', closed ? t('comments.reopen') : t('comments.resolve'));
       toggle.type = 'button';
-      toggle.addEventListener('click', () => void this.act(() => this.store.setClosed(thread.selectionGuid, !closed)).catch(() => undefined));
+      toggle.addEventListener('click', () => void this.notice.run(() => this.store.setClosed(thread.selectionGuid, !closed)).catch(() => undefined));
       actions.append(toggle);
       card.append(actions);
       const first = thread.comments[0];
@@ -280,7 +265,7 @@ export class CommentsPanel implements Panel {
           remove.textContent = first ? t('comments.deleteThreadConfirm') : t('comments.deleteConfirm');
           return;
         }
-        void this.act(() => this.store.remove(comment.guid)).catch(() => undefined);
+        void this.notice.run(() => this.store.remove(comment.guid)).catch(() => undefined);
       });
       meta.append(remove);
     }
@@ -293,7 +278,7 @@ export class CommentsPanel implements Panel {
       composer = new MentionComposer(this.context.api, {
         placeholder: t('comments.replyPlaceholder'),
         submitLabel: t('comments.reply'),
-        submit: (content) => this.act(() => this.store.reply(firstGuid, content)),
+        submit: (content) => this.notice.run(() => this.store.reply(firstGuid, content)),
       });
       this.replies.set(selectionGuid, composer);
     }

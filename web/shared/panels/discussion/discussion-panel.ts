@@ -3,7 +3,7 @@ import { element } from '../../shell.js';
 import { renderInlineNodes, type InlineNode } from '../composer/inline-content.js';
 import { MentionComposer } from '../composer/mention-composer.js';
 import { formatTime } from '../format.js';
-import { messageOf, t as panelText } from '../messages.js';
+import { PanelNotice } from '../notice.js';
 import type { Panel } from '../panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
@@ -34,7 +34,7 @@ export class DiscussionPanel implements Panel {
   readonly element = element('div', '');
   private readonly list = element('ol', 'svc-discussion-list');
   private readonly olderButton = element('button', 'svc-button svc-discussion-older', t('discussion.older'));
-  private readonly notice = element('p', 'svc-panel-notice');
+  private readonly notice = new PanelNotice();
   private readonly readOnly = element('p', 'svc-panel-empty', t('discussion.readOnly'));
   private readonly composer: MentionComposer;
   private readonly messages = new Map<string, DiscussionMessage>();
@@ -45,12 +45,11 @@ export class DiscussionPanel implements Panel {
     this.composer = new MentionComposer(context.api, {
       placeholder: t('discussion.placeholder'),
       submitLabel: t('discussion.send'),
-      submit: (content) => this.act(() => context.api.call(context.api.filePath('discussions'), { method: 'POST', body: { content } }).then(() => this.loadLatest())),
+      submit: (content) => this.notice.run(() => context.api.call(context.api.filePath('discussions'), { method: 'POST', body: { content } }).then(() => this.loadLatest())),
     });
     this.olderButton.type = 'button';
-    this.olderButton.addEventListener('click', () => void this.act(() => this.loadOlder()).catch(() => undefined));
-    this.notice.hidden = true;
-    this.element.append(this.olderButton, this.list, this.notice, this.readOnly, this.composer.element);
+    this.olderButton.addEventListener('click', () => void this.notice.run(() => this.loadOlder()).catch(() => undefined));
+    this.element.append(this.olderButton, this.list, this.notice.element, this.readOnly, this.composer.element);
     context.session.onMessage((message) => {
       if (message.type === 'svc:conversation' && message.subject === 'discussion') void this.loadLatest().catch(() => undefined);
     });
@@ -62,7 +61,7 @@ export class DiscussionPanel implements Panel {
   }
 
   shown(): void {
-    void this.act(() => this.loadLatest()).catch(() => undefined);
+    void this.notice.run(() => this.loadLatest()).catch(() => undefined);
   }
 
   methods(): Record<string, EditorMethod> {
@@ -92,16 +91,6 @@ export class DiscussionPanel implements Panel {
     return page;
   }
 
-  private async act(change: () => Promise<unknown>): Promise<void> {
-    try {
-      this.notice.hidden = true;
-      await change();
-    } catch (error) {
-      this.notice.textContent = panelText('action.failed', { message: messageOf(error) });
-      this.notice.hidden = false;
-      throw error;
-    }
-  }
 
   private render(scrollToEnd = false): void {
     this.olderButton.hidden = !this.hasOlder;

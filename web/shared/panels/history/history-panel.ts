@@ -2,7 +2,7 @@ import type { EditorMethod } from '../../bridge.js';
 import { element } from '../../shell.js';
 import { invalidArgument, stringArgument } from '../arguments.js';
 import { formatTime } from '../format.js';
-import { messageOf, t as panelText } from '../messages.js';
+import { PanelNotice } from '../notice.js';
 import type { Panel } from '../panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
 import { HistoryApi, type HistoryEntry, type Revision } from './history-api.js';
@@ -37,7 +37,7 @@ export class HistoryPanel implements Panel {
   readonly label = t('history.title');
   readonly element = element('div', '');
   private readonly api: HistoryApi;
-  private readonly notice = element('p', 'svc-panel-notice');
+  private readonly notice = new PanelNotice();
   private readonly createForm = element('form', 'svc-panel-form svc-revision-create');
   private readonly titleInput = element('input', 'svc-input');
   private readonly revisionList = element('ul', 'svc-panel-list svc-revision-list');
@@ -67,9 +67,8 @@ export class HistoryPanel implements Panel {
     });
     this.moreButton.type = 'button';
     this.moreButton.addEventListener('click', () => void this.act(() => this.loadEntries(false)));
-    this.notice.hidden = true;
     this.element.append(
-      this.notice,
+      this.notice.element,
       this.createForm,
       element('h3', 'svc-panel-subheading', t('history.revisions')),
       this.revisionList,
@@ -122,14 +121,9 @@ export class HistoryPanel implements Panel {
     this.render();
   }
 
-  private async act(change: () => Promise<unknown>): Promise<void> {
-    try {
-      this.notice.hidden = true;
-      await change();
-    } catch (error) {
-      this.notice.textContent = panelText('action.failed', { message: messageOf(error) });
-      this.notice.hidden = false;
-    }
+  /** Runs a change whose refusal the notice shows (nothing else waits for it). */
+  private act(change: () => Promise<unknown>): Promise<void> {
+    return this.notice.run(change).catch(() => undefined);
   }
 
   private render(): void {
@@ -203,7 +197,6 @@ export class HistoryPanel implements Panel {
     await this.api.restore(revision.id);
     this.view.hide();
     await this.refresh();
-    this.notice.textContent = t('history.restored', { time });
-    this.notice.hidden = false;
+    this.notice.show(t('history.restored', { time }));
   }
 }
