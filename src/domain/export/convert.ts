@@ -1,18 +1,13 @@
 import type { ContentKind } from '../content/model.js';
-import { toCsv } from './converters/csv.js';
-import { toDocx } from './converters/docx.js';
-import { toHtml, type RenderedHtml } from './converters/html.js';
-import { toMarkdown } from './converters/markdown.js';
-import { toPptx } from './converters/pptx.js';
+import type { RenderedHtml } from './converters/html.js';
 import { ProgressMeter, unitsOf } from './converters/shared.js';
-import { toXlsx } from './converters/xlsx.js';
-import { fontFaceCss } from './render/fonts.js';
 import { sourceFromState, type ExportSource } from './source.js';
 
 /**
  * The CPU-heavy half of an export, as messages a worker thread answers (convert-worker.ts): taking a
  * file's Yjs state apart into an ExportSource, and writing a source as a file or as the HTML page the
- * renderer prints. Everything in and out is structured-clonable.
+ * renderer prints. Everything in and out is structured-clonable. Each format's module (and its library:
+ * docx, exceljs, pptxgenjs) is loaded when first asked for, so a fresh worker starts with only what it needs.
  */
 
 /** Formats written directly from a source; pdf and jpg go through `html` and the renderer. */
@@ -33,19 +28,19 @@ async function writeFile(target: FileTarget, source: ExportSource, meter: Progre
   switch (target) {
     case 'docx':
       if (source.kind !== 'richText') throw mismatch(target, source);
-      return toDocx(source, meter);
+      return (await import('./converters/docx.js')).toDocx(source, meter);
     case 'md':
       if (source.kind !== 'richText') throw mismatch(target, source);
-      return toMarkdown(source, meter);
+      return (await import('./converters/markdown.js')).toMarkdown(source, meter);
     case 'xlsx':
       if (source.kind !== 'workbook') throw mismatch(target, source);
-      return toXlsx(source, meter);
+      return (await import('./converters/xlsx.js')).toXlsx(source, meter);
     case 'csv':
       if (source.kind !== 'workbook') throw mismatch(target, source);
-      return toCsv(source, meter);
+      return (await import('./converters/csv.js')).toCsv(source, meter);
     case 'pptx':
       if (source.kind !== 'slides') throw mismatch(target, source);
-      return toPptx(source, meter);
+      return (await import('./converters/pptx.js')).toPptx(source, meter);
   }
 }
 
@@ -56,7 +51,9 @@ export async function runConversion(request: ConversionRequest, progress: (fract
       return { op: 'source', source: sourceFromState(request.state, request.kind, request.title) };
     case 'file':
       return { op: 'file', bytes: await writeFile(request.target, request.source, new ProgressMeter(unitsOf(request.source), progress)) };
-    case 'html':
+    case 'html': {
+      const [{ toHtml }, { fontFaceCss }] = await Promise.all([import('./converters/html.js'), import('./render/fonts.js')]);
       return { op: 'html', rendered: toHtml(request.source, new ProgressMeter(unitsOf(request.source), progress), fontFaceCss()) };
+    }
   }
 }
