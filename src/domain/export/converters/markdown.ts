@@ -13,9 +13,16 @@ interface Context {
   progress: Progress;
 }
 
-/** Characters that would start Markdown syntax inside text. */
+/**
+ * Text with every character that could start Markdown syntax escaped: inline punctuation anywhere (`&` too, or
+ * `&amp;` would read as `&`), and at a line's start what would make it a list item, a rule or a heading
+ * underline (`-`, `+`, `=`, `1.`, `1)`).
+ */
 function escapeText(text: string): string {
-  return text.replace(/([\\`*_{}[\]<>#|~!])/g, '\\$1').replace(/^(\s*)([-+]|\d+[.)])(?=\s)/gm, (_, space: string, marker: string) => `${space}${marker.replace(/([-+.)])/, '\\$1')}`);
+  return text
+    .replace(/([\\`*_{}[\]<>#|~!&])/g, '\\$1')
+    .replace(/^(\s*)([-+=])/gm, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])/gm, '$1\\$2');
 }
 
 function imageMarkdown(context: Context, attrs: Record<string, unknown> | undefined): string {
