@@ -8,7 +8,7 @@ export interface Progress {
 
 /**
  * Counts steps against the units a source holds and reports the fraction done (0-1) when it moved by at
- * least a percent, so a large file does not flood the task with progress writes.
+ * least a percent (and once when done), so a large file does not flood the task with progress writes.
  */
 export class ProgressMeter implements Progress {
   private done = 0;
@@ -22,7 +22,7 @@ export class ProgressMeter implements Progress {
   step(count = 1): void {
     this.done += count;
     const fraction = this.total > 0 ? Math.min(1, this.done / this.total) : 1;
-    if (fraction - this.reported >= 0.01) {
+    if (fraction - this.reported >= 0.01 || (fraction === 1 && this.reported < 1)) {
       this.reported = fraction;
       this.report(fraction);
     }
