@@ -110,3 +110,43 @@ for (const database of testDatabases()) {
     });
   });
 }
+
+describe('wps export through LibreOffice (a stand-in soffice records the call)', { timeout: 180_000 }, () => {
+  it('converts the docx with the Word 97 filter in a temporary directory it removes, and serves it as .wps', async () => {
+    const { mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    // LibreOffice is an optional component the test machine lacks: this stand-in answers as `soffice --convert-to`
+    // does (writes <outdir>/input.doc) and records its arguments, so the plumbing around it is what is tested.
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'fake-soffice-'));
+    const soffice = path.join(bin, 'soffice');
+    writeFileSync(
+      soffice,
+      `#!/bin/sh\nprintf '%s\\n' "$@" > "${bin}/args"\nwhile [ $# -gt 1 ]; do if [ "$1" = "--outdir" ]; then out="$2"; fi; shift; done\nmkdir -p "$out"\n{ printf 'WORD97:'; cat "$1"; } > "$out/input.doc"\n`,
+      { mode: 0o755 },
+    );
+    const before = readdirSync(os.tmpdir()).filter((name) => name.startsWith('svc-soffice-')).length;
+    const [database] = testDatabases();
+    const { loadConfig } = await import('../../src/config.js');
+    // found on the PATH at start
+    expect(loadConfig({ PATH: `/nonexistent${path.delimiter}${bin}` }).export.soffice).toBe(soffice);
+    expect(loadConfig({ PATH: '/nonexistent' }).export.soffice).toBeUndefined();
+    const svc = await startService(database!, { integrator: true, export: { ...loadConfig({}).export, soffice } });
+    try {
+      await createFile(svc, 'letter', 'document', 'Letter 信');
+      await writeRichText(svc, 'letter', [paragraph(text('Dear friend'))]);
+      const { bytes, response } = await exportFile(svc, 'letter', 'wps');
+      expect(response.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Letter 信.wps')}`);
+      expect(bytes.subarray(0, 7).toString('latin1')).toBe('WORD97:');
+      expect(bytes.subarray(7, 9).toString('latin1')).toBe('PK'); // what LibreOffice was given: the docx
+      const args = readFileSync(path.join(bin, 'args'), 'utf8').split('\n');
+      expect(args).toContain('--headless');
+      expect(args[args.indexOf('--convert-to') + 1]).toBe('doc:MS Word 97');
+      expect(args.find((arg) => arg.startsWith('-env:UserInstallation=file://'))).toBeDefined();
+      expect(readdirSync(os.tmpdir()).filter((name) => name.startsWith('svc-soffice-')).length).toBe(before);
+    } finally {
+      await svc.close();
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
