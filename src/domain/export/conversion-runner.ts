@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ConversionRequest, ConversionResult } from './convert.js';
+import type { ConversionRequest, ConversionResult, ResultOf } from './convert.js';
 
 /**
  * Runs export conversions in worker threads: the event loop stays free for requests and collaboration while
@@ -72,11 +72,11 @@ export class ConversionRunner {
     this.idle.push(entry);
   }
 
-  run(request: ConversionRequest, options: { signal: AbortSignal; deadlineMs: number; onProgress?: (fraction: number) => void }): Promise<ConversionResult> {
+  run<R extends ConversionRequest>(request: R, options: { signal: AbortSignal; deadlineMs: number; onProgress?: (fraction: number) => void }): Promise<ResultOf<R>> {
     if (options.signal.aborted) return Promise.reject(options.signal.reason instanceof Error ? options.signal.reason : new ConversionFailed('conversion aborted'));
     const worker = this.take();
     worker.ref();
-    return new Promise<ConversionResult>((resolve, reject) => {
+    return new Promise<ResultOf<R>>((resolve, reject) => {
       const finish = (outcome: { result: ConversionResult } | { error: Error }) => {
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
@@ -85,7 +85,8 @@ export class ConversionRunner {
         worker.off('exit', onExit);
         if ('result' in outcome) {
           this.putBack(worker);
-          resolve(outcome.result);
+          // the worker answers a request with the result of its op (convert.ts runConversion)
+          resolve(outcome.result as ResultOf<R>);
         } else {
           void worker.terminate();
           reject(outcome.error);

@@ -20,6 +20,9 @@ export type ConversionRequest =
 
 export type ConversionResult = { op: 'source'; source: ExportSource } | { op: 'file'; bytes: Uint8Array } | { op: 'html'; rendered: RenderedHtml };
 
+/** The result a request gets: the one of the same `op`. */
+export type ResultOf<R extends ConversionRequest> = Extract<ConversionResult, { op: R['op'] }>;
+
 function mismatch(target: string, source: ExportSource): Error {
   return new Error(`a ${source.kind} source cannot be written as ${target}`);
 }

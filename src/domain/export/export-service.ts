@@ -8,8 +8,9 @@ import type { FileService } from '../files/file-service.js';
 import type { FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
 import { ConversionFailed, ConversionTimeout, type ConversionRunner } from './conversion-runner.js';
-import type { ConversionRequest, ConversionResult, FileTarget } from './convert.js';
+import type { ConversionRequest, FileTarget, ResultOf } from './convert.js';
 import { EXPORTS_BY_KIND, MIME_TYPES, type ExportType } from './formats.js';
+import type { RenderedHtml } from './converters/html.js';
 import { ImageTooTall, RenderTimeout, type ChromiumRenderer } from './render/chromium.js';
 import { convertWithSoffice, LibreOfficeFailed } from './render/libreoffice.js';
 import { imageSourcesOf, type ExportSource, type ImageAssets } from './source.js';
@@ -113,7 +114,7 @@ export class ExportService {
     const started = Date.now();
     const left = () => Math.max(1, run.deadlineMs - (Date.now() - started));
     const kind = await this.check(appId, fileId, type);
-    const convert = (request: ConversionRequest, from: number, to: number): Promise<ConversionResult> =>
+    const convert = <R extends ConversionRequest>(request: R, from: number, to: number): Promise<ResultOf<R>> =>
       this.deps.runner
         .run(request, { signal: run.signal, deadlineMs: left(), onProgress: (fraction) => run.progress(from + (to - from) * fraction) })
         .catch((error: unknown) => {
@@ -123,9 +124,7 @@ export class ExportService {
     let source: ExportSource;
     if (isContentKind(kind)) {
       const state = await this.deps.content.state(appId, fileId);
-      const built = await convert({ op: 'source', state, kind, title }, 0, 10);
-      if (built.op !== 'source') throw new Error('unexpected conversion result');
-      source = built.source;
+      source = (await convert({ op: 'source', state, kind, title }, 0, 10)).source;
     } else {
       source = await tableWorkbook(title, this.deps.tables.baseContent(appId, fileId));
     }
@@ -136,15 +135,13 @@ export class ExportService {
     const fileName = exportFileName(title, type);
     const mimeType = MIME_TYPES[type];
     if (type === 'pdf' || type === 'jpg') {
-      const html = await convert({ op: 'html', source }, 20, 50);
-      if (html.op !== 'html') throw new Error('unexpected conversion result');
+      const html = await convert({ op: 'html', source } as const, 20, 50);
       run.progress(55);
       const bytes = await this.render(type, html.rendered, left(), run.signal);
       return { fileName, mimeType, bytes };
     }
     const target: FileTarget = type === 'wps' ? 'docx' : type;
-    const written = await convert({ op: 'file', target, source }, 20, type === 'wps' ? 60 : 95);
-    if (written.op !== 'file') throw new Error('unexpected conversion result');
+    const written = await convert({ op: 'file', target, source } as const, 20, type === 'wps' ? 60 : 95);
     if (type !== 'wps') return { fileName, mimeType, bytes: written.bytes };
     // WPS Writer's .wps is the Word 97 binary format: LibreOffice writes it from the docx
     try {
@@ -155,7 +152,7 @@ export class ExportService {
     }
   }
 
-  private async render(type: 'pdf' | 'jpg', rendered: Parameters<ChromiumRenderer['pdf']>[0], deadlineMs: number, signal: AbortSignal): Promise<Uint8Array> {
+  private async render(type: 'pdf' | 'jpg', rendered: RenderedHtml, deadlineMs: number, signal: AbortSignal): Promise<Uint8Array> {
     const abort = () => void this.deps.renderer.kill();
     signal.addEventListener('abort', abort, { once: true });
     try {
