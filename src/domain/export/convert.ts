@@ -1,11 +1,12 @@
 import type { ContentKind } from '../content/model.js';
 import type { RenderedHtml } from './converters/html.js';
 import { ProgressMeter, unitsOf } from './converters/shared.js';
-import { sourceFromState, type ExportSource } from './source.js';
+import { sourceFromState, type ExportSource, type WorkbookSource } from './source.js';
+import { tableWorkbook, type StoredTable } from './table-source.js';
 
 /**
  * The CPU-heavy half of an export, as messages a worker thread answers (convert-worker.ts): taking a
- * file's Yjs state apart into an ExportSource, and writing a source as a file or as the HTML page the
+ * file's Yjs state (or a table base's stored rows) apart into an ExportSource, and writing a source as a file or as the HTML page the
  * renderer prints. Everything in and out is structured-clonable. Each format's module (and its library:
  * docx, exceljs, pptxgenjs) is loaded when first asked for, so a fresh worker starts with only what it needs.
  */
@@ -15,10 +16,11 @@ export type FileTarget = 'docx' | 'md' | 'xlsx' | 'csv' | 'pptx';
 
 export type ConversionRequest =
   | { op: 'source'; state: Uint8Array; kind: ContentKind; title: string }
+  | { op: 'tables'; tables: StoredTable[]; title: string }
   | { op: 'file'; target: FileTarget; source: ExportSource }
   | { op: 'html'; source: ExportSource };
 
-export type ConversionResult = { op: 'source'; source: ExportSource } | { op: 'file'; bytes: Uint8Array } | { op: 'html'; rendered: RenderedHtml };
+export type ConversionResult = { op: 'source'; source: ExportSource } | { op: 'tables'; source: WorkbookSource } | { op: 'file'; bytes: Uint8Array } | { op: 'html'; rendered: RenderedHtml };
 
 /** The result a request gets: the one of the same `op`. */
 export type ResultOf<R extends ConversionRequest> = Extract<ConversionResult, { op: R['op'] }>;
@@ -52,6 +54,8 @@ export async function runConversion(request: ConversionRequest, progress: (fract
   switch (request.op) {
     case 'source':
       return { op: 'source', source: sourceFromState(request.state, request.kind, request.title) };
+    case 'tables':
+      return { op: 'tables', source: tableWorkbook(request.title, request.tables) };
     case 'file':
       return { op: 'file', bytes: await writeFile(request.target, request.source, new ProgressMeter(unitsOf(request.source), progress)) };
     case 'html': {

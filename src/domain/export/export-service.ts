@@ -14,7 +14,7 @@ import type { RenderedHtml } from './converters/html.js';
 import { ImageTooTall, RenderTimeout, type ChromiumRenderer } from './render/chromium.js';
 import { convertWithSoffice, LibreOfficeFailed } from './render/libreoffice.js';
 import { imageSourcesOf, type ExportSource, type ImageAssets } from './source.js';
-import { tableWorkbook } from './table-source.js';
+import type { StoredTable } from './table-source.js';
 
 /**
  * Exports of collaborative files (docs/IMPORT-EXPORT.md "Export"): which formats a file kind offers, making
@@ -126,7 +126,9 @@ export class ExportService {
       const state = await this.deps.content.state(appId, fileId);
       source = (await convert({ op: 'source', state, kind, title }, 0, 10)).source;
     } else {
-      source = await tableWorkbook(title, this.deps.tables.baseContent(appId, fileId));
+      const tables: StoredTable[] = [];
+      for await (const table of this.deps.tables.baseContent(appId, fileId)) tables.push(table);
+      source = (await convert({ op: 'tables', tables, title }, 0, 10)).source;
     }
     run.progress(15);
     if (source.kind !== 'workbook') source.images = await this.images(appId, source);

@@ -30,9 +30,17 @@ function cellOf(column: TableColumn, value: CellValue, row: number, index: numbe
   return { row, column: index, value: textOf(value) };
 }
 
-export function tableSheet(table: { name: string; columns: TableColumn[]; rows: Cells[] }): WorkbookSheet {
+/** A table as read for an export: its columns and each row's stored cells as JSON text (keyed by column guid). */
+export interface StoredTable {
+  name: string;
+  columns: TableColumn[];
+  rows: string[];
+}
+
+export function tableSheet(table: StoredTable): WorkbookSheet {
   const cells: WorkbookCell[] = table.columns.map((column, index) => ({ row: 0, column: index, value: column.name }));
-  table.rows.forEach((row, rowIndex) => {
+  table.rows.forEach((text, rowIndex) => {
+    const row = JSON.parse(text) as Cells;
     table.columns.forEach((column, index) => {
       const value = row[column.guid];
       if (value !== undefined && value !== null) cells.push(cellOf(column, value, rowIndex + 1, index));
@@ -41,8 +49,6 @@ export function tableSheet(table: { name: string; columns: TableColumn[]; rows: 
   return { name: table.name, cells, rowCount: table.rows.length + 1, columnCount: table.columns.length, columnWidths: {}, frozenRows: 1 };
 }
 
-export async function tableWorkbook(title: string, tables: AsyncIterable<{ name: string; columns: TableColumn[]; rows: Cells[] }>): Promise<WorkbookSource> {
-  const sheets: WorkbookSheet[] = [];
-  for await (const table of tables) sheets.push(tableSheet(table));
-  return { kind: 'workbook', title, sheets };
+export function tableWorkbook(title: string, tables: readonly StoredTable[]): WorkbookSource {
+  return { kind: 'workbook', title, sheets: tables.map(tableSheet) };
 }

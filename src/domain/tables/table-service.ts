@@ -283,10 +283,11 @@ export class TableService {
   }
 
   /**
-   * Every table of a base with its columns and all its rows in creation order (cells keyed by column guid),
-   * read in pages: what an export writes. No permission check: the caller authorised the export.
+   * Every table of a base with its columns and all its rows in creation order, each row its stored cells' JSON
+   * text (an object keyed by column guid, parsed by the reader, off the event loop), read in pages: what an
+   * export writes. No permission check: the caller authorised the export.
    */
-  async *baseContent(appId: string, baseGuid: string, pageSize = 5000): AsyncGenerator<{ name: string; columns: TableColumn[]; rows: Cells[] }> {
+  async *baseContent(appId: string, baseGuid: string, pageSize = 5000): AsyncGenerator<{ name: string; columns: TableColumn[]; rows: string[] }> {
     const tables = await this.db
       .selectFrom('table_tables')
       .select('guid')
@@ -297,11 +298,11 @@ export class TableService {
       .execute();
     for (const { guid } of tables) {
       const table = await this.loadTable(this.db, appId, guid);
-      const rows: Cells[] = [];
+      const rows: string[] = [];
       let after = -1;
       for (;;) {
         const page = await this.db.selectFrom('table_rows').select(['seq', 'cells']).where('table_guid', '=', guid).where('seq', '>', after).orderBy('seq').limit(pageSize).execute();
-        for (const row of page) rows.push(parseCells(row.cells));
+        for (const row of page) rows.push(row.cells);
         if (page.length < pageSize) break;
         after = page[page.length - 1]!.seq;
       }
