@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/export/render/libreoffice.js';
 
@@ -17,6 +18,11 @@ export interface Config {
   bodyLimitBytes: number;
   /** Default per-application request budget per second on the backend routes. */
   appQps: number;
+  /**
+   * Header prefix of the public client kits' dialect, lower case (e.g. `x-shimo-`): a request signed with
+   * `<prefix>Signature` is answered as the kits expect (README "Client kits"). Unset: no dialect.
+   */
+  compatHeaderPrefix?: string | undefined;
   /** Application created or updated at start, when SVC_APP_ID and SVC_APP_SECRET are set. */
   bootstrapApp: BootstrapApp | undefined;
   /** Largest accepted table API request body, in bytes; above it the table API answers 400 / 70012. */
@@ -104,9 +110,21 @@ export interface ContentConfig {
   permissionRecheckMs: number;
   /** Memory for decoded documents of files no editor has open, kept between reads (estimated bytes; 0: none; default 256 MiB). */
   cacheBytes?: number;
+  /** History entries of a file that keep their content snapshot, newest first (revisions' entries always do; default 100). */
+  historySnapshots?: number;
 }
 
 export class ConfigError extends Error {}
+
+/** A header name prefix ending in `-` (`X-Shimo-`); never our own `X-Svc-`, whose answers keep the envelope. */
+function compatHeaderPrefix(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const prefix = raw.toLowerCase();
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*-$/.test(prefix) || prefix === 'x-svc-') {
+    throw new ConfigError(`SVC_COMPAT_HEADER_PREFIX must be a header name prefix ending in "-" other than X-Svc- (e.g. X-Shimo-), got ${JSON.stringify(raw)}`);
+  }
+  return prefix;
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -145,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
+    compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
     bootstrapApp:
       appId && secret ? { appId, secret, endpointUrl: env.SVC_APP_ENDPOINT_URL || undefined } : undefined,
     tableBodyLimitBytes: integer(env, 'SVC_TABLE_BODY_LIMIT', 5 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -168,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       compactAfter: integer(env, 'SVC_CONTENT_COMPACT_AFTER', 500, 1, 1_000_000),
       permissionRecheckMs: integer(env, 'SVC_CONTENT_PERMISSION_RECHECK_MS', 60_000, 100, 86_400_000),
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
+      historySnapshots: integer(env, 'SVC_CONTENT_HISTORY_SNAPSHOTS', DEFAULT_HISTORY_SNAPSHOTS, 1, 1_000_000),
     },
     tasks: {
       worker: env.SVC_TASK_WORKER !== '0' && env.SVC_TASK_WORKER !== 'false',

@@ -51,6 +51,8 @@ export const Errors = {
   appNotFound: { http: 404, code: 20005, tableCode: 70001 },
   unknownApp: { http: 401, code: 20005, tableCode: 'unauthorized' },
   memberLimitReached: { http: 409, code: 20010, tableCode: 70000 },
+  /** the app's seat policy (auto, strict) does not admit the user: disabled, not activated, or beyond the member limit */
+  seatRequired: { http: 403, code: 20011, tableCode: 20000 },
 
   // Signature and token (spec 7.1 family 30001-30008).
   signatureMissing: { http: 401, code: 30001, tableCode: 'unauthorized' },
@@ -87,6 +89,7 @@ export const Errors = {
   revisionNotFound: { http: 404, code: 60010, tableCode: 70000 },
   historyNotFound: { http: 404, code: 60011, tableCode: 70000 },
   invalidRevisionParams: { http: 400, code: 60012, tableCode: 70000 },
+  historyContentNotKept: { http: 410, code: 60013, tableCode: 70000 },
   upgradeRequired: { http: 426, code: 42600, tableCode: 70000 },
 
   // Spreadsheet values API (our own family 72000-72099, beside the collaborative-file codes; docs/SHEETS.md).
@@ -111,6 +114,9 @@ export const Errors = {
   mentionedUserUnknown: { http: 400, code: 74003, tableCode: 70000 },
   commentDeleted: { http: 404, code: 74004, tableCode: 70000 },
   threadClosed: { http: 409, code: 74005, tableCode: 70000 },
+  // Never an answer's status: carried as `selection.damaged` of the one thread whose stored anchor cannot be read,
+  // so that the rest of the list (and the thread's comments) still answer.
+  selectionDamaged: { http: 500, code: 74006, tableCode: 70000 },
 
   // Images and attachments (our own family 75000-75099; docs/ATTACHMENTS.md).
   invalidAttachmentParams: { http: 400, code: 75000, tableCode: 70000 },

@@ -6,7 +6,11 @@ import { ApiError, Errors } from './errors.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
+import { redactingLogger } from './http/log-redaction.js';
+import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
+import { browserCors } from './http/plugins/cors.js';
+import { kitDialect } from './http/plugins/kit-dialect.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
@@ -36,7 +40,8 @@ export interface ServerOptions {
  */
 export async function buildServer(services: Services, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: services.config.logLevel },
+    // signatures and tokens arrive in query strings too (browsers, client kits): never written to the log
+    logger: redactingLogger(options.logger ?? { level: services.config.logLevel }),
     bodyLimit: services.config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (request) => {
@@ -63,6 +68,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
   app.addHook('onReady', async () => {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
+    // edits a process acknowledged but did not record before it stopped abruptly are recorded now
+    await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
     if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
     const exportLog = app.log.child({ component: 'export' });
     services.exports.start((error) => exportLog.error({ err: error }, 'removing expired export files failed'));
@@ -99,7 +106,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     transform: ({ schema, url, route }) => {
       const auth = route.config?.auth ?? 'none';
       const security = auth === 'none' ? [] : auth === 'user' ? [{ signature: [], token: [] }] : [{ signature: [] }];
-      return { schema: { ...schema, security } as typeof schema, url };
+      const described = withErrorAnswers(schema, url, auth, { tablePrefix: TABLE_API_PREFIX, backendPrefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
+      return { schema: { ...described, security } as typeof schema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -115,6 +123,9 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // client kits' /uploader), so the backend, table and upload APIs draw on one budget per app; each group keeps
   // its own envelope.
   await app.register(async (integrators) => {
+    // before signature-auth: it hands the kits' credentials to it
+    await integrators.register(kitDialect, { headerPrefix: services.config.compatHeaderPrefix });
+    await integrators.register(browserCors, { prefixes: [SDK_PREFIX, UPLOADER_PREFIX] });
     await integrators.register(signatureAuth);
     await integrators.register(appRateLimit, { defaultQps: services.config.appQps });
     await integrators.register(

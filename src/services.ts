@@ -7,6 +7,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
 import type { ConversationDeps } from './domain/conversations/conversation-deps.js';
@@ -99,7 +100,9 @@ export function createServices(config: Config, storage: Storage): Services {
   callbacks.setFailureListener(reportCallbackFailures(outbox, storage.db, (error) => delivery.log.error({ err: error }, 'recording a System event failed')));
   const content = new ContentService(storage, files, outbox, config.content);
   content.addRecordHook(bodyMentionsHook);
-  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs);
+  content.addRecordHook(bodyDateMentionsHook);
+  const seats = new SeatService(storage);
+  const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId));
   const tables = new TableService({
     storage,
     files,
@@ -139,7 +142,7 @@ export function createServices(config: Config, storage: Storage): Services {
     storage,
     outbound,
     apps,
-    seats: new SeatService(storage),
+    seats,
     files,
     content,
     collabFiles: new CollabFileService(storage, files, content),

@@ -8,7 +8,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+
+/** JOSE `typ` of the signed user tokens this integrator accepts (`npx svc sign --user`). */
+export const EXAMPLE_USER_TOKEN_TYPE = 'svc-example-user+jwt';
 
 export type Permissions = Partial<Record<'readable' | 'editable' | 'commentable' | 'copyable' | 'exportable' | 'manageable', boolean>>;
 
@@ -235,7 +238,7 @@ export class ReferenceIntegrator {
     }
 
     // User calls (credential type 0) carry the user's own session token.
-    const me = this.currentUser(req);
+    const me = await this.currentUser(req);
     if (method === 'GET' && path === '/users/current/info') return publicUser(me);
     if (method === 'GET' && path === '/users/current/team') {
       const team = me.teamGuid ? this.teams.get(me.teamGuid) : undefined;
@@ -352,12 +355,36 @@ export class ReferenceIntegrator {
     return {};
   }
 
-  private currentUser(req: http.IncomingMessage): User {
+  private async currentUser(req: http.IncomingMessage): Promise<User> {
     const token = header(req, 'x-svc-token');
-    const userId = token === undefined ? undefined : this.tokens.get(token);
+    const userId = token === undefined ? undefined : (this.tokens.get(token) ?? (await this.userOfSignedToken(token)));
     const user = userId === undefined ? undefined : this.users.get(userId);
     if (!user) throw new HttpError(401, 'unknown token');
     return user;
+  }
+
+  /**
+   * Besides its fixed tokens, this integrator accepts user tokens signed with the app secret, as
+   * `npx svc sign --app <appId> --user <userId>` prints them (src/cli/sign.ts): JOSE `typ`
+   * svc-example-user+jwt, HS256, the appId in `aud`, the user in `sub`, unexpired. A real integrator hands
+   * out its own session tokens instead.
+   */
+  private async userOfSignedToken(token: string): Promise<string | undefined> {
+    try {
+      if (decodeProtectedHeader(token).typ !== EXAMPLE_USER_TOKEN_TYPE) return undefined;
+      const { aud } = decodeJwt(token);
+      const secret = typeof aud === 'string' ? this.options.secretOf(aud) : undefined;
+      if (!secret) return undefined;
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+        algorithms: ['HS256'],
+        typ: EXAMPLE_USER_TOKEN_TYPE,
+        audience: aud as string,
+        requiredClaims: ['exp', 'sub'],
+      });
+      return payload.sub;
+    } catch {
+      return undefined;
+    }
   }
 
   private userById(id: string): User {

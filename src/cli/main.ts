@@ -1,26 +1,37 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
+import { LICENSE_SIGNATURE_MAX_SECONDS } from '../auth/signature.js';
 import type { App, AppSettings } from '../domain/apps/app-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../domain/files/file-types.js';
+import { isSeatPolicy, SEAT_POLICIES } from '../domain/seats/seat-policy.js';
 import { isApiError } from '../errors.js';
 import { createServices } from '../services.js';
 import { openStorage } from '../storage/database.js';
+import { DEFAULT_SIGNATURE_SECONDS, exampleUserToken, parseDuration, signatureFor } from './sign.js';
 
 const USAGE = `usage: svc <command> [options]
 
 Manages applications in the database the service uses (same DATABASE_URL / SVC_DATA_DIR as npm start).
 
 commands:
-  app create [--id ID] [--name NAME] [--endpoint-url URL] [--member-limit N]
+  app create [--id ID] [--name NAME] [--endpoint-url URL] [--member-limit N] [--seat-policy P]
              [--valid-until ISO|never] [--file-types a,b,…] [--qps N] [--frame-origins a,b,…|any]
                                       create an application; prints appId and secret (shown once)
   app show <appId>                    show an application (never its secret)
-  app update <appId> [--name …] [--member-limit …] [--valid-until …] [--file-types …] [--qps N|default]
-             [--frame-origins a,b,…|any]
+  app update <appId> [--name …] [--member-limit …] [--seat-policy P] [--valid-until …] [--file-types …]
+             [--qps N|default] [--frame-origins a,b,…|any]
   app set-endpoint <appId> <url>      set the integrator callback base address
   app rotate-secret <appId>           replace the secret; prints the new one (shown once)
+  sign --app <appId> [--license] [--expires 1h] [--user <userId>]
+                                      print, as shell lines for eval "$(npx svc sign …)", a signature for curl:
+                                      export SIGNATURE=… (1 hour), or with --license export LICENSE_SIGNATURE=…
+                                      (4 minutes at most); --user adds export TOKEN=…, a user token the example
+                                      integrator (examples/integrator) accepts for that user (24 hours)
 
 file types: ${FILE_TYPES.join(', ')}
+seat policies: open (anyone the integrator vouches for), auto (a user without a seat is activated on first
+  use while seats remain), strict (activated users only); under auto and strict a disabled user or one beyond
+  the member limit is refused (20011). Default: auto when --member-limit is given at creation, else open.
 frame origins: the host pages allowed to frame the editor, comma-separated http(s)://host[:port]
   (host may start with *. for its subdomains), e.g. https://intranet.example.com,https://*.example.org;
   any (the default) allows every origin`;
@@ -37,6 +48,11 @@ function parseSettings(values: Record<string, string | boolean | undefined>): Ap
   if (text('endpoint-url') !== undefined) settings.endpointUrl = text('endpoint-url');
   const memberLimit = text('member-limit');
   if (memberLimit !== undefined) settings.memberLimit = Number(memberLimit);
+  const seatPolicy = text('seat-policy');
+  if (seatPolicy !== undefined) {
+    if (!isSeatPolicy(seatPolicy)) throw new UsageError(`--seat-policy: one of ${SEAT_POLICIES.join(', ')}, not ${seatPolicy}`);
+    settings.seatPolicy = seatPolicy;
+  }
   const qps = text('qps');
   if (qps !== undefined) settings.qpsLimit = qps === 'default' ? null : Number(qps);
   const validUntil = text('valid-until');
@@ -67,6 +83,7 @@ function describe(app: App): Record<string, unknown> {
     appName: app.name,
     availableFileTypes: app.availableFileTypes,
     memberLimit: app.memberLimit,
+    seatPolicy: app.seatPolicy,
     validFrom: new Date(app.validFrom).toISOString(),
     validUntil: app.validUntil === null ? null : new Date(app.validUntil).toISOString(),
     endpointUrl: app.endpointUrl,
@@ -84,15 +101,20 @@ async function run(argv: string[]): Promise<void> {
       name: { type: 'string' },
       'endpoint-url': { type: 'string' },
       'member-limit': { type: 'string' },
+      'seat-policy': { type: 'string' },
       'valid-until': { type: 'string' },
       'file-types': { type: 'string' },
       qps: { type: 'string' },
       'frame-origins': { type: 'string' },
+      app: { type: 'string' },
+      license: { type: 'boolean' },
+      expires: { type: 'string' },
+      user: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, command, ...rest] = positionals;
-  if (values.help || group !== 'app' || !command) {
+  if (values.help || !((group === 'app' && command) || group === 'sign')) {
     console.log(USAGE);
     if (!values.help) process.exitCode = 2;
     return;
@@ -100,6 +122,14 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { apps } = createServices(config, storage);
+  if (group === 'sign') {
+    try {
+      await sign(apps, values);
+    } finally {
+      await storage.close();
+    }
+    return;
+  }
   const needId = () => {
     const id = rest[0];
     if (!id) throw new UsageError(`app ${command} needs an appId`);
@@ -136,6 +166,21 @@ async function run(argv: string[]): Promise<void> {
   } finally {
     await storage.close();
   }
+}
+
+/** `svc sign`: shell lines that set what curl needs (README "First run"). */
+async function sign(apps: ReturnType<typeof createServices>['apps'], values: Record<string, string | boolean | undefined>): Promise<void> {
+  if (typeof values.app !== 'string') throw new UsageError('sign needs --app <appId>');
+  const license = values.license === true;
+  const seconds = typeof values.expires === 'string' ? parseDuration(values.expires) : license ? LICENSE_SIGNATURE_MAX_SECONDS : DEFAULT_SIGNATURE_SECONDS;
+  if (seconds === undefined) throw new UsageError(`--expires: not a duration (30, 90s, 10m, 2h): ${String(values.expires)}`);
+  if (license && seconds > LICENSE_SIGNATURE_MAX_SECONDS) {
+    throw new UsageError(`--expires: a licence signature lives ${LICENSE_SIGNATURE_MAX_SECONDS / 60} minutes at most`);
+  }
+  const app = await apps.get(values.app);
+  const lines = [`export ${license ? 'LICENSE_SIGNATURE' : 'SIGNATURE'}=${await signatureFor(app, { license, seconds })}`];
+  if (typeof values.user === 'string') lines.push(`export TOKEN=${await exampleUserToken(app, values.user)}`);
+  console.log(lines.join('\n'));
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {

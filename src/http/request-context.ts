@@ -16,6 +16,11 @@ declare module 'fastify' {
     auth?: AuthRequirement;
     /** Error used when this route's input fails validation (default: Errors.invalidRequest). */
     invalidRequest?: ErrorSpec;
+    /**
+     * A page in a browser may call this route directly although it takes no user token (CORS, plugins/cors.ts);
+     * routes with `auth: 'user'` are browser-callable anyway.
+     */
+    browser?: boolean;
   }
   interface FastifyRequest {
     auth: RequestAuth | null;

@@ -1,3 +1,4 @@
+import type { App } from '../domain/apps/app-service.js';
 import { ApiError, Errors } from '../errors.js';
 import type { RequestAuth } from '../auth/request-auth.js';
 import { AnswerCache, cacheKey } from './answer-cache.js';
@@ -13,10 +14,15 @@ const VERBS: Record<Permission, string> = {
   manageable: 'manage',
 };
 
+/** Whether the application lets this user in (its seat policy); throws the refusal. */
+export type AdmitUser = (app: App, userId: string) => Promise<void>;
+
 /**
  * Permission resolution for user-context requests. The integrator owns users and permissions: the token
  * becomes a user through `/users/current/info`, a file becomes metadata and permission booleans through
- * `/files/{fileId}`. Answers are reused for `ttlMs` (0: never) per app + token (+ file).
+ * `/files/{fileId}`. Answers are reused for `ttlMs` (0: never) per app + token (+ file). Every user-context
+ * call resolves its user here, so this is where the app's seat policy admits or refuses the user, on every
+ * call (never cached: a disabled seat takes effect at once).
  */
 export class AccessService {
   private readonly users: AnswerCache<IntegratorUser>;
@@ -26,16 +32,22 @@ export class AccessService {
   constructor(
     private readonly callbacks: CallbackClient,
     ttlMs: number,
+    private readonly admit: AdmitUser,
   ) {
     this.users = new AnswerCache(ttlMs);
     this.files = new AnswerCache(ttlMs);
     this.people = new AnswerCache(ttlMs);
   }
 
-  /** The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it. */
-  currentUser(auth: RequestAuth): Promise<IntegratorUser> {
+  /**
+   * The user behind the request's token; 401 (10003 / table 20000) when the integrator does not know it, 403 /
+   * 20011 when the app's seat policy does not admit them.
+   */
+  async currentUser(auth: RequestAuth): Promise<IntegratorUser> {
     const context = this.userContext(auth);
-    return this.users.get(cacheKey(auth.app.id, context.token), () => this.callbacks.currentUser(context.call));
+    const user = await this.users.get(cacheKey(auth.app.id, context.token), () => this.callbacks.currentUser(context.call));
+    await this.admit(auth.app, user.id);
+    return user;
   }
 
   /**

@@ -7,7 +7,7 @@ import { verifySignature } from '../auth/signature.js';
 import type { CollaborationContext } from '../domain/content/content-service.js';
 import { NO_PERMISSIONS, sessionPermissions } from '../domain/content/session-access.js';
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
-import { ApiError, Errors, isApiError } from '../errors.js';
+import { ApiError, Errors, isApiError, type ErrorSpec } from '../errors.js';
 
 /** `/sdk/v2/collab-files/{fileId}/collaboration`: the WebSocket endpoint of one file (README "Collaboration"). */
 const COLLABORATION_PATH = /^\/sdk\/v2\/collab-files\/([^/]+)\/collaboration$/;
@@ -51,10 +51,13 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
     presenceOnly: kind === 'presence',
     recheck: async ({ fresh }) => {
       try {
+        // a seat disabled (or a policy tightened) while the editor is open closes the session too
+        await services.seats.admit(await services.apps.get(appId), user.id);
         return sessionPermissions((await services.access.fileMetadata(auth, fileId, { fresh })).permissions);
       } catch (error) {
         // a refusal or a file the integrator no longer knows ends the session; its failures do not
-        if (isApiError(error) && (error.spec === Errors.permissionDenied || error.spec === Errors.integratorFileNotFound)) return NO_PERMISSIONS;
+        const ends: ErrorSpec[] = [Errors.permissionDenied, Errors.integratorFileNotFound, Errors.seatRequired];
+        if (isApiError(error) && ends.includes(error.spec)) return NO_PERMISSIONS;
         throw error;
       }
     },

@@ -100,7 +100,8 @@ export const uploaderApi: FastifyPluginAsyncTypebox = async (app) => {
     scope.post(
       '/upload',
       {
-        config: { auth: 'none', invalidRequest: Errors.invalidAttachmentParams },
+        // the editors' image upload posts here from the page: its access token is the credential
+        config: { auth: 'none', browser: true, invalidRequest: Errors.invalidAttachmentParams },
         schema: {
           tags: ['attachments'],
           summary: 'Upload an image or attachment (multipart)',

@@ -44,6 +44,8 @@ export interface AppsTable {
   qps_limit: number | null;
   /** JSON array of allowed host origins (domain/apps/frame-origins.ts); '[]': any origin */
   frame_origins: Generated<string>;
+  /** 'open' | 'auto' | 'strict' (domain/seats/seat-policy.ts) */
+  seat_policy: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -130,6 +132,8 @@ export interface ContentDocsTable {
   snapshot_seq: number;
   /** last sequence number handed out to an update of this file */
   update_seq: number;
+  /** every update with seq <= recorded_seq is in a recorded version (history entry, FileContent event) */
+  recorded_seq: Generated<number>;
   updated_at: number;
 }
 

@@ -292,6 +292,40 @@ for (const database of testDatabases()) {
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: '' } })).body.status).toBe(60012);
     });
 
+    it('keeps the content of the newest history entries and of those revisions name; older entries stay listed without it', async () => {
+      await svc.close();
+      svc = await startService(database, { integrator: true, content: { ...FAST_CONTENT, historySnapshots: 3 } });
+      const contentOf = async (historyId: string) => {
+        const response = await fetch(`${svc.url}/sdk/v2/collab-files/kept/history/${encodeURIComponent(historyId)}/content`, {
+          headers: { 'x-svc-signature': await svc.sign(), 'x-svc-token': DEFAULT_USER.token },
+        });
+        return response.status === 200 ? 200 : ((await response.json()) as { status: number }).status;
+      };
+      const edit = async (words: string) => {
+        await writeRichText('kept', [paragraph(text(words))]);
+        await svc.services.content.flush(svc.app.id, 'kept');
+      };
+      const entries = async () => (await svc.call('GET', '/sdk/v2/collab-files/kept/doc-sidebar-info', { query: { pageSize: 50 } })).body.data.histories as { id: string; historyType: number }[];
+      await createFile('kept', 'document');
+      await edit('one');
+      const named = (await svc.call('POST', '/sdk/v2/collab-files/kept/revisions', { body: { title: 'First draft' } })).body.data;
+      for (const words of ['two', 'three', 'four', 'five']) await edit(words);
+
+      const listed = await entries();
+      expect(listed).toHaveLength(6); // five edits and the revision's snapshot: every entry stays in the history
+      const statuses = await Promise.all(listed.map((entry) => contentOf(entry.id)));
+      const keptIds = listed.filter((_, index) => statuses[index] === 200).map((entry) => entry.id);
+      // the three newest, and the entry the revision names although it is older
+      expect(keptIds).toEqual([...listed.slice(0, 3).map((entry) => entry.id), named.docHistoryId]);
+      expect(statuses.filter((status) => status !== 200)).toEqual([60013, 60013]);
+      // the revision still restores; a revision cannot be made of an entry whose content is gone
+      const restored = await svc.call('POST', `/sdk/v2/collab-files/kept/revisions/${named.id}/restore`);
+      expect(restored.status, restored.text).toBe(200);
+      const gone = listed.find((_, index) => statuses[index] === 60013)!;
+      const refused = await svc.call('POST', '/sdk/v2/collab-files/kept/revisions', { body: { title: 'Too late', docHistoryId: gone.id } });
+      expect([refused.status, refused.body.status]).toEqual([410, 60013]);
+    });
+
     it('serves the content of an old version as the Yjs state of its history entry', async () => {
       const historyContent = async (fileId: string, historyId: string, token: string = DEFAULT_USER.token) => {
         const response = await fetch(`${svc.url}/sdk/v2/collab-files/${fileId}/history/${encodeURIComponent(historyId)}/content`, {

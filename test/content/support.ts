@@ -2,6 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import { sql } from 'kysely';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import type { Config } from '../../src/config.js';
 import { buildServer } from '../../src/server.js';
 import { createServices, type Services } from '../../src/services.js';
 import { openStorage, type StorageOptions } from '../../src/storage/database.js';
@@ -78,19 +79,22 @@ export function refusedUpgrade(url: string): Promise<{ status: number; body: { s
   });
 }
 
+/** How another process opens the database of `svc` (the SQLite folder, or the PostgreSQL schema). */
+export async function storageOptionsOf(svc: TestService): Promise<StorageOptions> {
+  const { config, storage } = svc.services;
+  if (storage.engine !== 'postgres') return { dataDir: config.dataDir };
+  const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema;
+  return { databaseUrl: config.databaseUrl, pgSchema: schema, dataDir: config.dataDir };
+}
+
 /**
  * A second service process on the same database (its own storage connection, services, Hocuspocus and
  * HTTP port), as a second `npm start` against the same SQLite file or PostgreSQL schema would be.
  */
-export async function startPeer(svc: TestService): Promise<{ url: string; services: Services; sign: TestService['sign']; close(): Promise<void> }> {
-  const { config, storage } = svc.services;
-  let options: StorageOptions = { dataDir: config.dataDir };
-  if (storage.engine === 'postgres') {
-    const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]!.schema;
-    options = { databaseUrl: config.databaseUrl, pgSchema: schema, dataDir: config.dataDir };
-  }
-  const peerStorage = await openStorage(options);
-  const services = createServices(config, peerStorage);
+export async function startPeer(svc: TestService, content: Partial<Config['content']> = {}): Promise<{ url: string; services: Services; sign: TestService['sign']; close(): Promise<void> }> {
+  const { config } = svc.services;
+  const peerStorage = await openStorage(await storageOptionsOf(svc));
+  const services = createServices({ ...config, content: { ...config.content, ...content } }, peerStorage);
   const server = await buildServer(services, { logger: false });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const address = server.server.address();

@@ -7,7 +7,7 @@ import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, startPeer, type Editor } from '../content/support.js';
-import { createFile as createTestFile, FAST_CONTENT } from './support.js';
+import { createFile as createTestFile, data, FAST_CONTENT, talk } from './support.js';
 
 const writer: ContentActor = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name, token: DEFAULT_USER.token };
 
@@ -215,6 +215,31 @@ for (const database of testDatabases()) {
         'FileContent of the second burst',
       );
       expect(await queued('live')).toHaveLength(1);
+    });
+
+    it('reads date mentions written in the body: each new guid once, as a date mention of the file with its event', async () => {
+      await createFile('dated', 'document');
+      const date = (value: string, guid: string): ProseMirrorNode => ({ type: 'dateMention', attrs: { date: value, guid } });
+      await appendRichText('dated', [
+        paragraph(text('Ship it on '), date('2026-12-01', 'pos-1'), text(' latest')),
+        paragraph(text('Not a day: '), date('2026-02-30', 'pos-bad'), text(', no guid: '), { type: 'dateMention', attrs: { date: '2026-12-02' } }),
+      ]);
+      const listed = async () => data(await talk(svc, 'GET', 'dated', 'date-mentions')) as Array<Record<string, unknown>>;
+      expect(await listed()).toEqual([
+        expect.objectContaining({ positionId: 'pos-1', remindAt: Date.parse('2026-12-01T00:00:00Z'), content: 'Ship it on 2026-12-01 latest', remindUserIds: [], authorId: DEFAULT_USER.id }),
+      ]);
+      await eventually(() => svc.integrator.events.some((event) => event.eventClass === 'DateMention' && event.body.fileId === 'dated'), 'the DateMention event');
+      const event = svc.integrator.events.find((candidate) => candidate.eventClass === 'DateMention')!;
+      expect(event.body).toMatchObject({ action: 'create', createData: { positionId: 'pos-1', remindAt: Date.parse('2026-12-01T00:00:00Z'), fileId: 'dated' } });
+
+      // recording again reads nothing new; the editor declaring the same positionId updates it instead of adding one
+      await appendRichText('dated', [paragraph(text('more text'))]);
+      const declared = data(await talk(svc, 'POST', 'dated', 'date-mentions', { body: { content: 'Ship date', remindAt: '2026-12-01T09:00:00Z', remindUserIds: [], positionId: 'pos-1' } }));
+      expect(await listed()).toEqual([expect.objectContaining({ id: declared.id, positionId: 'pos-1', content: 'Ship date', remindAtIso: '2026-12-01T09:00:00.000Z' })]);
+      // one removed through the API stays removed although its node is still in the body
+      await talk(svc, 'DELETE', 'dated', `date-mentions/${declared.id}`);
+      await appendRichText('dated', [paragraph(text('and more'))]);
+      expect(await listed()).toEqual([]);
     });
 
     it('sends no MentionAt for a spreadsheet, and its record hooks are not even called', async () => {

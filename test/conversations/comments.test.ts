@@ -239,6 +239,29 @@ for (const database of testDatabases()) {
       expectFailure(await talk(svc, 'POST', 'sheet-1', 'comments', { body: { selection: { from: 1, to: 2 }, content: 'x' } }), 400, 74001);
     });
 
+    it('a thread whose stored anchor is damaged answers 74006 in its selection; the list and its comments still answer', async () => {
+      await createFile(svc, 'sheet-2', 'spreadsheet');
+      const guids: string[] = [];
+      for (const range of ['A1', 'B2', 'C3', 'D4']) {
+        guids.push(data(await talk(svc, 'POST', 'sheet-2', 'comments', { body: { selection: { sheet: 'Sheet1', range }, content: `on ${range}` } })).selectionGuid);
+      }
+      const damage = (guid: string, values: { anchor?: string; selection_kind?: string }) =>
+        svc.services.storage.db.updateTable('comment_threads').set(values).where('id', '=', guid).execute();
+      await damage(guids[0]!, { anchor: '{"sheetId": "s", "ran' }); // not JSON
+      await damage(guids[1]!, { anchor: '{"sheetId": 7, "range": "B2"}' }); // not the spreadsheet shape
+      await damage(guids[2]!, { anchor: '{"sheetId": "s", "range": "B2:"}' }); // a range that does not parse
+      const damaged = { detached: true, damaged: { code: 74006, message: expect.stringContaining('cannot be read') } };
+
+      const list = data(await talk(svc, 'GET', 'sheet-2', 'comment-list'));
+      const bySelection = new Map(list.threads.map((thread: { selectionGuid: string }) => [thread.selectionGuid, thread]));
+      for (const guid of guids.slice(0, 3)) expect(bySelection.get(guid)).toMatchObject({ selection: damaged, comments: [expect.objectContaining({ content: expect.stringMatching(/^on /) })] });
+      expect(bySelection.get(guids[3]!)).toMatchObject({ selection: { range: 'D4', detached: false } });
+      expect(data(await talk(svc, 'GET', 'sheet-2', `comment-threads/${guids[0]}`)).selection).toMatchObject(damaged);
+      // a kind no module knows is damage too
+      await damage(guids[3]!, { selection_kind: 'hologram' });
+      expect(data(await talk(svc, 'GET', 'sheet-2', `comment-threads/${guids[3]}`)).selection).toMatchObject({ detached: true, damaged: { code: 74006 } });
+    });
+
     it('tables: selectionTitle is the table guid and selectionContent the commented cell', async () => {
       const base = await createBase(svc, 'base-1');
       const table = await createTable(svc, base, [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newTextBox, richTextOf, sheetsOf, slidesOf } from '../../src/domain/content/model.js';
+import { newTextBox, recordStructureEdit, richTextOf, sheetsOf, slidesOf } from '../../src/domain/content/model.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
 import { createSelectionModules, type SelectionContext, type SelectionModules } from '../../src/domain/conversations/selections/index.js';
 import type { FileType } from '../../src/domain/files/file-types.js';
@@ -365,9 +365,9 @@ for (const database of testDatabases()) {
         await createFile('sheet', 'spreadsheet');
         const [first] = await sheetIds('sheet');
         const byName = await anchorOf('sheet', 'spreadsheet', { sheet: 'Sheet1', range: 'c4:$b$2' });
-        expect(byName).toEqual({ anchor: { sheetId: first, range: 'B2:C4' }, title: first });
+        expect(byName).toEqual({ anchor: { sheetId: first, range: 'B2:C4', edits: 0 }, title: first });
         const byId = await anchorOf('sheet', 'spreadsheet', { sheetId: first, range: 'Z1000' });
-        expect(byId).toEqual({ anchor: { sheetId: first, range: 'Z1000' }, title: first });
+        expect(byId).toEqual({ anchor: { sheetId: first, range: 'Z1000', edits: 0 }, title: first });
         expect(await resolveOne('sheet', 'spreadsheet', byName.anchor)).toEqual({ sheetId: first, sheet: 'Sheet1', range: 'B2:C4', detached: false });
 
         await change('sheet', (doc) => sheetsOf(doc).get(0).set('name', 'Plan'));
@@ -379,6 +379,38 @@ for (const database of testDatabases()) {
           sheetsOf(doc).delete(0, 1);
         });
         expect(await resolveOne('sheet', 'spreadsheet', byId.anchor)).toEqual({ sheetId: first, sheet: null, range: 'Z1000', detached: true });
+      });
+
+      it('moves with rows and columns inserted or deleted after it was anchored, and detaches when they are all gone', async () => {
+        await createFile('sheet', 'spreadsheet');
+        const deleteRows = async (index: number, count: number) => {
+          const response = await svc.call('DELETE', `/sdk/v2/api/files/sheet/sheets/Sheet1/rows/${index}`, { query: { count: String(count) } });
+          expect(response.status, response.text).toBe(200);
+        };
+        // as the spreadsheet editor inserts: the cells move (not needed here) and the edit is logged in the same change
+        const insert = (axis: 'rows' | 'columns', index: number, count: number) =>
+          change('sheet', (doc) => recordStructureEdit(sheetsOf(doc).get(0), { kind: 'insert', axis, index, count }));
+        const block = (await anchorOf('sheet', 'spreadsheet', { sheet: 'Sheet1', range: 'B3:C5' })).anchor;
+        const cell = (await anchorOf('sheet', 'spreadsheet', { sheet: 'Sheet1', range: 'D10' })).anchor;
+        const where = async (anchor: Record<string, unknown>) => {
+          const resolved = (await resolveOne('sheet', 'spreadsheet', anchor)) as { range: string; detached: boolean };
+          return `${resolved.range}${resolved.detached ? ' detached' : ''}`;
+        };
+
+        await deleteRows(0, 1); // row 1 gone: everything below moves up
+        expect([await where(block), await where(cell)]).toEqual(['B2:C4', 'D9']);
+        await insert('rows', 2, 3); // three rows above row 3 (inside the block): it grows
+        expect([await where(block), await where(cell)]).toEqual(['B2:C7', 'D12']);
+        await insert('columns', 0, 1);
+        expect([await where(block), await where(cell)]).toEqual(['C2:D7', 'E12']);
+        // a thread anchored now starts from here: earlier edits do not move it again
+        const late = (await anchorOf('sheet', 'spreadsheet', { sheet: 'Sheet1', range: 'A1' })).anchor;
+        expect(late.edits).toBe(3);
+        expect(await where(late)).toBe('A1');
+        await deleteRows(11, 1); // the commented cell's row
+        expect([await where(block), await where(cell)]).toEqual(['C2:D7', 'D10 detached']);
+        await deleteRows(0, 10);
+        expect(await where(block)).toBe('B3:C5 detached');
       });
 
       it('refuses unknown sheets and ranges that are not cells inside the grid', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkFrameOrigin, MAX_FRAME_ORIGINS, normalizeFrameOrigins } from '../../src/domain/apps/frame-origins.js';
+import { checkFrameOrigin, MAX_FRAME_ORIGINS, normalizeFrameOrigins, originAllowed } from '../../src/domain/apps/frame-origins.js';
 import { ApiError } from '../../src/errors.js';
 import { frameAncestors } from '../../src/http/frame-ancestors.js';
 
@@ -155,5 +155,46 @@ describe('frameAncestors', () => {
   it("fails closed: a stored list of which nothing is valid allows no one ('none'), never *", () => {
     expect(frameAncestors({ frameOrigins: ['garbage', 'https://x.example/path'] })).toBe("'none'");
     expect(frameAncestors({ frameOrigins: ['garbage', 'https://ok.example'] })).toBe('https://ok.example');
+  });
+
+  describe('a browser Origin against the allowed list (CORS)', () => {
+    const concrete = fc.tuple(fc.constantFrom('http', 'https'), fc.oneof(fc.domain(), fc.ipV4(), fc.constant('localhost')), port).map(
+      ([s, h, p]) => `${s}://${h}${p === undefined ? '' : `:${p}`}`,
+    );
+    const normal = (origin: string) => (checkFrameOrigin(origin) as { origin: string }).origin;
+
+    it('matches an origin listed as is, and nothing when the list is empty', () => {
+      fc.assert(
+        fc.property(concrete, fc.array(validOrigin, { maxLength: 5 }), (origin, others) => {
+          expect(originAllowed([...normalizeFrameOrigins(others), normal(origin)], origin)).toBe(true);
+          expect(originAllowed([], origin)).toBe(false);
+        }),
+      );
+    });
+
+    it('lets *.name cover subdomains at any depth, with the same scheme and port, never name itself', () => {
+      fc.assert(
+        fc.property(fc.constantFrom('http', 'https'), fc.domain(), fc.array(fc.domain().map((d) => d.split('.')[0]!), { minLength: 1, maxLength: 3 }), port, (s, domain, labels, p) => {
+          const at = (host: string, scheme = s, portNumber = p) => `${scheme}://${host}${portNumber === undefined ? '' : `:${portNumber}`}`;
+          const subdomain = `${labels.join('.')}.${domain}`;
+          fc.pre(checkFrameOrigin(at(subdomain)).ok);
+          const allowed = [normal(at(`*.${domain}`))];
+          expect(originAllowed(allowed, at(subdomain))).toBe(true);
+          expect(originAllowed(allowed, at(domain))).toBe(false);
+          expect(originAllowed(allowed, at(subdomain, s === 'http' ? 'https' : 'http'))).toBe(false);
+          expect(originAllowed(allowed, at(subdomain, s, p === 4444 ? 4445 : 4444))).toBe(false);
+          expect(originAllowed(allowed, at(`${labels.join('')}${domain}`))).toBe(false);
+        }),
+      );
+    });
+
+    it('never matches what is not an origin: null, wildcards, paths, garbage', () => {
+      fc.assert(
+        fc.property(fc.oneof(fc.string({ maxLength: 80 }), fc.constantFrom('null', 'https://*.example.com', 'https://a.example.com/x')), (header) => {
+          const allowed = ['https://a.example.com', 'https://*.example.com'];
+          if (header.includes('*') || !checkFrameOrigin(header).ok) expect(originAllowed(allowed, header)).toBe(false);
+        }),
+      );
+    });
   });
 });

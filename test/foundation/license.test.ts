@@ -25,6 +25,7 @@ for (const database of testDatabases()) {
         activatedUserCount: 0,
         userCount: 0,
         memberLimit: 1000,
+        seatPolicy: 'open',
         validFrom: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         validUntil: null,
         endpointUrl: null,

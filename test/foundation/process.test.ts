@@ -53,7 +53,8 @@ describe('command line', { timeout: 120_000 }, () => {
     const created = cli(dataDir, 'app', 'create', '--name', 'CRM', '--member-limit', '5', '--file-types', 'document,table');
     expect(created.code, created.stderr).toBe(0);
     const app = JSON.parse(created.stdout);
-    expect(app).toMatchObject({ appName: 'CRM', memberLimit: 5, availableFileTypes: ['document', 'table'] });
+    // a member limit given at creation is meant to limit: the seat policy defaults to auto
+    expect(app).toMatchObject({ appName: 'CRM', memberLimit: 5, seatPolicy: 'auto', availableFileTypes: ['document', 'table'] });
     expect(app.appSecret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 
     const shown = JSON.parse(cli(dataDir, 'app', 'show', app.appId).stdout);
@@ -71,6 +72,9 @@ describe('command line', { timeout: 120_000 }, () => {
     const updated = JSON.parse(cli(dataDir, 'app', 'update', app.appId, '--valid-until', '2030-01-01T00:00:00Z').stdout);
     expect(updated.validUntil).toBe('2030-01-01T00:00:00.000Z');
     expect(updated.frameOrigins).toEqual([]);
+
+    expect(JSON.parse(cli(dataDir, 'app', 'update', app.appId, '--seat-policy', 'strict').stdout).seatPolicy).toBe('strict');
+    expect(cli(dataDir, 'app', 'update', app.appId, '--seat-policy', 'lenient')).toMatchObject({ code: 1, stderr: expect.stringContaining('--seat-policy: one of open, auto, strict') });
   });
 
   it('sets, normalizes and clears the allowed frame origins', () => {
@@ -89,6 +93,46 @@ describe('command line', { timeout: 120_000 }, () => {
 
     const cleared = cli(dataDir, 'app', 'update', app.appId, '--frame-origins', 'any');
     expect(JSON.parse(cleared.stdout).frameOrigins).toEqual([]);
+  });
+
+  it('signs for curl: a signature, a licence signature and an example integrator token that the service and integrator accept', async () => {
+    const dataDir = tempDir();
+    const integrator = await startTestIntegrator((appId) => (appId === 'curl' ? 'curl-secret' : undefined), { autoFiles: false });
+    onTestFinished(() => integrator.close());
+    integrator.addUser({ id: 'alice', name: 'Alice' });
+    integrator.addFile({ id: 'budget', type: 'spreadsheet', grants: { alice: { readable: true, editable: true } } });
+    const env = { SVC_DATA_DIR: dataDir, SVC_APP_ID: 'curl', SVC_APP_SECRET: 'curl-secret', SVC_APP_ENDPOINT_URL: integrator.url };
+    const service = await startProcess(env);
+    onTestFinished(() => service.stop());
+
+    /** What `eval "$(npx svc sign …)"` would set. */
+    const signed = (...args: string[]) => {
+      const result = cli(dataDir, 'sign', ...args);
+      expect(result.code, result.stderr).toBe(0);
+      return Object.fromEntries(result.stdout.trim().split('\n').map((line) => /^export ([A-Z_]+)=([A-Za-z0-9._-]+)$/.exec(line)!.slice(1, 3)));
+    };
+    const { SIGNATURE, TOKEN, ...nothingElse } = signed('--app', 'curl', '--user', 'alice');
+    expect(nothingElse).toEqual({});
+    const created = await fetch(`${service.url}/sdk/v2/api/files`, {
+      method: 'POST',
+      headers: { 'x-svc-signature': SIGNATURE!, 'x-svc-token': TOKEN!, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'spreadsheet', fileId: 'budget' }),
+    });
+    expect(created.status, await created.clone().text()).toBe(200);
+    // the user token is the integrator's business: the service never takes it for a signature
+    const tokenAsSignature = await fetch(`${service.url}/sdk/v2/api/files/budget/sheets/values?range=A1`, { headers: { 'x-svc-signature': TOKEN!, 'x-svc-token': TOKEN! } });
+    expect(tokenAsSignature.status).toBe(401);
+
+    const { LICENSE_SIGNATURE } = signed('--app', 'curl', '--license');
+    const license = await fetch(`${service.url}/sdk/v2/api/license/apps/curl`, { headers: { 'x-svc-signature': LICENSE_SIGNATURE! } });
+    expect(license.status).toBe(200);
+    // an ordinary signature is not a licence one (403: signed right, without the scope)
+    expect((await fetch(`${service.url}/sdk/v2/api/license/apps/curl`, { headers: { 'x-svc-signature': SIGNATURE! } })).status).toBe(403);
+
+    expect(cli(dataDir, 'sign', '--app', 'curl', '--license', '--expires', '5m')).toMatchObject({ code: 1, stderr: expect.stringContaining('4 minutes at most') });
+    expect(cli(dataDir, 'sign', '--app', 'curl', '--expires', 'soon')).toMatchObject({ code: 1, stderr: expect.stringContaining('not a duration') });
+    expect(cli(dataDir, 'sign', '--app', 'nope')).toMatchObject({ code: 1, stderr: expect.stringContaining('not found') });
+    expect(cli(dataDir, 'sign')).toMatchObject({ code: 1, stderr: expect.stringContaining('sign needs --app') });
   });
 
   it('explains its mistakes', () => {

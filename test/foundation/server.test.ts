@@ -21,6 +21,19 @@ for (const database of testDatabases()) {
       const paths = Object.keys(spec.body.paths);
       expect(paths).toEqual(expect.arrayContaining(['/sdk/v2/api/files', '/sdk/v2/api/license/apps/{appId}', '/sdk/v2/api/license/users/activate']));
       expect(spec.body.paths['/sdk/v2/api/files'].post.requestBody.content['application/json'].schema.required).toEqual(['type', 'fileId']);
+      // Error answers: the backend envelope, the table API's own, its bare 401; /healthz with both answers.
+      const errorOf = (path: string, method: string, status: string) => spec.body.paths[path][method].responses[status]?.content['application/json'].schema;
+      expect(Object.keys(errorOf('/sdk/v2/api/files', 'post', '4XX').properties)).toEqual(['status', 'message', 'data', 'requestId']);
+      expect(Object.keys(errorOf('/sdk/v2/api/files', 'post', '5XX').properties)).toEqual(['status', 'message', 'data', 'requestId']);
+      expect(errorOf('/sdk/v2/api/files', 'post', '200')).toBeDefined();
+      const tables = '/sdk/v2/api/table-api/openapi/v1/tables';
+      expect(Object.keys(errorOf(tables, 'post', '4XX').properties)).toEqual(['code', 'message']);
+      expect(errorOf(tables, 'post', '401').properties.error.enum).toEqual(['Unauthorized']);
+      expect(errorOf('/uploader/upload', 'post', '4XX')).toBeDefined();
+      expect(Object.keys(spec.body.paths['/healthz'].get.responses)).toEqual(['200', '503']);
+      expect(spec.body.paths['/healthz'].get.security).toEqual([]);
+      // the editor page answers its errors as an HTML page, not an envelope
+      expect(Object.keys(spec.body.paths['/sdk/v2/collab-files/{fileId}'].get.responses)).not.toContain('4XX');
       const docs = await fetch(`${svc.url}/docs/`);
       expect(docs.status).toBe(200);
     });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { fileContentEvent } from '../../src/events/builders.js';
@@ -7,30 +6,9 @@ import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
-import { projectRoot, typescriptProcess } from '../support/processes.js';
+import { killed, startServiceProcess } from '../support/processes.js';
 
 
-function startServiceProcess(storageOptions: object): Promise<ChildProcess> {
-  const child = spawn(...typescriptProcess('test/integrator/fixtures/serve.ts'), {
-    cwd: projectRoot,
-    env: { ...process.env, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('ready ')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`service exited ${code}: ${output}`)));
-  });
-}
-
-const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
 
 for (const database of testDatabases()) {
   describe(`event delivery across a crash [${database.name}]`, () => {

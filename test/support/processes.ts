@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
@@ -10,3 +11,31 @@ export const projectRoot = path.resolve(import.meta.dirname, '../..');
 export function typescriptProcess(entry: string, ...args: string[]): [string, string[]] {
   return [process.execPath, ['--import', 'tsx', entry, ...args]];
 }
+
+/**
+ * The real server in a child process (test/integrator/fixtures/serve.ts) over the given storage (a test's
+ * fresh database), for crash tests: `killed` ends it with SIGKILL. `env` adds variables (content settings); `url` is where it listens.
+ */
+export function startServiceProcess(storageOptions: object, env: Record<string, string> = {}): Promise<ChildProcess & { url: string }> {
+  const child = spawn(...typescriptProcess('test/integrator/fixtures/serve.ts'), {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\S+)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve(Object.assign(child, { url: ready[1]! }));
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`service exited ${code}: ${output}`)));
+  });
+}
+
+/** Ends a service process as a crash would (SIGKILL) and waits until it is gone. */
+export const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { App, AppSettings } from '../../src/domain/apps/app-service.js';
 import { buildServer } from '../../src/server.js';
@@ -43,6 +44,8 @@ export interface TestService {
 export interface StartOptions extends Partial<Config> {
   /** start the reference integrator (test/support/integrator.ts) and point the test apps at it */
   integrator?: boolean | TestIntegratorOptions;
+  /** write the server's log lines (JSON, one per line) here instead of discarding them */
+  logTo?: Writable;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface StartOptions extends Partial<Config> {
  * application ready. Tests talk to it over HTTP only.
  */
 export async function startService(database: TestDatabase, startOptions: StartOptions = {}): Promise<TestService> {
-  const { integrator: integratorOption, ...configOverrides } = startOptions;
+  const { integrator: integratorOption, logTo, ...configOverrides } = startOptions;
   const fresh = await database.fresh();
   const defaults = loadConfig({});
   const config: Config = {
@@ -67,7 +70,7 @@ export async function startService(database: TestDatabase, startOptions: StartOp
   const endpoint = integrator ? { endpointUrl: integrator.url } : {};
   const storage = await openStorage(fresh.options);
   const services = createServices(config, storage);
-  const server = await buildServer(services, { logger: false });
+  const server = await buildServer(services, { logger: logTo ? { level: 'info', stream: logTo } : false });
   await server.listen({ port: 0, host: '127.0.0.1' });
   const address = server.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind');

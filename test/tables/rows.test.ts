@@ -157,6 +157,28 @@ for (const database of testDatabases()) {
       expect(patched.body.data.valueMap).toEqual({ Title: 'task', Owner: [bob!.guid] });
     });
 
+    it('a deleted row leaves every Link cell that named it (other tables and its own), and only it', async () => {
+      const people = await createTable(svc, base, [{ name: 'Name', type: 'SingleLineText' }], { name: 'People' });
+      const [bob, ann] = await insertRows(svc, people.guid, [{ Name: 'Bob' }, { Name: 'Ann' }]);
+      for (const [tableGuid, viewGuid, name] of [[table.guid, table.defaultViewGuid, 'Owner'], [people.guid, people.defaultViewGuid, 'Buddy']] as const) {
+        const added = await svc.call('POST', `${API}/tables/${tableGuid}/columns`, { body: { name, type: 'Link', props: { tableGuid: people.guid }, viewGuid } });
+        expect(added.status, added.text).toBe(200);
+      }
+      const [both, onlyBob, other] = await insertRows(svc, table.guid, [{ Title: 'both', Owner: [bob!.guid, ann!.guid] }, { Title: 'bob', Owner: [bob!.guid] }, { Title: 'ann', Owner: [ann!.guid] }]);
+      await svc.call('PATCH', `${API}/tables/${people.guid}/rows/${ann!.guid}`, { body: { valueMap: { Buddy: [bob!.guid] } } });
+
+      const deleted = await svc.call('DELETE', `${API}/tables/${people.guid}/rows/${bob!.guid}`);
+      expect(deleted.status, deleted.text).toBe(200);
+      const tasks = new Map((await allRows(svc, table.guid)).map((row) => [row.guid, row.valueMap]));
+      expect(tasks.get(both!.guid)).toEqual({ Title: 'both', Owner: [ann!.guid] });
+      expect(tasks.get(onlyBob!.guid)).toEqual({ Title: 'bob' }); // an emptied Link cell is empty, as writing [] leaves it
+      expect(tasks.get(other!.guid)).toEqual({ Title: 'ann', Owner: [ann!.guid] });
+      expect((await allRows(svc, people.guid)).map((row) => row.valueMap)).toEqual([{ Name: 'Ann' }]);
+      // the emptied cells can be written again with live rows
+      const patched = await svc.call('PATCH', `${rowsPath}/${onlyBob!.guid}`, { body: { valueMap: { Owner: [ann!.guid] } } });
+      expect(patched.body.data.valueMap).toEqual({ Title: 'bob', Owner: [ann!.guid] });
+    });
+
     it('validates the create-rows body: rows required, 1-2000 of them, each an object', async () => {
       for (const body of [{}, { rows: [] }, { rows: 'x' }, { rows: [1] }, { rows: [null] }, { rows: Array.from({ length: 2001 }, () => ({})) }]) {
         expectTableError(await svc.call('POST', rowsPath, { body }), 400, 70000);

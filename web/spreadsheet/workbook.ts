@@ -5,6 +5,7 @@ import {
   DEFAULT_ROW_COUNT,
   newSheet,
   parseCellKey,
+  recordStructureEdit,
   sheetsOf,
   type Cell,
 } from '../../src/domain/content/model.js';
@@ -211,8 +212,10 @@ export class Workbook {
       count: delta > 0 ? delta : removed,
     };
     this.change(() => {
-      // formulas everywhere follow the cells they refer to (references to removed cells become #REF!)
+      // formulas everywhere follow the cells they refer to (references to removed cells become #REF!), and
+      // the sheet's log lets comment anchors follow too
       this.shiftFormulas(edit);
+      recordStructureEdit(sheet, edit);
       if (cells) {
         const moves: Array<[string, unknown]> = [];
         const removals: string[] = [];

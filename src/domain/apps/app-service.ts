@@ -5,8 +5,9 @@ import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
+import { defaultSeatPolicy, isSeatPolicy, SEAT_POLICIES, type SeatPolicy } from '../seats/seat-policy.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';
-import { normalizeFrameOrigins } from './frame-origins.js';
+import { normalizeFrameOrigins, originAllowed } from './frame-origins.js';
 
 export interface App {
   id: string;
@@ -25,6 +26,8 @@ export interface App {
    * form (domain/apps/frame-origins.ts); empty: any origin.
    */
   frameOrigins: string[];
+  /** who may use the application according to their seat (domain/seats/seat-policy.ts) */
+  seatPolicy: SeatPolicy;
 }
 
 export interface AppSettings {
@@ -37,6 +40,7 @@ export interface AppSettings {
   qpsLimit?: number | null;
   /** replaces the list; [] allows any origin */
   frameOrigins?: string[];
+  seatPolicy?: SeatPolicy;
 }
 
 export const DEFAULT_MEMBER_LIMIT = 1000;
@@ -48,9 +52,13 @@ export function generateSecret(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
+/** The strings of a stored JSON list (frame origins); anything else a hand-edited row holds is dropped. */
+function strings(json: string): string[] {
+  return (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
+}
+
 function toApp(row: Selectable<AppsTable>): App {
   const fileTypes = (json: string) => (JSON.parse(json) as unknown[]).filter(isFileType);
-  const strings = (json: string) => (JSON.parse(json) as unknown[]).filter((entry): entry is string => typeof entry === 'string');
   return {
     id: row.id,
     name: row.name,
@@ -63,6 +71,8 @@ function toApp(row: Selectable<AppsTable>): App {
     endpointUrl: row.endpoint_url,
     qpsLimit: row.qps_limit,
     frameOrigins: strings(row.frame_origins),
+    // a value written by a newer version this one does not know is enforced as strictly as it can be
+    seatPolicy: isSeatPolicy(row.seat_policy) ? row.seat_policy : 'strict',
   };
 }
 
@@ -76,6 +86,7 @@ function validateSettings(settings: AppSettings): AppSettings {
     bad('memberLimit must be a non-negative integer');
   }
   if (settings.qpsLimit != null && !(Number.isInteger(settings.qpsLimit) && settings.qpsLimit >= 1)) bad('qpsLimit must be a positive integer');
+  if (settings.seatPolicy !== undefined && !isSeatPolicy(settings.seatPolicy)) bad(`seatPolicy must be one of ${SEAT_POLICIES.join(', ')}`);
   for (const list of [settings.availableFileTypes, settings.premiumFileTypes]) {
     if (list && !list.every(isFileType)) bad(`file types must be among ${FILE_TYPES.join(', ')}`);
   }
@@ -109,6 +120,7 @@ export class AppService {
       endpoint_url: settings.endpointUrl ? normalizeEndpointUrl(settings.endpointUrl, this.outbound) : null,
       qps_limit: settings.qpsLimit ?? null,
       frame_origins: JSON.stringify(settings.frameOrigins ?? []),
+      seat_policy: settings.seatPolicy ?? defaultSeatPolicy(settings.memberLimit !== undefined),
       created_at: now,
       updated_at: now,
     };
@@ -134,6 +146,15 @@ export class AppService {
     return app;
   }
 
+  /**
+   * Whether some application lists `origin` among its allowed origins: what a CORS preflight, which carries no
+   * credentials, can be told (the answer itself is then opened only to the calling app's own origins).
+   */
+  async anyAllowsOrigin(origin: string): Promise<boolean> {
+    const rows = await this.storage.db.selectFrom('apps').select('frame_origins').where('frame_origins', '<>', '[]').execute();
+    return rows.some((row) => originAllowed(strings(row.frame_origins), origin));
+  }
+
   async get(id: string): Promise<App> {
     const app = await this.find(id);
     if (!app) throw new ApiError(Errors.appNotFound, `application ${id} not found`);
@@ -150,6 +171,7 @@ export class AppService {
     if (settings.validUntil !== undefined) patch.valid_until = settings.validUntil;
     if (settings.qpsLimit !== undefined) patch.qps_limit = settings.qpsLimit;
     if (settings.frameOrigins !== undefined) patch.frame_origins = JSON.stringify(settings.frameOrigins);
+    if (settings.seatPolicy !== undefined) patch.seat_policy = settings.seatPolicy;
     if (settings.endpointUrl !== undefined) {
       patch.endpoint_url = settings.endpointUrl === null ? null : normalizeEndpointUrl(settings.endpointUrl, this.outbound);
     }

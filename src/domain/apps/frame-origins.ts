@@ -74,3 +74,24 @@ export function normalizeFrameOrigins(list: readonly string[]): string[] {
   });
   return [...origins];
 }
+
+const NORMAL_FORM = /^(https?):\/\/(\*\.)?([^:/]+)(:\d+)?$/;
+
+/**
+ * Whether a browser's `Origin` header names one of the allowed origins `allowed` (normal forms, as stored):
+ * equal to an entry, or a subdomain, at any depth, of a `*.name` entry with the same scheme and port. An empty
+ * list allows nothing here (unlike frame-ancestors, where it means any page): cross-origin reading is opened
+ * only origin by origin. `null` (sandboxed frames, file: pages) and anything that is not an origin never match.
+ */
+export function originAllowed(allowed: readonly string[], origin: string): boolean {
+  if (allowed.length === 0 || origin.includes('*')) return false;
+  const checked = checkFrameOrigin(origin);
+  if (!checked.ok) return false;
+  const [, scheme, , host, port = ''] = NORMAL_FORM.exec(checked.origin)!;
+  return allowed.some((entry) => {
+    if (entry === checked.origin) return true;
+    const parts = NORMAL_FORM.exec(entry);
+    if (!parts || parts[2] === undefined) return false;
+    return parts[1] === scheme && (parts[4] ?? '') === port && host!.endsWith(`.${parts[3]}`);
+  });
+}

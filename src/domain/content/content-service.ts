@@ -60,7 +60,19 @@ export interface ContentOptions {
   compactAfter: number;
   /** memory for decoded documents of files no editor has open, kept between reads (see DecodedCache) */
   cacheBytes?: number;
+  /** history entries of a file that keep their content snapshot, newest first (default DEFAULT_HISTORY_SNAPSHOTS) */
+  historySnapshots?: number;
 }
+
+/**
+ * History entries of a file that keep their full content snapshot (README "History retention"): the newest
+ * ones, and always those a revision names. Older entries stay in the edit history without content.
+ */
+export const DEFAULT_HISTORY_SNAPSHOTS = 100;
+/** Entries whose snapshot one recording drops at most (one, in the steady state; more after the bound is lowered). */
+const PRUNED_PER_RECORD = 500;
+/** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
+export const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 
 /**
@@ -167,6 +179,8 @@ export class ContentService {
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly recoveryChecked = new Set<string>();
+  /** recovery checks waiting for a coalescing window to pass */
+  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly recordHooks: RecordHook[] = [];
   private readonly decoded: DecodedCache;
   /** open sessions whose permissions are checked again (every permissionRecheckMs, or when their page asks) */
@@ -231,10 +245,16 @@ export class ContentService {
   }
 
   private async current(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
+    return (await this.currentAt(appId, fileId, kind)).doc;
+  }
+
+  /** The current content and the highest update seq it is known to hold (it may hold later ones too). */
+  private async currentAt(appId: string, fileId: string, kind: ContentKind): Promise<{ doc: Y.Doc; seq: number }> {
     const live = await this.liveDocument(appId, fileId);
     if (live) {
       await this.catchUp(live);
-      return live;
+      const state = this.live.get(live);
+      if (state) return { doc: live, seq: state.seenSeq };
     }
     return this.loadDetached(appId, fileId, kind);
   }
@@ -248,7 +268,7 @@ export class ContentService {
     const kind = await this.kindOf(appId, fileId);
     const live = await this.liveDocument(appId, fileId);
     if (live) await this.catchUp(live);
-    const base = live ?? (await this.loadDetached(appId, fileId, kind));
+    const base = live ?? (await this.loadDetached(appId, fileId, kind)).doc;
 
     const scratch = new Y.Doc();
     Y.applyUpdate(scratch, Y.encodeStateAsUpdate(base));
@@ -296,19 +316,20 @@ export class ContentService {
    * holds nothing newer (one indexed read of the file's update counter), brought up to date with the
    * updates stored since; else built from storage and cached.
    */
-  private async loadDetached(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
+  private async loadDetached(appId: string, fileId: string, kind: ContentKind): Promise<{ doc: Y.Doc; seq: number }> {
     const id = key(appId, fileId);
     const cached = this.decoded.get(id);
     if (cached) {
       const head = await this.store.head(appId, fileId);
-      if (head && head.updateSeq <= cached.seq) return cached.doc;
+      if (head && head.updateSeq <= cached.seq) return { doc: cached.doc, seq: cached.seq };
       // a compaction past the cached seq deleted the log entries it would need: rebuild
       if (head && head.snapshotSeq <= cached.seq) {
         const updates = await this.store.updatesAfter(appId, fileId, cached.seq);
         if (updates.length === 0 || updates[0]!.seq === cached.seq + 1) {
           applyStored(cached.doc, { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: cached.seq, seq: cached.seq }, FROM_STORAGE, this.badEntry(appId, fileId));
-          this.decoded.grew(id, updates.at(-1)?.seq ?? cached.seq, updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
-          return cached.doc;
+          const seq = updates.at(-1)?.seq ?? cached.seq;
+          this.decoded.grew(id, seq, updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
+          return { doc: cached.doc, seq };
         }
       }
       this.decoded.delete(id);
@@ -317,7 +338,7 @@ export class ContentService {
     const doc = new Y.Doc();
     applyStored(doc, content, FROM_STORAGE, this.badEntry(appId, fileId));
     this.decoded.set(id, doc, content.seq, content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
-    return doc;
+    return { doc, seq: content.seq };
   }
 
   /** A change made here to a file no editor has open reaches its cached document at once. */
@@ -342,39 +363,74 @@ export class ContentService {
   }
 
   /**
-   * Once per file and process: updates stored after the file's last history entry and older than any
-   * process would wait before recording them were left unrecorded by a process that stopped abruptly.
-   * Record them now (version, history entry, FileContent event), attributed to their last author.
+   * Records what a process that stopped abruptly stored and acknowledged but never recorded (version, history
+   * entry, FileContent event): the updates after the file's `recorded_seq`. They are left alone while the
+   * process that stored them might still record them (the coalescing window and a margin after the last one),
+   * and looked at again when that time has passed, so a crash within the window loses nothing. Recording
+   * advances `recorded_seq` conditionally (see record), so an edit is recorded exactly once however many
+   * processes recover it, and by whom.
    */
   private recoverUnrecorded(appId: string, fileId: string): void {
     const id = key(appId, fileId);
-    if (this.recoveryChecked.has(id)) return;
+    if (this.recoveryChecked.has(id) || this.closed) return;
     if (this.recoveryChecked.size >= RECOVERY_CHECKS_KEPT) this.recoveryChecked.clear();
     this.recoveryChecked.add(id);
     const work = (async () => {
-      const lastRecorded = await this.storage.db
-        .selectFrom('content_history')
-        .select((eb) => eb.fn.max('created_at').as('at'))
+      const head = await this.storage.db
+        .selectFrom('content_docs')
+        .select(['update_seq', 'recorded_seq', 'updated_at'])
         .where('app_id', '=', appId)
         .where('file_id', '=', fileId)
         .executeTakeFirst();
-      const abandonedBefore = Date.now() - this.options.coalesceMaxMs - this.options.coalesceMs - RECOVERY_MARGIN_MS;
-      const unrecorded = await this.storage.db
+      if (!head || Number(head.update_seq) <= Number(head.recorded_seq) || this.pending.has(id)) return;
+      const last = await this.storage.db
         .selectFrom('content_updates')
-        .select(['user_id'])
+        .select(['user_id', 'created_at'])
         .where('app_id', '=', appId)
         .where('file_id', '=', fileId)
-        .where('created_at', '>', Number(lastRecorded?.at ?? 0))
-        .where('created_at', '<', abandonedBefore)
+        .where('seq', '>', head.recorded_seq)
         .orderBy('seq', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (unrecorded && !this.pending.has(id)) {
-        this.log?.info({ appId, fileId }, 'recording content changes left unrecorded by a stopped process');
-        this.markChanged(appId, fileId, { userId: unrecorded.user_id ?? '' }, HistoryType.edit);
+      // compacted away: the snapshot's time stands for the updates it took in
+      const lastAt = Number(last?.created_at ?? head.updated_at);
+      const abandonedAt = lastAt + this.options.coalesceMaxMs + this.options.coalesceMs + RECOVERY_MARGIN_MS;
+      if (Date.now() < abandonedAt) {
+        this.recoveryChecked.delete(id);
+        this.later(abandonedAt - Date.now(), () => this.recoverUnrecorded(appId, fileId));
+        return;
       }
-    })().catch((error: unknown) => this.log?.error({ err: error, appId, fileId }, 'checking for unrecorded changes failed'));
+      if (this.pending.has(id)) return;
+      this.log?.info({ appId, fileId }, 'recording content changes left unrecorded by a stopped process');
+      this.markChanged(appId, fileId, { userId: last?.user_id ?? '' }, HistoryType.edit);
+    })().catch((error: unknown) => {
+      this.recoveryChecked.delete(id);
+      this.log?.error({ err: error, appId, fileId }, 'checking for unrecorded changes failed');
+    });
     this.track(work);
+  }
+
+  /**
+   * At start: every file with stored changes not yet recorded (left by a process that stopped abruptly) is
+   * recovered, whether or not anyone opens it again.
+   */
+  async recoverAbandoned(): Promise<void> {
+    const unrecorded = await this.storage.db
+      .selectFrom('content_docs')
+      .select(['app_id', 'file_id'])
+      .whereRef('update_seq', '>', 'recorded_seq')
+      .execute();
+    for (const row of unrecorded) this.recoverUnrecorded(row.app_id, row.file_id);
+  }
+
+  /** Runs `work` after `ms` unless the service stops first. */
+  private later(ms: number, work: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) work();
+    }, ms);
+    timer.unref();
+    this.timers.add(timer);
   }
 
   private badEntry(appId: string, fileId: string) {
@@ -625,15 +681,29 @@ export class ContentService {
 
   /**
    * Stores a history entry of the current content; with `bump`, as a new version announced by FileContent,
-   * and the record hooks of the file's kind run in the same transaction.
+   * and the record hooks of the file's kind run in the same transaction. A bump also advances the file's
+   * `recorded_seq` to the updates the entry holds, only forward: when another process (a recovery) recorded
+   * them already, nothing is stored and the answer is undefined, so no edit is recorded twice.
    */
-  async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: boolean): Promise<RecordedChange> {
+  async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: false): Promise<RecordedChange>;
+  async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: true): Promise<RecordedChange | undefined>;
+  async record(appId: string, fileId: string, historyType: HistoryTypeValue, actor: ContentActor, userIds: string[], bump: boolean): Promise<RecordedChange | undefined> {
     const kind = await this.kindOf(appId, fileId);
-    const doc = await this.current(appId, fileId, kind);
+    const { doc, seq } = await this.currentAt(appId, fileId, kind);
     const state = Y.encodeStateAsUpdate(doc);
     const hooks = bump ? this.recordHooks.filter((hook) => hook.kinds.includes(kind)) : [];
     const historyId = crypto.randomUUID();
-    const recorded = this.storage.db.transaction().execute(async (trx) => {
+    const recorded = this.storage.db.transaction().execute(async (trx): Promise<RecordedChange | undefined> => {
+      if (bump) {
+        const advanced = await trx
+          .updateTable('content_docs')
+          .set({ recorded_seq: seq })
+          .where('app_id', '=', appId)
+          .where('file_id', '=', fileId)
+          .where('recorded_seq', '<', seq)
+          .executeTakeFirst();
+        if (advanced.numUpdatedRows === 0n) return undefined;
+      }
       const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.currentVersion(trx, appId, fileId);
       await trx
         .insertInto('content_history')
@@ -650,11 +720,40 @@ export class ContentService {
           created_at: Date.now(),
         })
         .execute();
+      await this.pruneHistory(trx, appId, fileId);
       if (bump) await this.outbox.add(trx, fileContentEvent({ appId, fileId, userId: actor.userId, version }));
       for (const hook of hooks) await this.runRecordHook(hook, { db: trx, appId, fileId, kind, doc, actor, version, historyType });
       return { historyId, version };
     });
     return recorded;
+  }
+
+  /**
+   * Drops the content snapshots of the file's history entries past the newest `historySnapshots`, except those
+   * a revision names (restoring it needs them): the entries stay in the edit history, their content answers
+   * 60013. Runs in the recording transaction, so the bound holds after every recorded change.
+   */
+  private async pruneHistory(db: Db, appId: string, fileId: string): Promise<void> {
+    const kept = this.options.historySnapshots ?? DEFAULT_HISTORY_SNAPSHOTS;
+    const older = await db
+      .selectFrom('content_history')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PRUNED_PER_RECORD)
+      .offset(kept)
+      .execute();
+    if (older.length === 0) return;
+    await db
+      .updateTable('content_history')
+      .set({ snapshot: PRUNED_SNAPSHOT })
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('id', 'in', older.map((row) => row.id))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('content_revisions').select('content_revisions.id').whereRef('content_revisions.history_id', '=', 'content_history.id'))))
+      .execute();
   }
 
   private async runRecordHook(hook: RecordHook, context: RecordContext): Promise<void> {
@@ -702,6 +801,8 @@ export class ContentService {
    */
   async close(): Promise<void> {
     this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
     if (this.poller) clearInterval(this.poller);
     this.poller = undefined;
     this.access.clear();

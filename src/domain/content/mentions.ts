@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { richTextOf, slideMaps, type ContentKind } from './model.js';
-import { mentionsIn } from './rich-text.js';
+import { dateMentionsIn, isCalendarDate, mentionsIn } from './rich-text.js';
 
 /** File kinds whose content holds rich text, hence mentions (`mention` nodes, docs/CONTENT-MODEL.md). */
 export const MENTION_KINDS: readonly ContentKind[] = ['document', 'documentPro', 'presentation'];
@@ -53,4 +53,20 @@ export function mentionsOfContent(doc: Y.Doc, kind: ContentKind): ContentMention
   const found: ContentMention[] = [];
   for (const fragment of richTextsOf(doc, kind)) collect(fragment, found);
   return found;
+}
+
+/** A `dateMention` node of a file's content: a calendar date and its guid (a date mention's positionId). */
+export interface ContentDateMention {
+  /** `YYYY-MM-DD` */
+  date: string;
+  guid: string;
+  /** the element holding it (its text is the date mention's context) */
+  block: Y.XmlFragment | Y.XmlElement;
+}
+
+/** The date mentions written in a file's content, in reading order; nodes without a guid or a real date are left out. */
+export function dateMentionsOfContent(doc: Y.Doc, kind: ContentKind): ContentDateMention[] {
+  return richTextsOf(doc, kind)
+    .flatMap((fragment) => dateMentionsIn(fragment))
+    .filter((mention) => mention.guid.length > 0 && isCalendarDate(mention.date));
 }

@@ -27,6 +27,49 @@ export interface Cell {
   f?: string;
 }
 
+/**
+ * A row or column insertion or deletion on a sheet, as kept in the sheet's `structureEdits` log (oldest
+ * first). Anything placed on the grid by position and not stored in the cells (comment anchors) replays the
+ * edits made since it was placed to find where it is now. Plain JSON.
+ */
+export interface SheetStructureEdit {
+  kind: 'insert' | 'delete';
+  axis: 'rows' | 'columns';
+  /** zero-based: rows or columns inserted before it, or deleted from it on */
+  index: number;
+  count: number;
+}
+
+/** Key of a sheet's Y.Array of SheetStructureEdit. */
+const STRUCTURE_EDITS = 'structureEdits';
+
+/** Appends `edit` to the sheet's log; every code that inserts or deletes rows or columns calls it in the same transaction. */
+export function recordStructureEdit(sheet: Y.Map<unknown>, edit: SheetStructureEdit): void {
+  let log = sheet.get(STRUCTURE_EDITS);
+  // Sheets made before the log existed get one at their first edit.
+  if (!(log instanceof Y.Array)) sheet.set(STRUCTURE_EDITS, (log = new Y.Array<SheetStructureEdit>()));
+  (log as Y.Array<SheetStructureEdit>).push([{ kind: edit.kind, axis: edit.axis, index: edit.index, count: edit.count }]);
+}
+
+function isStructureEdit(value: unknown): value is SheetStructureEdit {
+  if (typeof value !== 'object' || value === null) return false;
+  const edit = value as Record<string, unknown>;
+  return (
+    (edit.kind === 'insert' || edit.kind === 'delete') &&
+    (edit.axis === 'rows' || edit.axis === 'columns') &&
+    Number.isInteger(edit.index) &&
+    (edit.index as number) >= 0 &&
+    Number.isInteger(edit.count) &&
+    (edit.count as number) > 0
+  );
+}
+
+/** The sheet's structure edits, oldest first (entries that are not edits are skipped). */
+export function structureEditsOf(sheet: Y.Map<unknown>): SheetStructureEdit[] {
+  const log = sheet.get(STRUCTURE_EDITS);
+  return log instanceof Y.Array ? log.toArray().filter(isStructureEdit) : [];
+}
+
 export const DEFAULT_SHEET_NAME = 'Sheet1';
 export const DEFAULT_ROW_COUNT = 1000;
 export const DEFAULT_COLUMN_COUNT = 26;
@@ -68,6 +111,7 @@ export function newSheet(name: string, id: string = crypto.randomUUID()): Y.Map<
   sheet.set('rowCount', DEFAULT_ROW_COUNT);
   sheet.set('columnCount', DEFAULT_COLUMN_COUNT);
   sheet.set('cells', new Y.Map<Cell>());
+  sheet.set(STRUCTURE_EDITS, new Y.Array<SheetStructureEdit>());
   return sheet;
 }
 

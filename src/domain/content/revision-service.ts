@@ -234,6 +234,9 @@ export class RevisionService {
       .where('id', '=', historyId)
       .executeTakeFirst();
     if (!row) throw new ApiError(Errors.historyNotFound, `history entry ${historyId} not found in file ${fileId}`);
+    if (row.snapshot.length === 0) {
+      throw new ApiError(Errors.historyContentNotKept, `history entry ${historyId} is older than the history entries whose content is kept (README "History retention"); name a revision to keep a version`);
+    }
     return row.snapshot;
   }
 

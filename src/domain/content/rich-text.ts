@@ -138,6 +138,28 @@ export function mentionsIn(fragment: Y.XmlFragment): Array<{ userId: string; atG
   return found;
 }
 
+/** `YYYY-MM-DD` that names a real calendar day: the `date` of a `dateMention` node. */
+export function isCalendarDate(date: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
+}
+
+/** The `dateMention` nodes of a fragment, in document order, with the element holding each. */
+export function dateMentionsIn(fragment: Y.XmlFragment): Array<{ date: string; guid: string; block: Y.XmlFragment | Y.XmlElement }> {
+  const found: Array<{ date: string; guid: string; block: Y.XmlFragment | Y.XmlElement }> = [];
+  for (const element of elements(fragment)) {
+    if (element.nodeName !== 'dateMention') continue;
+    const parent = element.parent;
+    found.push({
+      date: String(element.getAttribute('date') ?? ''),
+      guid: String(element.getAttribute('guid') ?? ''),
+      block: parent instanceof Y.XmlElement || parent instanceof Y.XmlFragment ? parent : fragment,
+    });
+  }
+  return found;
+}
+
 /** Named bookmarks (documentPro), first occurrence of each name, in document order. */
 export function bookmarksIn(fragment: Y.XmlFragment): Map<string, Y.XmlElement> {
   const found = new Map<string, Y.XmlElement>();

@@ -10,7 +10,7 @@ import { recordActivity, type ActivityAction } from './activity.js';
 import { mentionsOf, parseContent, type ContentInputValue, type ContentNode } from './content.js';
 import { newlyMentioned, noticePlace } from './mention-notices.js';
 import type { Participant } from './participants.js';
-import type { SelectionModules } from './selections/index.js';
+import { damagedSelection, type SelectionModules } from './selections/index.js';
 import type { ResolvedSelection, SelectionModule } from './selections/selection-module.js';
 import type { ConversationDeps } from './conversation-deps.js';
 
@@ -344,13 +344,13 @@ export class CommentService {
     for (const thread of threads) {
       const module = this.selections.byName(thread.selection_kind);
       if (!module) {
-        resolved.set(thread, { detached: true });
+        resolved.set(thread, damagedSelection(thread.selection_kind));
         continue;
       }
       byModule.set(module, [...(byModule.get(module) ?? []), thread]);
     }
     for (const [module, group] of byModule) {
-      const answers = await module.resolve({ appId: auth.app.id, fileId, auth }, group.map((thread) => JSON.parse(thread.anchor) as unknown));
+      const answers = await module.resolve({ appId: auth.app.id, fileId, auth }, group.map((thread) => storedAnchor(thread.anchor)));
       group.forEach((thread, index) => resolved.set(thread, answers[index] ?? { detached: true }));
     }
     return threads.map((thread) => ({
@@ -456,4 +456,13 @@ function participantsOf(threads: readonly ThreadView[]): string[] {
 function summary(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > SUMMARY_LENGTH ? `${line.slice(0, SUMMARY_LENGTH - 1)}…` : line;
+}
+
+/** A thread's stored anchor; undefined when it is not JSON (damaged), which its module answers as 74006. */
+function storedAnchor(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

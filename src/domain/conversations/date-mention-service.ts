@@ -33,9 +33,24 @@ type DateMentionRow = Selectable<DateMentionsTable>;
 export class DateMentionService {
   constructor(private readonly deps: ConversationDeps) {}
 
+  /**
+   * Creates a date mention; one whose `positionId` the file already has live (the service read it out of the
+   * body first, body-date-mentions.ts) is updated instead, so a date is never mentioned twice.
+   */
   async create(auth: RequestAuth, fileId: string, input: DateMentionInput & { content: string; remindAt: number | string }): Promise<DateMentionView> {
     const caller = await this.deps.people.authorize(auth, fileId, 'commentable');
     await this.deps.files.get(auth.app.id, fileId);
+    if (input.positionId !== undefined) {
+      const existing = await this.deps.storage.db
+        .selectFrom('date_mentions')
+        .select('id')
+        .where('app_id', '=', auth.app.id)
+        .where('file_id', '=', fileId)
+        .where('position_id', '=', input.positionId)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+      if (existing) return this.update(auth, fileId, existing.id, input);
+    }
     const remindUserIds = uniqueUsers(input.remindUserIds ?? []);
     await this.deps.people.requireKnown(auth, remindUserIds, 'user to remind');
     const now = Date.now();

@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
+import type { Database } from '../../storage/schema.js';
+import type { SeatPolicy } from './seat-policy.js';
 
 /** Seat status (spec 2.4). */
 export const SeatStatus = { activated: 1, disabled: 0, notEnabled: -1 } as const;
@@ -19,9 +21,50 @@ export interface SeatCounts {
   total: number;
 }
 
+/** What `admit` needs of an application. */
+export interface SeatedApp {
+  id: string;
+  seatPolicy: SeatPolicy;
+  memberLimit: number;
+}
+
+/** Why a user is refused: `data.reason` of error 20011 (docs/ERRORS.md). */
+export type SeatRefusal = 'disabled' | 'not-activated' | 'member-limit';
+
 /** User seats of an application: who may use the editors, bounded by the app's memberLimit. */
 export class SeatService {
   constructor(private readonly storage: Storage) {}
+
+  /**
+   * Lets the user in according to the app's seat policy, or throws 403 / 20011. Under `auto` a user without a
+   * seat (none, or -1) is activated here while seats remain. An activated user is "beyond the limit" when the
+   * limit was lowered below the activated count: seats count in the order they were activated, so the latest
+   * activations are the ones refused.
+   */
+  async admit(app: SeatedApp, userId: string): Promise<void> {
+    if (app.seatPolicy === 'open') return;
+    const seat = await this.storage.db
+      .selectFrom('seats')
+      .select(['status', 'updated_at'])
+      .where('app_id', '=', app.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    const status = (seat?.status ?? SeatStatus.notEnabled) as SeatStatusValue;
+    if (status === SeatStatus.disabled) throw seatRefused(app, userId, status, 'disabled');
+    if (seat && status === SeatStatus.activated) {
+      const activatedBefore = await this.storage.db
+        .selectFrom('seats')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('app_id', '=', app.id)
+        .where('status', '=', SeatStatus.activated)
+        .where((eb) => eb.or([eb('updated_at', '<', seat.updated_at), eb.and([eb('updated_at', '=', seat.updated_at), eb('user_id', '<', userId)])]))
+        .executeTakeFirstOrThrow();
+      if (Number(activatedBefore.n) >= app.memberLimit) throw seatRefused(app, userId, status, 'member-limit');
+      return;
+    }
+    if (app.seatPolicy === 'strict') throw seatRefused(app, userId, status, 'not-activated');
+    await this.activateOnFirstUse(app, userId);
+  }
 
   async list(appId: string, page: number, size: number): Promise<Seat[]> {
     const rows = await this.storage.db
@@ -61,15 +104,7 @@ export class SeatService {
     const now = Date.now();
     await this.storage.db.transaction().execute(async (trx) => {
       if (status === SeatStatus.activated) {
-        // Touching the app row takes its write lock first, so two concurrent activations of one app
-        // cannot both pass the limit check (row lock on PostgreSQL, the database write lock on SQLite).
-        const locked = await trx
-          .updateTable('apps')
-          .set({ updated_at: sql`updated_at` })
-          .where('id', '=', appId)
-          .returning('member_limit')
-          .executeTakeFirstOrThrow();
-        const memberLimit = locked.member_limit;
+        const memberLimit = await lockForActivation(trx, appId);
         const already = await trx
           .selectFrom('seats')
           .select('user_id')
@@ -77,18 +112,13 @@ export class SeatService {
           .where('status', '=', SeatStatus.activated)
           .where('user_id', 'in', unique)
           .execute();
-        const activeNow = await trx
-          .selectFrom('seats')
-          .select(sql<number>`count(*)`.as('n'))
-          .where('app_id', '=', appId)
-          .where('status', '=', SeatStatus.activated)
-          .executeTakeFirstOrThrow();
-        const after = Number(activeNow.n) + unique.length - already.length;
+        const activeNow = await activatedCount(trx, appId);
+        const after = activeNow + unique.length - already.length;
         if (after > memberLimit) {
           throw new ApiError(
             Errors.memberLimitReached,
             `activating ${unique.length - already.length} more user(s) would make ${after} active seats; the member limit is ${memberLimit}`,
-            { memberLimit: memberLimit, activated: Number(activeNow.n) },
+            { memberLimit: memberLimit, activated: activeNow },
           );
         }
       }
@@ -104,4 +134,60 @@ export class SeatService {
       }
     });
   }
+
+  /** `auto`: takes a seat for a user who has none, under the same lock and limit as an activation call. */
+  private async activateOnFirstUse(app: SeatedApp, userId: string): Promise<void> {
+    await this.storage.db.transaction().execute(async (trx) => {
+      const memberLimit = await lockForActivation(trx, app.id);
+      const seat = await trx.selectFrom('seats').select('status').where('app_id', '=', app.id).where('user_id', '=', userId).executeTakeFirst();
+      // someone may have activated or disabled the user since admit looked
+      if (seat?.status === SeatStatus.activated) return;
+      if (seat?.status === SeatStatus.disabled) throw seatRefused(app, userId, SeatStatus.disabled, 'disabled');
+      if ((await activatedCount(trx, app.id)) >= memberLimit) throw seatRefused(app, userId, SeatStatus.notEnabled, 'member-limit');
+      const now = Date.now();
+      await trx
+        .insertInto('seats')
+        .values({ app_id: app.id, user_id: userId, status: SeatStatus.activated, created_at: now, updated_at: now })
+        .onConflict((oc) => oc.columns(['app_id', 'user_id']).doUpdateSet({ status: SeatStatus.activated, updated_at: now }))
+        .execute();
+    });
+  }
+}
+
+/**
+ * Touching the app row takes its write lock first, so two concurrent activations of one app cannot both pass
+ * the limit check (row lock on PostgreSQL, the database write lock on SQLite). Returns the member limit.
+ */
+async function lockForActivation(trx: Transaction<Database>, appId: string): Promise<number> {
+  const locked = await trx
+    .updateTable('apps')
+    .set({ updated_at: sql`updated_at` })
+    .where('id', '=', appId)
+    .returning('member_limit')
+    .executeTakeFirstOrThrow();
+  return locked.member_limit;
+}
+
+async function activatedCount(db: Kysely<Database>, appId: string): Promise<number> {
+  const row = await db
+    .selectFrom('seats')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('app_id', '=', appId)
+    .where('status', '=', SeatStatus.activated)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function seatRefused(app: SeatedApp, userId: string, seatStatus: SeatStatusValue, reason: SeatRefusal): ApiError {
+  const why: Record<SeatRefusal, string> = {
+    disabled: 'the seat is disabled',
+    'not-activated': 'the seat is not activated',
+    'member-limit': `all ${app.memberLimit} seats of the member limit are taken`,
+  };
+  return new ApiError(Errors.seatRequired, `user ${userId} may not use application ${app.id}: ${why[reason]} (seat policy ${app.seatPolicy})`, {
+    userId,
+    seatStatus,
+    seatPolicy: app.seatPolicy,
+    reason,
+  });
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, sheetsOf } from '../content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf } from '../content/model.js';
 import { invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
 import { calculationOf, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
 import { invalidSheetName } from './sheet-names.js';
@@ -304,6 +304,7 @@ export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: 
   const deleted = Math.min(count, rowCount - index);
   const end = index + deleted;
   moveReferences(doc, { kind: 'delete', axis: 'rows', sheet: nameOf(sheet), index, count: deleted });
+  recordStructureEdit(sheet, { kind: 'delete', axis: 'rows', index, count: deleted });
   const cells = cellsOf(sheet);
   if (cells) {
     const moves: Array<[string, unknown]> = [];

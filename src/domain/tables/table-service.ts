@@ -255,14 +255,14 @@ export class TableService {
     caller: Caller,
     fileId: string,
     work: (trx: Transaction<Database>) => Promise<T>,
-    change: (result: T) => TableChange,
+    change: (result: T) => TableChange | TableChange[],
   ): Promise<T> {
     const result = await this.db.transaction().execute(async (trx) => {
       const done = await work(trx);
       await this.deps.contentChanged(trx, { auth: caller.auth, fileId, userId: caller.userId });
       return done;
     });
-    this.deps.tellEditors(caller.auth.app.id, fileId, change(result));
+    for (const told of [change(result)].flat()) this.deps.tellEditors(caller.auth.app.id, fileId, told);
     return result;
   }
 
@@ -723,7 +723,51 @@ export class TableService {
       if (!removed) throw new ApiError(Errors.rowNotFound, `row ${rowGuid} not found in table ${tableGuid}`);
       await trx.insertInto('table_row_tombstones').values({ guid: rowGuid, table_guid: tableGuid, seq: removed.seq, deleted_at: now }).execute();
       await this.touchTable(trx, tableGuid, now);
-    }, () => ({ tableGuid, subject: 'rows', action: 'delete', rowGuids: [rowGuid] }));
+      return this.dropLinksTo(trx, table.fileId, tableGuid, rowGuid, now);
+    }, (unlinked) => [
+      { tableGuid, subject: 'rows', action: 'delete', rowGuids: [rowGuid] },
+      ...[...unlinked].map(([linkingTable, rowGuids]): TableChange => ({ tableGuid: linkingTable, subject: 'rows', action: 'update', rowGuids })),
+    ]);
+  }
+
+  /**
+   * Takes the deleted row `rowGuid` of `tableGuid` out of every Link cell of the base that names it (in the
+   * deleting transaction), so that no cell keeps a guid nothing answers. Returns the rows changed, by table.
+   */
+  private async dropLinksTo(trx: Transaction<Database>, fileId: string, tableGuid: string, rowGuid: string, now: number): Promise<Map<string, string[]>> {
+    const linkColumns = (
+      await trx
+        .selectFrom('table_columns')
+        .innerJoin('table_tables', 'table_tables.guid', 'table_columns.table_guid')
+        .select(['table_columns.guid', 'table_columns.table_guid', 'table_columns.props'])
+        .where('table_tables.file_id', '=', fileId)
+        .where('table_columns.type', '=', 'Link')
+        .execute()
+    ).filter((column) => (JSON.parse(column.props) as { tableGuid?: unknown }).tableGuid === tableGuid);
+    const changed = new Map<string, string[]>();
+    for (const column of linkColumns) {
+      // A cell holds the guids as a JSON array: rows whose text names the guid are the only candidates.
+      const cell = this.deps.storage.jsonMember('cells', column.guid, 'text');
+      const candidates = await trx
+        .selectFrom('table_rows')
+        .select(['guid', 'cells'])
+        .where('table_guid', '=', column.table_guid)
+        .where(sql<boolean>`cast(${cell} as text) like ${`%${escapeLike(JSON.stringify(rowGuid))}%`} escape '\\'`)
+        .execute();
+      for (const row of candidates) {
+        const cells = JSON.parse(row.cells) as Record<string, unknown>;
+        const linked = cells[column.guid];
+        if (!Array.isArray(linked) || !linked.includes(rowGuid)) continue;
+        const kept = linked.filter((guid) => guid !== rowGuid);
+        // An empty Link cell is absent, as writing [] leaves it.
+        if (kept.length > 0) cells[column.guid] = kept;
+        else delete cells[column.guid];
+        await trx.updateTable('table_rows').set({ cells: JSON.stringify(cells), updated_at: now }).where('table_guid', '=', column.table_guid).where('guid', '=', row.guid).execute();
+        changed.set(column.table_guid, [...(changed.get(column.table_guid) ?? []), row.guid]);
+      }
+      if (candidates.length > 0 && column.table_guid !== tableGuid) await this.touchTable(trx, column.table_guid, now);
+    }
+    return changed;
   }
 
   /** Every row guid that a written Link cell names must be a row of the linked table (same app and base). */

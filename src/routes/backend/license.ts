@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, Errors } from '../../errors.js';
 import { FILE_TYPES } from '../../domain/files/file-types.js';
+import { SEAT_POLICIES } from '../../domain/seats/seat-policy.js';
 import { SeatStatus, type SeatStatusValue } from '../../domain/seats/seat-service.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
@@ -23,6 +24,13 @@ const AppDetails = Type.Object({
   activatedUserCount: Type.Integer({ description: 'seats with status 1' }),
   userCount: Type.Integer({ description: 'users with any seat status' }),
   memberLimit: Type.Integer({ description: 'most seats that may be activated at once' }),
+  seatPolicy: Type.String({
+    enum: [...SEAT_POLICIES],
+    description:
+      'open: any user the integrator vouches for; auto: a user without a seat is activated on first use while seats remain; ' +
+      'strict: activated users only. Under auto and strict a disabled user or one beyond memberLimit is refused with 403 / 20011. ' +
+      'Set with the command line (svc app update --seat-policy). Not in the specification: an extra field.',
+  }),
   validFrom: Type.String({ format: 'date-time' }),
   validUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null: no expiry' }),
   endpointUrl: Type.Union([Type.String(), Type.Null()]),
@@ -74,6 +82,7 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
         activatedUserCount: seats.activated,
         userCount: seats.total,
         memberLimit: current.memberLimit,
+        seatPolicy: current.seatPolicy,
         validFrom: new Date(current.validFrom).toISOString(),
         validUntil: current.validUntil === null ? null : new Date(current.validUntil).toISOString(),
         endpointUrl: current.endpointUrl,

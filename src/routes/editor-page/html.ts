@@ -84,6 +84,7 @@ export function renderErrorPage(input: ErrorPageInput, assets: PageAssets | unde
 function errorReason(spec: ErrorSpec): ErrorReason {
   if (spec === Errors.fileNotFound || spec === Errors.integratorFileNotFound) return 'notFound';
   if (spec === Errors.permissionDenied || spec === Errors.appExpired) return 'forbidden';
+  if (spec === Errors.seatRequired) return 'noSeat';
   if (spec === Errors.fileTypeUnsupported) return 'unsupported';
   if (spec === Errors.unavailable || spec === Errors.internal) return 'unavailable';
   if (spec.http === 401) return 'unauthenticated';

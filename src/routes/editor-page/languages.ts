@@ -41,6 +41,7 @@ export const PAGE_TEXT: Record<EditorLanguage, { title: string; code: string; lo
     reasons: {
       notFound: '文件不存在或已被删除。',
       forbidden: '你没有查看此文件的权限。',
+      noSeat: '你的账号在此应用中没有可用的席位，请联系管理员激活。',
       unauthenticated: '身份验证失败：签名或令牌无效、缺失或已过期。请刷新页面重试。',
       integrator: '暂时无法从接入方系统获取用户或文件信息，请稍后重试。',
       unsupported: '此类文件暂时无法在浏览器中打开。',
@@ -55,6 +56,7 @@ export const PAGE_TEXT: Record<EditorLanguage, { title: string; code: string; lo
     reasons: {
       notFound: 'The file does not exist or has been deleted.',
       forbidden: 'You do not have permission to view this file.',
+      noSeat: 'Your account has no active seat in this application. Ask your administrator to activate it.',
       unauthenticated: 'Authentication failed: the signature or token is missing, invalid or expired. Reload the page to try again.',
       integrator: 'User or file information could not be obtained from the integrating system. Try again later.',
       unsupported: 'Files of this kind cannot be opened in the browser yet.',
@@ -64,4 +66,4 @@ export const PAGE_TEXT: Record<EditorLanguage, { title: string; code: string; lo
   },
 };
 
-export type ErrorReason = 'notFound' | 'forbidden' | 'unauthenticated' | 'integrator' | 'unsupported' | 'unavailable' | 'invalid';
+export type ErrorReason = 'notFound' | 'forbidden' | 'noSeat' | 'unauthenticated' | 'integrator' | 'unsupported' | 'unavailable' | 'invalid';

@@ -6,8 +6,10 @@ import { content } from './0004-content.js';
 import { conversations } from './0005-conversations.js';
 import { frameOrigins } from './0007-frame-origins.js';
 import { attachments } from './0008-attachments.js';
+import { seatPolicy } from './0009-seats-security-seat-policy.js';
+import { recordedSeq } from './0010-seats-security-recorded-seq.js';
 import { tasks } from './0009-tasks-import-tasks.js';
-import { exportFiles } from './0010-export-files.js';
+import { exportFiles } from './0011-export-files.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -23,6 +25,8 @@ export const migrations: Record<string, Migration> = {
   '0005-conversations': conversations,
   '0007-frame-origins': frameOrigins,
   '0008-attachments': attachments,
+  '0009-seats-security-seat-policy': seatPolicy,
+  '0010-seats-security-recorded-seq': recordedSeq,
   '0009-tasks-import-tasks': tasks,
-  '0010-export-files': exportFiles,
+  '0011-export-files': exportFiles,
 };

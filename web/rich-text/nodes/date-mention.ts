@@ -1,4 +1,5 @@
 import { InputRule, mergeAttributes, Node } from '@tiptap/core';
+import { isCalendarDate } from '../../../src/domain/content/rich-text.js';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -9,12 +10,8 @@ declare module '@tiptap/core' {
   }
 }
 
-/** `YYYY-MM-DD` that names a real calendar day. */
-export function isCalendarDate(date: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
-}
+// One rule for the editor and the service, which reads date mentions out of the body (docs/CONVERSATIONS.md).
+export { isCalendarDate };
 
 export interface DateMentionOptions {
   /** a date was typed as `@YYYY-MM-DD ` (the editor registers it with the service) */

@@ -9,6 +9,7 @@ import { spreadsheetSelections } from './spreadsheet.js';
 import { tableSelections } from './table.js';
 
 export type { AnchoredSelection, ResolvedSelection, SelectionContext, SelectionModule } from './selection-module.js';
+export { damagedSelection } from './shared.js';
 export type { ResolvedDocumentSelection } from './document.js';
 export type { ResolvedPresentationSelection } from './presentation.js';
 export type { ResolvedSpreadsheetSelection } from './spreadsheet.js';

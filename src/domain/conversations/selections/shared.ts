@@ -11,6 +11,17 @@ export function selectionNotFound(message: string): ApiError {
   return new ApiError(Errors.selectionNotFound, message);
 }
 
+/**
+ * What a thread whose stored anchor cannot be read (damaged data: not JSON, not this kind's shape) resolves to:
+ * detached, with the documented error 74006 instead of failing the whole answer.
+ */
+export function damagedSelection(kind: string): ResolvedSelection {
+  return {
+    detached: true,
+    damaged: { code: Errors.selectionDamaged.code, message: `this thread's stored ${kind} selection cannot be read; its comments are intact` },
+  };
+}
+
 /** A short account of what was sent, for refusals: `{from, to}`, `a string`, `nothing`. */
 function describeInput(input: unknown): string {
   if (input === undefined || input === null) return 'nothing';
@@ -50,13 +61,11 @@ export function defineSelectionModule<Input extends TSchema, Anchor extends TSch
       }
       return definition.anchor(context, input);
     },
-    resolve(context, anchors) {
-      const checked = anchors.map((anchor, index) => {
-        // Anchors are written by `anchor` only: one that does not fit is damaged data, not a caller's mistake.
-        if (!Value.Check(definition.anchorSchema, anchor)) throw new Error(`stored ${definition.name} selection anchor #${index} is malformed: ${JSON.stringify(anchor)}`);
-        return anchor;
-      });
-      return definition.resolve(context, checked);
+    async resolve(context, anchors) {
+      // Anchors are written by `anchor` only: one that does not fit is damaged data, answered as such.
+      const fitting = anchors.filter((anchor): anchor is Static<Anchor> => Value.Check(definition.anchorSchema, anchor));
+      const resolved = (await definition.resolve(context, fitting))[Symbol.iterator]();
+      return anchors.map((anchor) => (Value.Check(definition.anchorSchema, anchor) ? resolved.next().value! : damagedSelection(definition.name)));
     },
   };
 }

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type * as Y from 'yjs';
 import type { ContentService } from '../../content/content-service.js';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../content/model.js';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf, structureEditsOf } from '../../content/model.js';
 import { A1SyntaxError, columnLetters, formatA1, parseA1, type A1Range } from '../../sheets/a1.js';
+import { shiftRange } from '../../sheets/formulas/index.js';
 import type { ResolvedSelection, SelectionModule } from './selection-module.js';
-import { defineSelectionModule, selectionNotFound, withContent } from './shared.js';
+import { damagedSelection, defineSelectionModule, selectionNotFound, withContent } from './shared.js';
 
 const Range = Type.String({ minLength: 1, maxLength: 64, description: 'cells in A1 notation without the sheet name: one cell (`B2`) or a rectangle (`B2:C4`), inside the sheet' });
 
@@ -16,7 +17,13 @@ export const SpreadsheetSelectionSchema = Type.Union(
   { title: 'SpreadsheetSelection', description: 'spreadsheet: cells of one sheet, the sheet named by id or by name (kept by id: renaming the sheet keeps its comments)' },
 );
 
-const SpreadsheetAnchor = Type.Object({ sheetId: Type.String(), range: Type.String() });
+const SpreadsheetAnchor = Type.Object({
+  sheetId: Type.String(),
+  /** the range when anchored */
+  range: Type.String(),
+  /** how many structure edits the sheet's log held then: the ones after it move the range (absent: anchored before the log) */
+  edits: Type.Optional(Type.Integer({ minimum: 0 })),
+});
 
 /** What a spreadsheet selection answers when listed. */
 export interface ResolvedSpreadsheetSelection extends ResolvedSelection {
@@ -31,6 +38,8 @@ interface SheetFacts {
   name: string;
   rowCount: number;
   columnCount: number;
+  /** the sheet's row and column insertions and deletions, oldest first */
+  edits: ReturnType<typeof structureEditsOf>;
 }
 
 function factsOf(sheet: Y.Map<unknown>): SheetFacts {
@@ -42,7 +51,13 @@ function factsOf(sheet: Y.Map<unknown>): SheetFacts {
     const value = sheet.get(key);
     return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
   };
-  return { id: text('id'), name: text('name'), rowCount: count('rowCount', DEFAULT_ROW_COUNT), columnCount: count('columnCount', DEFAULT_COLUMN_COUNT) };
+  return {
+    id: text('id'),
+    name: text('name'),
+    rowCount: count('rowCount', DEFAULT_ROW_COUNT),
+    columnCount: count('columnCount', DEFAULT_COLUMN_COUNT),
+    edits: structureEditsOf(sheet),
+  };
 }
 
 function sheetsIn(doc: Y.Doc): SheetFacts[] {
@@ -66,7 +81,33 @@ function cellsIn(text: string, sheet: SheetFacts): string {
   return formatA1(range);
 }
 
-/** Comments on cells of a spreadsheet: anchored by the sheet's id, so renaming a sheet keeps them. */
+/**
+ * Where the anchored range is now: the sheet's structure edits made since anchoring move it as they move the
+ * cells (rows inserted above push it down, rows deleted inside shrink it); undefined once all its rows or
+ * columns were deleted.
+ */
+function rangeNow(anchored: A1Range, sheet: SheetFacts, editsBefore: number): A1Range | undefined {
+  let range: A1Range | undefined = anchored;
+  for (const edit of sheet.edits.slice(editsBefore)) {
+    range = shiftRange(range, edit);
+    if (!range) return undefined;
+  }
+  return range;
+}
+
+function storedRange(text: string): A1Range | undefined {
+  try {
+    return parseA1(text);
+  } catch (error) {
+    if (error instanceof A1SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Comments on cells of a spreadsheet: anchored by the sheet's id, so renaming a sheet keeps them, and by the
+ * count of the sheet's structure edits, so that rows and columns inserted or deleted later move them.
+ */
 export function spreadsheetSelections(content: ContentService): SelectionModule {
   return defineSelectionModule({
     name: 'spreadsheet',
@@ -82,14 +123,20 @@ export function spreadsheetSelections(content: ContentService): SelectionModule 
           const names = sheets.map((candidate) => `"${candidate.name}"`).join(', ');
           throw selectionNotFound('sheetId' in input ? `no sheet with id "${input.sheetId}" in this spreadsheet` : `no sheet named "${input.sheet}" in this spreadsheet (its sheets: ${names})`);
         }
-        return { anchor: { sheetId: sheet.id, range: cellsIn(input.range, sheet) }, title: sheet.id };
+        return { anchor: { sheetId: sheet.id, range: cellsIn(input.range, sheet), edits: sheet.edits.length }, title: sheet.id };
       }),
     resolve: async (context, anchors) => {
       if (anchors.length === 0) return [];
-      const names = await withContent(content, context, (doc) => new Map(sheetsIn(doc).map((sheet) => [sheet.id, sheet.name])));
-      return anchors.map((anchor): ResolvedSpreadsheetSelection => {
-        const name = names.get(anchor.sheetId);
-        return { sheetId: anchor.sheetId, sheet: name ?? null, range: anchor.range, detached: name === undefined };
+      const sheets = await withContent(content, context, (doc) => new Map(sheetsIn(doc).map((sheet) => [sheet.id, sheet])));
+      return anchors.map((anchor): ResolvedSpreadsheetSelection | ResolvedSelection => {
+        const anchored = storedRange(anchor.range);
+        if (!anchored) return damagedSelection('spreadsheet');
+        const sheet = sheets.get(anchor.sheetId);
+        if (!sheet) return { sheetId: anchor.sheetId, sheet: null, range: anchor.range, detached: true };
+        const now = rangeNow(anchored, sheet, anchor.edits ?? 0);
+        // Every commented row or column deleted: detached, at the range it was anchored to.
+        if (!now) return { sheetId: anchor.sheetId, sheet: sheet.name, range: anchor.range, detached: true };
+        return { sheetId: anchor.sheetId, sheet: sheet.name, range: formatA1(now), detached: false };
       });
     },
   });

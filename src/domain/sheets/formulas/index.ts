@@ -30,7 +30,7 @@
  */
 export { calculationOf, cellInput, sheetIds, SpreadsheetCalculation } from './yjs.js';
 export { isFormulaInput, Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
-export { shiftFormula, type StructureEdit } from './shift.js';
+export { shiftFormula, shiftRange, type StructureEdit } from './shift.js';
 export { formatFormula, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH, MAX_FORMULA_NESTING, parseFormula, type Ast, type CellReference, type ParseResult, type RangeReference } from './parser.js';
 export { ERROR_CODES, FormulaError, toDisplay, type CellValue, type DisplayValue, type ErrorCode } from './values.js';
 export { FUNCTIONS } from './functions.js';

@@ -22,7 +22,7 @@ function moved(at: number, edit: StructureEdit, limit: number): number | undefin
 }
 
 /** A range's span after the edit: deleting part of it shrinks it, inserting inside it widens it. */
-function movedSpan(start: number, end: number, edit: StructureEdit, limit: number): [number, number] | undefined {
+function movedSpan(start: number, end: number, edit: Pick<StructureEdit, 'kind' | 'index' | 'count'>, limit: number): [number, number] | undefined {
   if (edit.kind === 'insert') {
     const first = start >= edit.index ? start + edit.count : start;
     const last = Math.min(end >= edit.index ? end + edit.count : end, limit - 1);
@@ -32,6 +32,16 @@ function movedSpan(start: number, end: number, edit: StructureEdit, limit: numbe
   const first = start < edit.index ? start : start > deletedEnd ? start - edit.count : edit.index;
   const last = end < edit.index ? end : end > deletedEnd ? end - edit.count : edit.index - 1;
   return last >= first ? [first, last] : undefined;
+}
+
+/** Where a rectangle of cells is after the edit (made on its sheet), or undefined once all its rows or columns are deleted. */
+export function shiftRange<R extends { startRow: number; endRow: number; startColumn: number; endColumn: number }>(range: R, edit: Pick<StructureEdit, 'kind' | 'axis' | 'index' | 'count'>): R | undefined {
+  if (edit.axis === 'rows') {
+    const span = movedSpan(range.startRow, range.endRow, edit, MAX_ROWS);
+    return span && { ...range, startRow: span[0], endRow: span[1] };
+  }
+  const span = movedSpan(range.startColumn, range.endColumn, edit, MAX_COLUMNS);
+  return span && { ...range, startColumn: span[0], endColumn: span[1] };
 }
 
 function shiftAst(ast: Ast, ownSheet: string, edit: StructureEdit): Ast {
