@@ -1,11 +1,11 @@
 /**
- * Import benchmark (issue 16): `npm run bench -- import-export [rows] [columns]` (default 100,000 rows × 10
- * columns). Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
+ * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns]` (default 100,000
+ * rows × 10 columns). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
  * every fifth column), starts the service as its own process (bench/_service.ts, SQLite; DATABASE_URL=postgres://…
  * for PostgreSQL) with the reference integrator, imports the file as a spreadsheet through POST files/v2/import,
  * polls the progress every 100 ms, and reports the time from the request to progress 100, the server's peak
  * resident memory (VmHWM: main thread and converter thread together) and a read of the last row through the
- * values API.
+ * values API. Export (bench/_export.ts): a 200-page document to docx and to pdf, on the same service.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { columnLetters } from '../src/domain/sheets/a1.js';
+import { exportBench } from './_export.js';
 import { startBenchService } from './_service.js';
 
 const APP_ID = 'bench-import';
@@ -58,9 +59,10 @@ export default async function importExport(args: string[]): Promise<void> {
   const bytes = fs.readFileSync(file);
   console.log(`xlsx: ${rows} rows × ${columns} columns, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB, written in ${Date.now() - written} ms`);
 
-  const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined) });
+  const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined), autoFiles: true });
   integrator.addUser({ id: 'bench-user', name: 'Bench', token: TOKEN });
   integrator.addFile({ id: 'big', type: 'spreadsheet', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
+  integrator.addFile({ id: 'export-200', name: 'Annual report', type: 'document', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
   const service = await startBenchService({
     appId: APP_ID,
     secret: SECRET,
@@ -100,6 +102,7 @@ export default async function importExport(args: string[]): Promise<void> {
     console.log(`import: ${seconds.toFixed(2)} s from request to progress 100 (progress seen: ${progressSeen.join(', ')})`);
     console.log(`server RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB`);
     console.log(`first read of the last row (${last}, document loaded from storage): ${readMs.toFixed(0)} ms → ${read.data ? JSON.stringify(read.data.values[0]) : read.message}`);
+    await exportBench(service, TOKEN);
   } finally {
     await service.close();
     await integrator.close();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
+import { findSoffice } from './domain/export/render/libreoffice.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.
@@ -38,6 +39,10 @@ export interface Config {
   tasks: TaskConfig;
   /** Import (docs/IMPORT-EXPORT.md). */
   imports: ImportConfig;
+  /** Export: download links, conversion limits, renderers (docs/IMPORT-EXPORT.md "Export"). */
+  export: ExportConfig;
+  /** LibreOffice's `soffice`, found on the PATH at start; unset: the legacy binary formats are refused. */
+  soffice: string | undefined;
 }
 
 export interface ImportConfig {
@@ -49,6 +54,15 @@ export interface ImportConfig {
   converterTimeoutMs: number;
   /** Deadline of fetching a fileUrl, ms (121009 past it). */
   fetchTimeoutMs: number;
+}
+
+export interface ExportConfig {
+  /** How long an export's download link works; its file is removed after that, ms. */
+  linkTtlMs: number;
+  /** Heap limit of one conversion's worker thread, MiB. */
+  workerMemoryMb: number;
+  /** Chromium for pdf and jpg; unset: the binary inside @sparticuz/chromium. */
+  chromiumPath: string | undefined;
 }
 
 export interface TaskConfig {
@@ -203,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       converterTimeoutMs: integer(env, 'SVC_CONVERTER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
       fetchTimeoutMs: integer(env, 'SVC_IMPORT_FETCH_TIMEOUT_MS', 60_000, 100, 600_000),
     },
+    export: {
+      linkTtlMs: integer(env, 'SVC_EXPORT_LINK_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+      workerMemoryMb: integer(env, 'SVC_EXPORT_WORKER_MEMORY_MB', 1024, 64, 16_384),
+      chromiumPath: env.CHROMIUM_PATH || undefined,
+    },
+    soffice: findSoffice(env.PATH ?? ''),
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };
 }

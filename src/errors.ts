@@ -143,6 +143,14 @@ export const Errors = {
   importUrlForbidden: { http: 400, code: 121010, tableCode: 70000 },
   importContentTooComplex: { http: 400, code: 121011, tableCode: 70000 },
   importConverterFailed: { http: 500, code: 121012, tableCode: 10000 },
+  // 1220xx: export (docs/IMPORT-EXPORT.md "Export"). On the request (HTTP status) or recorded on the task.
+  exportInvalidParams: { http: 400, code: 122001, tableCode: 70000 },
+  exportTypeUnsupported: { http: 400, code: 122002, tableCode: 70000 },
+  exportComponentMissing: { http: 501, code: 122003, tableCode: 70000 },
+  exportTooLarge: { http: 400, code: 122004, tableCode: 70000 },
+  exportConverterFailed: { http: 500, code: 122005, tableCode: 10000 },
+  exportLinkInvalid: { http: 403, code: 122006, tableCode: 20000 },
+  exportLinkExpired: { http: 410, code: 122007, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

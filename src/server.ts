@@ -76,6 +76,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     // edits a process acknowledged but did not record before it stopped abruptly are recorded now
     await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
     if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
+    const exportLog = app.log.child({ component: 'export' });
+    services.exports.start((error) => exportLog.error({ err: error }, 'removing expired export files failed'));
   });
   // Shutdown order (docs/OPERATIONS.md): editors told to reconnect and requests under way answered (preClose:
   // collaboration endpoint, request drain), then running import/export tasks given back to the queue (an
@@ -83,6 +85,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   // events go to the outbox), then the deliveries under way finished and the rest of the claims given back.
   app.addHook('onClose', async () => {
     await services.tasks.stop();
+    await services.exports.stop();
     await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();

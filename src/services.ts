@@ -29,7 +29,10 @@ import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
 import { ImportService } from './domain/import/import-service.js';
-import { findSoffice } from './domain/import/libreoffice.js';
+import { ConversionRunner } from './domain/export/conversion-runner.js';
+import { ExportService } from './domain/export/export-service.js';
+import { exportTaskHandler } from './domain/export/export-task.js';
+import { ChromiumRenderer } from './domain/export/render/chromium.js';
 import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
@@ -77,6 +80,8 @@ export interface Services {
   tasks: TaskEngine;
   /** import of files as new collaborative files, as tasks (docs/IMPORT-EXPORT.md) */
   imports: ImportService;
+  /** exports of collaborative files to docx, md, pdf, jpg, xlsx, csv, pptx, wps (docs/IMPORT-EXPORT.md "Export") */
+  exports: ExportService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -122,7 +127,20 @@ export function createServices(config: Config, storage: Storage): Services {
   };
   const attachments = new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes });
   const tasks = new TaskEngine(storage, config.tasks);
-  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, tasks, config: config.imports, soffice: findSoffice() });
+  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, tasks, config: config.imports, soffice: config.soffice });
+  const exports = new ExportService(
+    {
+      storage,
+      files,
+      content,
+      tables,
+      attachments,
+      runner: new ConversionRunner({ memoryMb: config.export.workerMemoryMb }),
+      renderer: new ChromiumRenderer({ executablePath: config.export.chromiumPath }),
+    },
+    { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
+  );
+  tasks.register(exportTaskHandler(exports));
   return {
     config,
     storage,
@@ -148,5 +166,6 @@ export function createServices(config: Config, storage: Storage): Services {
     attachments,
     tasks,
     imports,
+    exports,
   };
 }

@@ -28,6 +28,7 @@ export interface Database {
   attachments: AttachmentsTable;
   tasks: TasksTable;
   task_blobs: TaskBlobsTable;
+  export_files: ExportFilesTable;
 }
 
 export interface AppsTable {
@@ -353,5 +354,20 @@ export interface TaskBlobsTable {
   task_id: string;
   role: string;
   data: Buffer;
+  created_at: number;
+}
+
+/** A file an export made, served through its signed download link until `expires_at` (docs/IMPORT-EXPORT.md). */
+export interface ExportFilesTable {
+  /** the download id in the link: random, unguessable */
+  id: string;
+  app_id: string;
+  file_id: string;
+  task_id: string;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  data: Buffer;
+  expires_at: number;
   created_at: number;
 }

@@ -268,6 +268,12 @@ export class AttachmentService {
     };
   }
 
+  /** An attachment's bytes and type without a permission check (an export of its file, already authorised); undefined when absent. */
+  async stored(appId: string, guid: string): Promise<{ data: Buffer; mimeType: string } | undefined> {
+    const row = await this.storage.db.selectFrom('attachments').select(['data', 'mime_type']).where('app_id', '=', appId).where('guid', '=', guid).executeTakeFirst();
+    return row ? { data: Buffer.from(row.data), mimeType: row.mime_type } : undefined;
+  }
+
   /** The bytes of an attachment `open` allowed. */
   async content(appId: string, guid: string): Promise<Buffer> {
     const row = await this.storage.db.selectFrom('attachments').select('data').where('app_id', '=', appId).where('guid', '=', guid).executeTakeFirst();
