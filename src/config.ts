@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
+import { findSoffice } from './domain/export/render/libreoffice.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.
@@ -38,6 +39,51 @@ export interface Config {
   redisNamespace: string;
   /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
   outbound: { allowPrivateNetworks: boolean };
+  /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
+  tasks: TaskConfig;
+  /** Import (docs/IMPORT-EXPORT.md). */
+  imports: ImportConfig;
+  /** Export: download links, conversion limits, renderers (docs/IMPORT-EXPORT.md "Export"). */
+  export: ExportConfig;
+  /** LibreOffice's `soffice`, found on the PATH at start; unset: the legacy binary formats are refused. */
+  soffice: string | undefined;
+}
+
+export interface ImportConfig {
+  /** Largest file accepted for import (upload or fileUrl), bytes; above it 413 / 121003. */
+  limitBytes: number;
+  /** Heap of one converter thread, MiB; a file needing more is refused with 121011. */
+  converterMemoryMb: number;
+  /** Deadline of one conversion, ms. */
+  converterTimeoutMs: number;
+  /** Deadline of fetching a fileUrl, ms (121009 past it). */
+  fetchTimeoutMs: number;
+}
+
+export interface ExportConfig {
+  /** How long an export's download link works; its file is removed after that, ms. */
+  linkTtlMs: number;
+  /** Heap limit of one conversion's worker thread, MiB. */
+  workerMemoryMb: number;
+  /** Chromium for pdf and jpg; unset: the binary inside @sparticuz/chromium. */
+  chromiumPath: string | undefined;
+}
+
+export interface TaskConfig {
+  /** Run tasks in this process. */
+  worker: boolean;
+  /** Tasks this process runs at once. */
+  concurrency: number;
+  /** Running tasks of one application at once, across processes. */
+  perAppConcurrency: number;
+  /** How often the engine looks for waiting tasks when nothing woke it, in ms. */
+  pollMs: number;
+  /** A running task's lease, in ms: a task whose process died is taken up again after it. */
+  leaseMs: number;
+  /** Runs of a task interrupted by dying processes before it is failed (120003). */
+  maxAttempts: number;
+  /** Finished tasks and their files are kept this long, in ms. */
+  retentionMs: number;
 }
 
 export interface IntegratorConfig {
@@ -179,6 +225,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheBytes: integer(env, 'SVC_CONTENT_CACHE_BYTES', DEFAULT_CONTENT_CACHE_BYTES, 0, 64 * 1024 * 1024 * 1024),
       historySnapshots: integer(env, 'SVC_CONTENT_HISTORY_SNAPSHOTS', DEFAULT_HISTORY_SNAPSHOTS, 1, 1_000_000),
     },
+    tasks: {
+      worker: env.SVC_TASK_WORKER !== '0' && env.SVC_TASK_WORKER !== 'false',
+      concurrency: integer(env, 'SVC_TASK_CONCURRENCY', 2, 1, 256),
+      perAppConcurrency: integer(env, 'SVC_TASK_APP_CONCURRENCY', 2, 1, 256),
+      pollMs: integer(env, 'SVC_TASK_POLL_MS', 1000, 5, 60_000),
+      leaseMs: integer(env, 'SVC_TASK_LEASE_MS', 30_000, 100, 3_600_000),
+      maxAttempts: integer(env, 'SVC_TASK_MAX_ATTEMPTS', 2, 1, 100),
+      retentionMs: integer(env, 'SVC_TASK_RETENTION_HOURS', 24, 1, 24 * 365) * 3_600_000,
+    },
+    imports: {
+      limitBytes: integer(env, 'SVC_IMPORT_LIMIT', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      converterMemoryMb: integer(env, 'SVC_CONVERTER_MEMORY_MB', 512, 64, 16_384),
+      converterTimeoutMs: integer(env, 'SVC_CONVERTER_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+      fetchTimeoutMs: integer(env, 'SVC_IMPORT_FETCH_TIMEOUT_MS', 60_000, 100, 600_000),
+    },
+    export: {
+      linkTtlMs: integer(env, 'SVC_EXPORT_LINK_TTL_MINUTES', 60, 1, 7 * 24 * 60) * 60_000,
+      workerMemoryMb: integer(env, 'SVC_EXPORT_WORKER_MEMORY_MB', 1024, 64, 16_384),
+      chromiumPath: env.CHROMIUM_PATH || undefined,
+    },
+    soffice: findSoffice(env.PATH ?? ''),
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
   };
 }

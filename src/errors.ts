@@ -124,6 +124,33 @@ export const Errors = {
   attachmentTypeNotAllowed: { http: 415, code: 75002, tableCode: 70000 },
   attachmentTokenInvalid: { http: 401, code: 75003, tableCode: 'unauthorized' },
   attachmentNotFound: { http: 404, code: 75004, tableCode: 70000 },
+
+  // Asynchronous tasks (12xxxx import-export family, contract notes 5; docs/TASKS.md). 1200xx: the engine.
+  taskNotFound: { http: 404, code: 120001, tableCode: 70000 },
+  taskTimedOut: { http: 500, code: 120002, tableCode: 10000 },
+  taskInterrupted: { http: 500, code: 120003, tableCode: 10000 },
+  taskFailed: { http: 500, code: 120004, tableCode: 10000 },
+  // 1210xx: import (docs/IMPORT-EXPORT.md). On the request (HTTP status) or recorded on the task.
+  importInvalidParams: { http: 400, code: 121001, tableCode: 70000 },
+  importFormatUnsupported: { http: 400, code: 121002, tableCode: 70000 },
+  importTooLarge: { http: 413, code: 121003, tableCode: 70012 },
+  importArchiveRefused: { http: 400, code: 121004, tableCode: 70000 },
+  importCorrupt: { http: 400, code: 121005, tableCode: 70000 },
+  importPasswordProtected: { http: 400, code: 121006, tableCode: 70000 },
+  importComponentMissing: { http: 501, code: 121007, tableCode: 70000 },
+  importUrlUnreachable: { http: 502, code: 121008, tableCode: 10000 },
+  importUrlTimeout: { http: 504, code: 121009, tableCode: 10000 },
+  importUrlForbidden: { http: 400, code: 121010, tableCode: 70000 },
+  importContentTooComplex: { http: 400, code: 121011, tableCode: 70000 },
+  importConverterFailed: { http: 500, code: 121012, tableCode: 10000 },
+  // 1220xx: export (docs/IMPORT-EXPORT.md "Export"). On the request (HTTP status) or recorded on the task.
+  exportInvalidParams: { http: 400, code: 122001, tableCode: 70000 },
+  exportTypeUnsupported: { http: 400, code: 122002, tableCode: 70000 },
+  exportComponentMissing: { http: 501, code: 122003, tableCode: 70000 },
+  exportTooLarge: { http: 400, code: 122004, tableCode: 70000 },
+  exportConverterFailed: { http: 500, code: 122005, tableCode: 10000 },
+  exportLinkInvalid: { http: 403, code: 122006, tableCode: 20000 },
+  exportLinkExpired: { http: 410, code: 122007, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

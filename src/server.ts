@@ -11,6 +11,7 @@ import { withErrorAnswers } from './http/openapi.js';
 import { appRateLimit } from './http/plugins/app-rate-limit.js';
 import { browserCors } from './http/plugins/cors.js';
 import { kitDialect } from './http/plugins/kit-dialect.js';
+import { requestDrain } from './http/plugins/request-drain.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
@@ -27,6 +28,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SDK_PREFIX = '/sdk/v2';
 const TABLE_API_PATH = '/api/table-api/openapi/v1';
 const TABLE_API_PREFIX = `${SDK_PREFIX}${TABLE_API_PATH}`;
+/** How long requests under way may take to finish when the server closes. */
+const REQUEST_DRAIN_MS = 20_000;
 /** Longest path segment the router accepts; every id of the API is far shorter. */
 const MAX_PARAM_LENGTH = 100;
 
@@ -63,6 +66,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
   });
   app.setValidatorCompiler(validatorCompiler());
+  // Fastify reads text/plain bodies as strings by default; no route takes one, so it is an unsupported type (415)
+  app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
   // The event delivery worker lives as long as the server: started when it is ready, stopped (in-flight
   // deliveries finished) before it closes, so storage is never closed under a running delivery.
@@ -70,12 +75,23 @@ export async function buildServer(services: Services, options: ServerOptions = {
     if (services.config.integratorLink.deliveryWorker) services.delivery.start(app.log.child({ component: 'event-delivery' }));
     // edits a process acknowledged but did not record before it stopped abruptly are recorded now
     await services.content.recoverAbandoned().catch((error: unknown) => app.log.error({ err: error }, 'looking for unrecorded content changes failed'));
+    if (services.config.tasks.worker) services.tasks.start(app.log.child({ component: 'tasks' }));
+    const exportLog = app.log.child({ component: 'export' });
+    services.exports.start((error) => exportLog.error({ err: error }, 'removing expired export files failed'));
   });
   services.cluster.setLogger(app.log.child({ component: 'cluster' }));
+  // Shutdown order (docs/OPERATIONS.md): editors told to reconnect and requests under way answered (preClose:
+  // collaboration endpoint, request drain), then running import/export tasks given back to the queue (an
+  // import's file is created in the transaction that ends its task), then the coalesced document changes recorded (their FileContent
+  // events go to the outbox), then the deliveries under way finished and the rest of the claims given back.
   app.addHook('onClose', async () => {
+    await services.tasks.stop();
+    await services.exports.stop();
+    await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();
   });
+  await app.register(requestDrain, { drainMs: REQUEST_DRAIN_MS });
   app.decorateRequest('auth', null);
   app.addHook('onRequest', ignoreContentTypeWithoutBody);
   app.addHook('onRequest', async (request, reply) => {

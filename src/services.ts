@@ -28,6 +28,12 @@ import { EventAdmin } from './events/event-admin.js';
 import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
+import { TaskEngine } from './tasks/task-engine.js';
+import { ImportService } from './domain/import/import-service.js';
+import { ConversionRunner } from './domain/export/conversion-runner.js';
+import { ExportService } from './domain/export/export-service.js';
+import { exportTaskHandler } from './domain/export/export-task.js';
+import { ChromiumRenderer } from './domain/export/render/chromium.js';
 import { OutboundPolicy } from './net/outbound-policy.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
@@ -73,6 +79,12 @@ export interface Services {
   mentionSuggestions: MentionSuggestionService;
   /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
   attachments: AttachmentService;
+  /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
+  tasks: TaskEngine;
+  /** import of files as new collaborative files, as tasks (docs/IMPORT-EXPORT.md) */
+  imports: ImportService;
+  /** exports of collaborative files to docx, md, pdf, jpg, xlsx, csv, pptx, wps (docs/IMPORT-EXPORT.md "Export") */
+  exports: ExportService;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -119,6 +131,22 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     outbox,
     changed: (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change)),
   };
+  const attachments = new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes });
+  const tasks = new TaskEngine(storage, config.tasks);
+  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, tasks, config: config.imports, soffice: config.soffice });
+  const exports = new ExportService(
+    {
+      storage,
+      files,
+      content,
+      tables,
+      attachments,
+      runner: new ConversionRunner({ memoryMb: config.export.workerMemoryMb }),
+      renderer: new ChromiumRenderer({ executablePath: config.export.chromiumPath }),
+    },
+    { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
+  );
+  tasks.register(exportTaskHandler(exports));
   return {
     config,
     storage,
@@ -142,6 +170,9 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     discussions: new DiscussionService(conversations),
     dateMentions: new DateMentionService(conversations),
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
-    attachments: new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes }),
+    attachments,
+    tasks,
+    imports,
+    exports,
   };
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { request } from 'undici';
 import type { AppService } from '../domain/apps/app-service.js';
 import type { CallbackClient } from '../integrator/callback-client.js';
@@ -7,13 +7,14 @@ import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { Storage } from '../storage/database.js';
 import type { EventOutboxTable } from '../storage/schema.js';
 import { SYSTEM_EVENT_CLASSES } from './builders.js';
+import { OutcomeRecorder } from './outcome-recorder.js';
 import type { Outbox } from './outbox.js';
 import type { EventClass } from './types.js';
 
 export interface DeliverySettings {
   /** deadline of one POST /events */
   timeoutMs: number;
-  /** events in flight at once; at most one per file, so one slow file never holds up the others */
+  /** files (streams) delivered at once, one event in flight each, so one slow file never holds up the others */
   concurrency: number;
   retryBaseMs: number;
   maxDelayMs: number;
@@ -25,6 +26,13 @@ export interface DeliverySettings {
   outbound: OutboundPolicy;
 }
 
+/** Pending events of one stream leased by one claim and posted one after the other. */
+const STREAM_BATCH = 50;
+/** A lease lasts this much longer than one attempt's deadline. */
+const LEASE_SPARE_MS = 5000;
+/** Time left on a lease after an attempt's deadline for its outcome to be recorded; less, and no attempt starts. */
+const RECORD_SPARE_MS = 1000;
+
 /** How often the worker removes delivered events past their retention. */
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 
@@ -33,7 +41,9 @@ export interface DeliveryLog {
   error(object: Record<string, unknown>, message: string): void;
 }
 
-type OutboxRow = Selectable<EventOutboxTable>;
+/** What a delivery needs of a claimed event. */
+const CLAIMED_COLUMNS = ['id', 'app_id', 'stream_key', 'seq', 'file_id', 'event_class', 'payload', 'user_token', 'attempts', 'next_attempt_at', 'lease_until'] as const;
+type OutboxRow = Pick<Selectable<EventOutboxTable>, (typeof CLAIMED_COLUMNS)[number]>;
 
 /** How much of a refusing answer is kept as the delivery's last error. */
 const ERROR_BODY_CHARS = 300;
@@ -64,18 +74,26 @@ export function retryDelay(attempt: number, settings: Pick<DeliverySettings, 're
 }
 
 /**
- * Delivers the outbox to `POST {endpointUrl}/events`. Claims due events with a lease (at most the head of each
- * file's stream, so a file's events go out in order, one at a time, while different files go in parallel),
- * posts them with a stable `X-Svc-Event-Id`, and records success (2xx within the deadline) or schedules a
- * retry with backoff; after `maxAttempts` the event is marked failed. A crashed worker's leases expire and
- * the events are claimed again, so an event is delivered at least once and never lost. Several processes
- * may run workers over one PostgreSQL database: the claim skips rows another worker is claiming.
+ * Delivers the outbox to `POST {endpointUrl}/events`.
+ *
+ * A claim leases the first events of up to `concurrency` files' streams at once (the stream's oldest pending
+ * event, its head, and the pending ones right after it, up to STREAM_BATCH): on PostgreSQL the heads are
+ * selected `FOR UPDATE SKIP LOCKED`, so workers of several processes never claim the same stream together,
+ * and while a stream's head is leased no other worker sees a claimable event in it. Each claimed stream is
+ * posted one event after the other (a file's order), the streams in parallel. Outcomes are recorded in
+ * batches (one statement for many deliveries), and an attempt is only started while the lease still covers
+ * it, so an event is posted by one worker per attempt. A crashed worker's leases expire and its events are
+ * claimed again: an event is delivered at least once and never lost.
  */
 export class DeliveryWorker {
+  // Keep-alive connections to the integrators: a delivery reuses an open socket instead of a new handshake.
   private readonly agent;
   private readonly owner = crypto.randomUUID();
+  private readonly outcomes: OutcomeRecorder;
+  /** the streams being delivered, one promise each */
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
+  private stopping = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private wokenWhileBusy = false;
@@ -88,15 +106,24 @@ export class DeliveryWorker {
     private readonly outbox: Outbox,
     private readonly settings: DeliverySettings,
   ) {
-    this.agent = settings.outbound.dispatcher({ keepAliveTimeout: 10_000, connections: 128 });
+    this.agent = settings.outbound.dispatcher({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 128 });
+    this.outcomes = new OutcomeRecorder(
+      storage,
+      this.owner,
+      (error) => this.log.error({ err: error }, 'event delivery: recording outcomes failed'),
+      () => this.wake(),
+    );
   }
 
   /** Where delivery problems are reported; the server hands in its logger when it starts the worker. */
   log: DeliveryLog = { warn: () => {}, error: () => {} };
 
-  /** A lease outlives one delivery attempt comfortably; after that, the event is presumed orphaned. */
+  /**
+   * How long a claim holds. Attempts start only while the lease still covers one whole attempt and the
+   * recording of its outcome (see `deliverStream`); after that, the events are presumed orphaned.
+   */
   get leaseMs(): number {
-    return this.settings.timeoutMs + 2000;
+    return this.settings.timeoutMs + LEASE_SPARE_MS;
   }
 
   start(log?: DeliveryLog): void {
@@ -107,14 +134,20 @@ export class DeliveryWorker {
     this.loop = this.run();
   }
 
-  /** Stops claiming, and waits for the deliveries in flight (each bounded by its deadline). */
+  /**
+   * Stops claiming, lets the attempts under way finish (each bounded by its deadline), gives the rest of
+   * the claimed events back, and waits until every outcome is recorded: another process takes over at once.
+   */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.stopping = true;
     this.unsubscribe?.();
     this.wake();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.outcomes.idle();
+    this.stopping = false;
   }
 
   async close(): Promise<void> {
@@ -140,15 +173,16 @@ export class DeliveryWorker {
     return Number(result.numDeletedRows);
   }
 
-  /** Claims what is due now and delivers it, waiting for the outcome. Returns how many were attempted. */
+  /** Claims what is due now and delivers it, waiting for the outcomes. Returns how many were attempted. */
   async runOnce(): Promise<number> {
-    const claimed = await this.claim(this.settings.concurrency);
-    await Promise.all(claimed.map((row) => this.deliver(row)));
-    return claimed.length;
+    const streams = await this.claim(this.settings.concurrency);
+    const attempted = await Promise.all(streams.map((stream) => this.deliverStream(stream)));
+    await this.outcomes.idle();
+    return attempted.reduce((sum, count) => sum + count, 0);
   }
 
   private async run(): Promise<void> {
-    // Claiming costs a query: with deliveries in flight, wait until a few slots are free, not just one.
+    // Claiming costs a query: with streams in flight, wait until a few slots are free, not just one.
     const batch = Math.max(1, Math.floor(this.settings.concurrency / 4));
     let lastPurge = 0;
     while (this.running) {
@@ -161,10 +195,12 @@ export class DeliveryWorker {
       if (free >= batch || (free > 0 && this.inFlight.size === 0)) {
         try {
           const claimed = await this.claim(free);
-          for (const row of claimed) this.track(this.deliver(row));
+          for (const stream of claimed) this.track(this.deliverStream(stream));
           claimedAll = claimed.length === free;
         } catch (error) {
-          this.log.error({ err: error }, 'event delivery: claiming due events failed');
+          // a claim that lost a race with another worker's (a deadlock) simply runs again
+          if (this.storage.isTransientConflict(error)) this.wake();
+          else this.log.error({ err: error }, 'event delivery: claiming due events failed');
         }
       }
       if (!this.running) break;
@@ -172,9 +208,10 @@ export class DeliveryWorker {
     }
   }
 
-  private track(delivery: Promise<void>): void {
+  private track(delivery: Promise<unknown>): void {
     const tracked = delivery
-      .catch((error: unknown) => this.log.error({ err: error }, 'event delivery: recording the outcome failed'))
+      .then(() => undefined)
+      .catch((error: unknown) => this.log.error({ err: error }, 'event delivery failed'))
       .finally(() => {
         this.inFlight.delete(tracked);
         this.wake();
@@ -199,14 +236,18 @@ export class DeliveryWorker {
     });
   }
 
-  /** Leases up to `limit` due events, each the oldest undelivered event of its stream. */
-  private async claim(limit: number): Promise<OutboxRow[]> {
+  /**
+   * Leases the heads of up to `streams` streams (each the oldest pending event of its stream, due and not
+   * leased) and the pending events right after each head, up to STREAM_BATCH per stream. Returns the
+   * streams, each in `seq` order.
+   */
+  private async claim(streams: number): Promise<OutboxRow[][]> {
     const db = this.storage.db;
     const now = Date.now();
-    const due = this.storage.skipLocked(
+    const heads = this.storage.skipLocked(
       db
         .selectFrom('event_outbox as e')
-        .select('e.id')
+        .select(['e.app_id', 'e.stream_key', 'e.seq'])
         .where('e.status', '=', 'pending')
         .where('e.next_attempt_at', '<=', now)
         .where((eb) => eb.or([eb('e.lease_until', 'is', null), eb('e.lease_until', '<', now)]))
@@ -223,23 +264,50 @@ export class DeliveryWorker {
             ),
           ),
         )
-        // index order (status, next_attempt_at, id): the scan stops after `limit` claimable rows; ids are
+        // index order (status, next_attempt_at, id): the scan stops after `streams` claimable rows; ids are
         // time-ordered, so ties go oldest first
         .orderBy('e.next_attempt_at')
         .orderBy('e.id')
-        .limit(limit),
+        .limit(streams),
     );
-    return db
+    // One statement: the heads' row locks (PostgreSQL) last until the leases are written, and a stream whose
+    // head is leased has no claimable event, so its followers are safe to lease with it.
+    const rows = await db
+      .with('heads', () => heads)
       .updateTable('event_outbox')
+      .from('heads')
       .set({ lease_until: now + this.leaseMs, lease_owner: this.owner })
-      .where('id', 'in', due)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returningAll()
+      .whereRef('event_outbox.app_id', '=', 'heads.app_id')
+      .whereRef('event_outbox.stream_key', '=', 'heads.stream_key')
+      .whereRef('event_outbox.seq', '>=', 'heads.seq')
+      .where('event_outbox.seq', '<', sql<number>`heads.seq + ${STREAM_BATCH}`)
+      .where('event_outbox.status', '=', 'pending')
+      // named one by one: SQLite takes no `table.*` here, and PostgreSQL's `*` would add the heads' columns
+      .returning(CLAIMED_COLUMNS.map((column) => `event_outbox.${column}` as const))
       .execute();
+    return groupByStream(rows);
   }
 
-  private async deliver(row: OutboxRow): Promise<void> {
+  /**
+   * Posts a claimed stream's events one after the other, each once its predecessor was accepted. Stops at
+   * the first failure (the rest waits for its retry, order kept), at an event not due yet, when the lease
+   * could run out during the next attempt, or when the worker stops; what is left is given back.
+   */
+  private async deliverStream(stream: readonly OutboxRow[]): Promise<number> {
+    const leaseUntil = stream[0]?.lease_until ?? 0;
+    let attempted = 0;
+    for (const row of stream) {
+      const now = Date.now();
+      if (this.stopping || row.next_attempt_at > now || now + this.settings.timeoutMs + RECORD_SPARE_MS > leaseUntil) break;
+      attempted++;
+      if (!(await this.attempt(row))) break;
+    }
+    this.outcomes.release(stream.slice(attempted).map((row) => row.id));
+    return attempted;
+  }
+
+  /** One attempt of one event, its outcome handed to the recorder. True when the integrator accepted it. */
+  private async attempt(row: OutboxRow): Promise<boolean> {
     const startedAt = Date.now();
     const outcome = await this.post(row).catch((error: unknown) => ({
       ok: false as const,
@@ -248,41 +316,21 @@ export class DeliveryWorker {
     }));
     const attempts = row.attempts + 1;
     if (outcome.ok) {
-      await this.finish(row, {
-          status: 'delivered',
-          attempts,
-          delivered_at: Date.now(),
-          last_attempt_at: startedAt,
-          last_status: outcome.status,
-          last_error: null,
-          lease_until: null,
-          lease_owner: null,
-        });
-      return;
+      this.outcomes.delivery({ id: row.id, attempts, attemptedAt: startedAt, deliveredAt: Date.now(), httpStatus: outcome.status });
+      return true;
     }
     const exhausted = attempts >= this.settings.maxAttempts;
     if (exhausted) this.log.warn({ eventId: row.id, appId: row.app_id, attempts, error: outcome.error }, 'event delivery failed for good');
-    await this.finish(row, {
-        status: exhausted ? 'failed' : 'pending',
-        attempts,
-        next_attempt_at: exhausted ? startedAt : Date.now() + retryDelay(attempts, this.settings),
-        last_attempt_at: startedAt,
-        last_status: outcome.status,
-        last_error: outcome.error,
-        lease_until: null,
-        lease_owner: null,
-      });
-  }
-
-  /** Records an attempt's outcome, but only while this worker still holds the lease it was made under. */
-  private async finish(row: OutboxRow, changes: Updateable<EventOutboxTable>): Promise<void> {
-    await this.storage.db
-      .updateTable('event_outbox')
-      .set(changes)
-      .where('id', '=', row.id)
-      .where('lease_owner', '=', this.owner)
-      .where('status', '=', 'pending')
-      .execute();
+    this.outcomes.failure({
+      id: row.id,
+      status: exhausted ? 'failed' : 'pending',
+      attempts,
+      attemptedAt: startedAt,
+      nextAttemptAt: exhausted ? startedAt : Date.now() + retryDelay(attempts, this.settings),
+      httpStatus: outcome.status,
+      error: outcome.error,
+    });
+    return false;
   }
 
   private async post(row: OutboxRow): Promise<{ ok: true; status: number } | { ok: false; status: number | null; error: string }> {
@@ -319,4 +367,16 @@ export class DeliveryWorker {
       return { ok: false, status: null, error: `unreachable (${typeof code === 'string' ? code : error instanceof Error ? error.message : 'network error'})` };
     }
   }
+}
+
+/** Claimed rows (in any order) as streams, each in `seq` order. */
+function groupByStream(rows: readonly OutboxRow[]): OutboxRow[][] {
+  const streams = new Map<string, OutboxRow[]>();
+  for (const row of rows) {
+    const id = `${row.app_id}\n${row.stream_key}`;
+    const stream = streams.get(id);
+    if (stream) stream.push(row);
+    else streams.set(id, [row]);
+  }
+  return [...streams.values()].map((stream) => stream.sort((a, b) => a.seq - b.seq));
 }

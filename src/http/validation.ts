@@ -18,7 +18,45 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return ({ schema, httpPart }) => {
+    if (httpPart === 'body') return strict.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+    const validate = coercing.compile(schema as object);
+    const integers = integerProperties(schema);
+    if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+    // Fastify reads a failed validation's errors from the function it was given: they are copied onto it
+    const checked = Object.assign(
+      (data: unknown) => {
+        const refused = integers.find((name) => !decimalIntegerText((data as Record<string, unknown> | undefined)?.[name]));
+        if (refused !== undefined) {
+          return { error: Object.assign(new Error(`${httpPart ?? 'input'}.${refused} must be a decimal integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`), { validation: [] }) };
+        }
+        const valid = validate(data);
+        checked.errors = validate.errors;
+        return valid;
+      },
+      { errors: null as typeof validate.errors },
+    );
+    return checked as ReturnType<FastifySchemaCompiler<unknown>>;
+  };
+}
+
+/** Names of the top-level properties an object schema declares as integers. */
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'integer')
+    .map(([name]) => name);
+}
+
+/**
+ * Text that Ajv may coerce to an integer: plain decimal digits with an optional minus, a safe integer (exact
+ * in a JS number, and it fits any database integer). Number() would also take `0x10`, `1e3`, ` 7` and
+ * `99999999999999999999` (1e20, which Ajv calls an integer). Absent is left to the schema.
+ */
+function decimalIntegerText(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) return value.every(decimalIntegerText);
+  return typeof value !== 'string' || (/^-?\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value)));
 }
 
 /** One readable sentence per failed rule, e.g. `body.type must be one of: document, spreadsheet`. */

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { WebSocketServer } from 'ws';
 import { verifySignature } from '../auth/signature.js';
-import type { CollaborationContext } from '../domain/content/content-service.js';
+import { SERVICE_RESTART_CLOSE_CODE, type CollaborationContext } from '../domain/content/content-service.js';
 import { NO_PERMISSIONS, sessionPermissions } from '../domain/content/session-access.js';
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
 import { ApiError, Errors, isApiError, type ErrorSpec } from '../errors.js';
@@ -64,6 +64,25 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
   };
 }
 
+/** How long closing sockets get for the close handshake before they are cut. */
+const CLOSE_HANDSHAKE_MS = 2000;
+
+/**
+ * Closes every session with 1012 "service restart" (RFC 6455 §7.4; a provider reconnects after any close,
+ * and the code tells other clients this one is worth retrying at once, elsewhere) and waits for the close
+ * handshakes, cutting sockets that do not answer in time.
+ */
+async function closeSockets(sockets: WebSocketServer): Promise<void> {
+  const open = [...sockets.clients];
+  const closed = open.map((socket) => new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+    socket.close(SERVICE_RESTART_CLOSE_CODE, 'service restart');
+  }));
+  const cut = setTimeout(() => open.forEach((socket) => socket.terminate()), CLOSE_HANDSHAKE_MS);
+  await Promise.all(closed);
+  clearTimeout(cut);
+}
+
 function refuse(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify({ status: error.spec.code, message: error.message, data: error.details ?? null });
   const reason = STATUS_CODES[error.spec.http] ?? 'Error';
@@ -102,11 +121,13 @@ export const collaborationEndpoint: FastifyPluginAsync = fp(
     };
     app.server.on('upgrade', onUpgrade);
 
-    // Before the HTTP server closes (it would wait for open WebSockets): end the sessions and record pending changes.
+    // Shutdown (docs/OPERATIONS.md): before the HTTP server closes (it would wait for open WebSockets), editors
+    // are told to reconnect, which the load balancer sends to another process. What they sent and were
+    // told is stored is in the database; the content engine records the pending changes when the server has
+    // finished its requests (server.ts, onClose).
     app.addHook('preClose', async () => {
       app.server.off('upgrade', onUpgrade);
-      await app.services.content.close();
-      for (const client of sockets.clients) client.terminate();
+      await closeSockets(sockets);
       sockets.close();
     });
   },

@@ -35,6 +35,11 @@ export interface Storage {
   isUniqueViolation(error: unknown): boolean;
   /** True when `error` is a foreign-key violation raised by this engine (a row whose parent is gone). */
   isForeignKeyViolation(error: unknown): boolean;
+  /**
+   * True when `error` says the statement lost a race with another transaction and may simply run again:
+   * a deadlock or serialization failure on PostgreSQL, a busy database on SQLite.
+   */
+  isTransientConflict(error: unknown): boolean;
   /** Cheap round trip, for health checks. */
   ping(): Promise<void>;
   /**
@@ -104,7 +109,7 @@ function openSqlite(options: StorageOptions): Storage {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(connection) }) });
   return {
     engine: 'sqlite',
     db,
@@ -114,10 +119,39 @@ function openSqlite(options: StorageOptions): Storage {
     jsonMember: (column, key) => sql<string | number | null>`json_extract(${sql.ref(column)}, ${`$.${JSON.stringify(key)}`})`,
     isUniqueViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errorCode(error) === 'SQLITE_CONSTRAINT_UNIQUE',
     isForeignKeyViolation: (error) => errorCode(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+    isTransientConflict: (error) => typeof errorCode(error) === 'string' && (errorCode(error) as string).startsWith('SQLITE_BUSY'),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
+  };
+}
+
+/** Prepared statements kept per SQLite connection (the most recently used ones). */
+const SQLITE_STATEMENTS_KEPT = 500;
+
+/**
+ * The connection as Kysely sees it, with its statements prepared once and reused: Kysely asks to prepare
+ * every query anew, which for the short statements of hot paths (event delivery's claim and outcomes, the
+ * content log) costs more than running them. Kysely runs one statement at a time on the connection, so a
+ * reused statement is never busy.
+ */
+function reusingStatements(connection: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text) {
+      let statement = statements.get(text);
+      if (statement) {
+        // most recently used last: the Map's order is the eviction order
+        statements.delete(text);
+      } else {
+        statement = connection.prepare(text);
+        if (statements.size >= SQLITE_STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+    close: () => connection.close(),
   };
 }
 
@@ -298,6 +332,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     },
     isUniqueViolation: (error) => errorCode(error) === '23505',
     isForeignKeyViolation: (error) => errorCode(error) === '23503',
+    isTransientConflict: (error) => errorCode(error) === '40P01' || errorCode(error) === '40001',
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -26,6 +26,9 @@ export interface Database {
   mention_notices: MentionNoticesTable;
   conversation_activity: ConversationActivityTable;
   attachments: AttachmentsTable;
+  tasks: TasksTable;
+  task_blobs: TaskBlobsTable;
+  export_files: ExportFilesTable;
 }
 
 export interface AppsTable {
@@ -315,5 +318,56 @@ export interface AttachmentsTable {
   width: number | null;
   height: number | null;
   data: Buffer;
+  created_at: number;
+}
+
+/** An asynchronous task (docs/TASKS.md): import, export, preview cache. */
+export interface TasksTable {
+  id: string;
+  app_id: string;
+  kind: string;
+  file_id: string;
+  /** queued | running | succeeded | failed */
+  state: string;
+  /** 0-100; 100 only once succeeded */
+  progress: Generated<number>;
+  /** JSON: the kind's parameters */
+  input: string;
+  /** JSON: what the kind's handler produced, once succeeded */
+  result: string | null;
+  error_code: number | null;
+  error_message: string | null;
+  /** times a process took the task up (a crash while running leaves it to be taken up again) */
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** when a running task is failed as timed out */
+  deadline_at: number | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+/** Bytes a task reads or produces (an uploaded file, an export), removed with the task. */
+export interface TaskBlobsTable {
+  task_id: string;
+  role: string;
+  data: Buffer;
+  created_at: number;
+}
+
+/** A file an export made, served through its signed download link until `expires_at` (docs/IMPORT-EXPORT.md). */
+export interface ExportFilesTable {
+  /** the download id in the link: random, unguessable */
+  id: string;
+  app_id: string;
+  file_id: string;
+  task_id: string;
+  file_name: string;
+  mime_type: string;
+  size: number;
+  data: Buffer;
+  expires_at: number;
   created_at: number;
 }

@@ -20,15 +20,26 @@ const HOSTILE_BODIES: Array<{ name: string; raw: string }> = [
   { name: 'deep nesting', raw: '['.repeat(5000) + ']'.repeat(5000) },
 ];
 
+interface OpenApiParameter {
+  in: string;
+  name: string;
+  schema?: { type?: string };
+}
+
+/** Text that Number() (and so a coercing validator) reads as an integer, though nobody writes one so. */
+const NOT_DECIMAL_INTEGERS = ['99999999999999999999', '0x10', '1e3', ' 7', '7 ', '+7', '0b11', '1.0', 'Infinity'];
+
 const PARAM_VALUES = ['missing-id', '%00', "'; drop table apps; --", 'x'.repeat(300)];
 
 describe('hostile input on every route', () => {
   let svc: TestService;
-  let routes: Array<{ method: string; path: string }>;
+  let routes: Array<{ method: string; path: string; parameters: OpenApiParameter[] }>;
   beforeAll(async () => {
     svc = await startService(sqlite!, { integrator: true, appQps: 1_000_000 });
-    const spec = (await svc.call('GET', '/openapi.json', { signature: null, token: null })).body as { paths: Record<string, Record<string, unknown>> };
-    routes = Object.entries(spec.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })));
+    const spec = (await svc.call('GET', '/openapi.json', { signature: null, token: null })).body as { paths: Record<string, Record<string, { parameters?: OpenApiParameter[] }>> };
+    routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ method: method.toUpperCase(), path, parameters: operation.parameters ?? [] })),
+    );
   });
   afterAll(async () => svc.close());
 
@@ -64,6 +75,52 @@ describe('hostile input on every route', () => {
     // the input reached validation and the domain, not only the authentication in front of them
     expect([...statuses.keys()].filter((s) => s === 400 || s === 404).length).toBe(2);
   }, 120_000);
+
+  it('refuses every integer query and path parameter that is not plain decimal digits, or out of bounds, with 400', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const route of routes) {
+      for (const parameter of route.parameters.filter((p) => p.schema?.type === 'integer' && (p.in === 'query' || p.in === 'path'))) {
+        for (const value of NOT_DECIMAL_INTEGERS) {
+          const encoded = encodeURIComponent(value);
+          const path = route.path.replace(/\{([^}]+)\}/g, (_match, name: string) => (parameter.in === 'path' && name === parameter.name ? encoded : 'some-id'));
+          const signature = path.includes('/license/') || path.includes('/admin/') ? await svc.signLicense() : undefined;
+          const response = await svc.call(route.method, path, { ...(signature ? { signature } : {}), ...(parameter.in === 'query' ? { query: { [parameter.name]: value } } : {}) });
+          checked++;
+          if (response.status !== 400) failures.push(`${route.method} ${route.path} ${parameter.in} ${parameter.name}=${JSON.stringify(value)}: ${response.status} ${response.text.slice(0, 100)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('bounds pages and offsets: a huge page is refused, the last allowed one is an empty page', async () => {
+    const license = async (query: Record<string, string>) => svc.call('GET', '/sdk/v2/api/license/users', { signature: await svc.signLicense(), token: null, query });
+    expect(await license({ page: '99999999999999999999' })).toMatchObject({ status: 400, body: { status: 40000 } });
+    expect(await license({ page: '1000001' })).toMatchObject({ status: 400, body: { status: 40000, message: expect.stringContaining('page') } });
+    expect(await license({ page: '1000000', size: '500' })).toMatchObject({ status: 200, body: { status: 0, data: [] } });
+    const window = await svc.call('GET', '/sdk/v2/api/table-api/openapi/v1/tables/some-table/row-window', { query: { start: '999999999999999' } });
+    expect(window).toMatchObject({ status: 400, body: { code: 70000 } });
+  });
+
+  it('answers a text/plain body with 415 / 41500 (table API: 400 / 70000)', async () => {
+    const backend = await svc.call('POST', '/sdk/v2/api/files', { rawBody: '{"type":"document","fileId":"x"}', headers: { 'content-type': 'text/plain' } });
+    expect(backend).toMatchObject({ status: 415, body: { status: 41500, message: expect.stringContaining('text/plain') } });
+    const table = await svc.call('POST', '/sdk/v2/api/table-api/openapi/v1/tables', { rawBody: '{}', headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    expect(table).toMatchObject({ status: 400, body: { code: 70000 } });
+    expect(await svc.services.storage.db.selectFrom('files').select('file_id').where('file_id', '=', 'x').execute()).toEqual([]);
+  });
+
+  it('refuses a fileId with a C1 control character (U+0080-U+009F), in a body and in a path', async () => {
+    for (const control of ['\u0080', '\u0085', '\u009f']) {
+      const created = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: `a${control}b` } });
+      expect(created).toMatchObject({ status: 400, body: { status: 70001 } });
+      const read = await svc.call('GET', `/sdk/v2/collab-files/${encodeURIComponent(`a${control}b`)}/plain-text`);
+      expect(read.status).toBe(400);
+    }
+    expect(await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'a-b-ü' } })).toMatchObject({ status: 200 });
+  });
 
   it('answers a URL that cannot be decoded, and an over-long id, in the right envelope', async () => {
     const backend = await svc.call('DELETE', '/sdk/v2/api/files/%E0%A4%A');

@@ -50,7 +50,7 @@ describe('endpoint URL rules', () => {
 describe('fileId rule', () => {
   const pattern = new RegExp(FILE_ID_PATTERN);
   it('accepts 1-64 safe characters, including non-ASCII', () => {
-    const safe = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }).filter((s) => !/[\s\x00-\x1f\x7f/\\?#%]/.test(s) && s.length <= 64);
+    const safe = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 64 }).filter((s) => !/[\s\x00-\x1f\x7f-\x9f/\\?#%]/.test(s) && s.length <= 64);
     fc.assert(
       fc.property(safe, (id) => {
         expect(pattern.test(id)).toBe(true);
@@ -58,7 +58,7 @@ describe('fileId rule', () => {
     );
   });
   it('rejects separators, white space and control characters anywhere', () => {
-    const bad = fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom('/', '\\', '?', '#', '%', ' ', '\n', '\t', '\u0000'), fc.string({ maxLength: 20 }));
+    const bad = fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom('/', '\\', '?', '#', '%', ' ', '\n', '\t', '\u0000', '\u0080', '\u0085', '\u009f'), fc.string({ maxLength: 20 }));
     fc.assert(
       fc.property(bad, ([a, c, b]) => {
         expect(pattern.test(`${a}${c}${b}`)).toBe(false);

@@ -126,6 +126,8 @@ for (const database of testDatabases()) {
       };
       await emit('big', 1);
       await eventually(() => svc.integrator.events.length === 1, 'the retried event');
+      // outcomes are recorded in batches, a moment after the integrator answered
+      await eventually(async () => (await admin('GET', '')).body.data[0]?.status === 'delivered', 'the delivery recorded');
       const [delivery] = (await admin('GET', '')).body.data;
       expect(delivery).toMatchObject({ status: 'delivered', attempts: 2 });
       const row = await svc.services.storage.db.selectFrom('event_outbox').select('last_error').executeTakeFirstOrThrow();
@@ -205,7 +207,11 @@ for (const database of testDatabases()) {
           });
         }
         await eventually(() => svc.integrator.events.length === 40, 'all events');
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // outcomes are recorded in batches, a moment after the integrator answered
+        await eventually(
+          async () => (await svc.services.storage.db.selectFrom('event_outbox').select('status').where('status', '!=', 'delivered').execute()).length === 0,
+          'every delivery recorded',
+        );
         // Each receipt is one recorded attempt: had two workers claimed one event together, the integrator
         // would have received it more often than attempts were recorded. (On a loaded machine an attempt may
         // time out after the integrator got it and be retried: that is at-least-once, and counted.)

@@ -28,9 +28,6 @@ export const EXPECTED_PENDING: ReadonlySet<string> = new Set([
   'import',
   'import progress (legacy)',
   'import progress',
-  'export',
-  'export progress',
-  'export a table file',
   'create preview',
   'open preview',
 ]);

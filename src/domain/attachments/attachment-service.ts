@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { AccessService } from '../../integrator/access-service.js';
-import type { Storage } from '../../storage/database.js';
+import type { Db, Storage } from '../../storage/database.js';
 import type { AppService } from '../apps/app-service.js';
 import type { FileService } from '../files/file-service.js';
 import { signAccessToken, verifyAccessToken, type UploadGrant } from './access-token.js';
@@ -162,6 +162,39 @@ export class AttachmentService {
    * Stores the uploaded bytes under the grant's guid, once: a second upload with the same token is refused.
    * The type comes from the bytes; an images-only bucket refuses anything but PNG, JPEG, GIF and WebP.
    */
+  /**
+   * Stores pictures found inside an imported file as image attachments of the new file, in the import's
+   * transaction (the content already names their guids). Anything that is not a PNG, JPEG, GIF or WebP is skipped.
+   * Returns the guids stored.
+   */
+  async storeImported(db: Db, input: { appId: string; fileId: string; userId: string; images: ReadonlyArray<{ guid: string; data: Uint8Array; filename: string }> }): Promise<string[]> {
+    const stored: string[] = [];
+    for (const picture of input.images) {
+      const data = Buffer.from(picture.data);
+      const image = sniffImage(data);
+      if (!image || data.length > this.options.limitBytes) continue;
+      await db
+        .insertInto('attachments')
+        .values({
+          app_id: input.appId,
+          guid: picture.guid,
+          file_id: input.fileId,
+          user_id: input.userId,
+          bucket: 'images',
+          filename: picture.filename,
+          mime_type: image.mimeType,
+          size: data.length,
+          width: image.width,
+          height: image.height,
+          data,
+          created_at: Date.now(),
+        })
+        .execute();
+      stored.push(picture.guid);
+    }
+    return stored;
+  }
+
   async store(grant: UploadGrant, data: Buffer): Promise<StoredAttachment> {
     const maxBytes = this.maxBytesOf(grant);
     if (data.length > maxBytes) throw tooLarge(maxBytes);
@@ -233,6 +266,12 @@ export class AttachmentService {
       image: row.width !== null,
       createdAt: row.created_at,
     };
+  }
+
+  /** An attachment's bytes and type without a permission check (an export of its file, already authorised); undefined when absent. */
+  async stored(appId: string, guid: string): Promise<{ data: Buffer; mimeType: string } | undefined> {
+    const row = await this.storage.db.selectFrom('attachments').select(['data', 'mime_type']).where('app_id', '=', appId).where('guid', '=', guid).executeTakeFirst();
+    return row ? { data: Buffer.from(row.data), mimeType: row.mime_type } : undefined;
   }
 
   /** The bytes of an attachment `open` allowed. */

@@ -89,7 +89,7 @@ export const DEFAULT_HISTORY_SNAPSHOTS = 100;
 /** Entries whose snapshot one recording drops at most (one, in the steady state; more after the bound is lowered). */
 const PRUNED_PER_RECORD = 500;
 /** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
-export const PRUNED_SNAPSHOT = Buffer.alloc(0);
+const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 
 /**
@@ -141,6 +141,8 @@ const RECOVERY_MARGIN_MS = 5000;
 
 /** WebSocket close code sent to a client whose message does not decode (4000-4999: application codes). */
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
+/** WebSocket close code sent to every editor when the process stops: reconnect (to another process). */
+export const SERVICE_RESTART_CLOSE_CODE = 1012;
 /** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
 export const FILE_DELETED_CLOSE_CODE = 4404;
 /** Wait before storing an editor's update again after a storage failure; it doubles up to STORE_RETRY_MAX_MS. */
@@ -553,7 +555,8 @@ export class ContentService {
         if (connection.readOnly) return;
         try {
           const incoming = incomingUpdate(update);
-          if (incoming) await this.persistIncoming(document, incoming, (context as CollaborationContext).actor);
+          // tracked: a shutdown waits until an update being stored is stored
+          if (incoming) await this.track(this.persistIncoming(document, incoming, (context as CollaborationContext).actor));
         } catch (error) {
           if (error instanceof ContentMissing) {
             // the file was deleted under its editors: end every session of it

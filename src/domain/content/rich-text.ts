@@ -270,6 +270,47 @@ export function toYNodes(nodes: ProseMirrorNode[]): Array<Y.XmlElement | Y.XmlTe
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// ProseMirror JSON out
+
+function attrsOf(element: Y.XmlElement): Record<string, unknown> | undefined {
+  const attributes = element.getAttributes() as Record<string, unknown>;
+  return Object.keys(attributes).length > 0 ? attributes : undefined;
+}
+
+function marksOf(attributes: Record<string, unknown> | undefined): ProseMirrorNode['marks'] {
+  if (!attributes) return undefined;
+  const found = Object.entries(attributes)
+    .filter(([type]) => marks.has(type))
+    .map(([type, attrs]) => (isRecord(attrs) && Object.keys(attrs).length > 0 ? { type, attrs } : { type }));
+  return found.length > 0 ? found : undefined;
+}
+
+/**
+ * The ProseMirror JSON of rich text as stored (the inverse of `toYNodes`): what exporters map to file
+ * formats. Text runs carry their formatting attributes as marks; unknown marks are left out, unknown nodes
+ * kept with their name (readers skip what they do not know).
+ */
+export function toProseMirrorNodes(node: Y.XmlFragment | Y.XmlElement, depth = 0): ProseMirrorNode[] {
+  if (depth > MAX_DEPTH) return [];
+  const out: ProseMirrorNode[] = [];
+  for (const child of node.toArray()) {
+    if (child instanceof Y.XmlText) {
+      for (const op of child.toDelta() as Array<{ insert: unknown; attributes?: Record<string, unknown> }>) {
+        if (typeof op.insert !== 'string' || op.insert.length === 0) continue;
+        const runMarks = marksOf(op.attributes);
+        out.push(runMarks ? { type: 'text', text: op.insert, marks: runMarks } : { type: 'text', text: op.insert });
+      }
+    } else if (child instanceof Y.XmlElement) {
+      const attrs = attrsOf(child);
+      const element: ProseMirrorNode = attrs ? { type: child.nodeName, attrs } : { type: child.nodeName };
+      if (!isLeafNode(child.nodeName)) element.content = toProseMirrorNodes(child, depth + 1);
+      out.push(element);
+    }
+  }
+  return out;
+}
+
 /** Paragraphs for plain text, one per line. */
 export function paragraphsFromText(text: string): ProseMirrorNode[] {
   return text.split(/\r\n|\r|\n/).map((line) => (line.length > 0 ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));

@@ -19,8 +19,8 @@ export interface CreateFileInput {
   createdBy?: string | undefined;
 }
 
-/** fileId: 1-64 characters, none of them white space, control characters, '/', '\\', '?', '#' or '%'. */
-export const FILE_ID_PATTERN = '^[^\\s\\x00-\\x1f\\x7f/\\\\?#%]{1,64}$';
+/** fileId: 1-64 characters, none of them white space, control characters (C0, DEL, C1), '/', '\\', '?', '#' or '%'. */
+export const FILE_ID_PATTERN = '^[^\\s\\x00-\\x1f\\x7f-\\x9f/\\\\?#%]{1,64}$';
 
 function toFile(row: Pick<Selectable<FilesTable>, 'file_id' | 'type' | 'created_at' | 'updated_at'>): CollabFile {
   return {

@@ -21,6 +21,9 @@ export interface SeatCounts {
   total: number;
 }
 
+/** How long a counted number of activated seats is reused by admit. */
+const ACTIVATED_COUNT_TTL_MS = 1000;
+
 /** What `admit` needs of an application. */
 export interface SeatedApp {
   id: string;
@@ -33,6 +36,8 @@ export type SeatRefusal = 'disabled' | 'not-activated' | 'member-limit';
 
 /** User seats of an application: who may use the editors, bounded by the app's memberLimit. */
 export class SeatService {
+  private readonly activatedCounts = new Map<string, { count: number; expires: number }>();
+
   constructor(private readonly storage: Storage) {}
 
   /**
@@ -52,6 +57,8 @@ export class SeatService {
     const status = (seat?.status ?? SeatStatus.notEnabled) as SeatStatusValue;
     if (status === SeatStatus.disabled) throw seatRefused(app, userId, status, 'disabled');
     if (seat && status === SeatStatus.activated) {
+      // within the limit (the usual case) the user's rank need not be counted
+      if ((await this.activatedNow(app.id)) <= app.memberLimit) return;
       const activatedBefore = await this.storage.db
         .selectFrom('seats')
         .select(sql<number>`count(*)`.as('n'))
@@ -133,6 +140,23 @@ export class SeatService {
           .execute();
       }
     });
+    // this process's admit counts again at once; others within ACTIVATED_COUNT_TTL_MS
+    this.activatedCounts.delete(appId);
+  }
+
+  /**
+   * Activated seats of the app, counted at most once per ACTIVATED_COUNT_TTL_MS per process: admit runs on every
+   * user-context call and counting is linear in the seats. A lowered member limit therefore refuses the users
+   * beyond it within that time; a seat disabled or activated is read fresh on every call.
+   */
+  private async activatedNow(appId: string): Promise<number> {
+    const now = Date.now();
+    const hit = this.activatedCounts.get(appId);
+    if (hit && hit.expires > now) return hit.count;
+    const count = await activatedCount(this.storage.db, appId);
+    if (this.activatedCounts.size > 10_000) this.activatedCounts.clear();
+    this.activatedCounts.set(appId, { count, expires: now + ACTIVATED_COUNT_TTL_MS });
+    return count;
   }
 
   /** `auto`: takes a seat for a user who has none, under the same lock and limit as an activation call. */
@@ -151,6 +175,7 @@ export class SeatService {
         .onConflict((oc) => oc.columns(['app_id', 'user_id']).doUpdateSet({ status: SeatStatus.activated, updated_at: now }))
         .execute();
     });
+    this.activatedCounts.delete(app.id);
   }
 }
 

@@ -282,6 +282,34 @@ export class TableService {
     return tables.map(tableOut);
   }
 
+  /**
+   * Every table of a base with its columns and all its rows in creation order, each row its stored cells' JSON
+   * text (an object keyed by column guid, parsed by the reader, off the event loop), read in pages: what an
+   * export writes. No permission check: the caller authorised the export.
+   */
+  async *baseContent(appId: string, baseGuid: string, pageSize = 5000): AsyncGenerator<{ name: string; columns: TableColumn[]; rows: string[] }> {
+    const tables = await this.db
+      .selectFrom('table_tables')
+      .select('guid')
+      .where('app_id', '=', appId)
+      .where('file_id', '=', baseGuid)
+      .orderBy('created_at')
+      .orderBy('guid')
+      .execute();
+    for (const { guid } of tables) {
+      const table = await this.loadTable(this.db, appId, guid);
+      const rows: string[] = [];
+      let after = -1;
+      for (;;) {
+        const page = await this.db.selectFrom('table_rows').select(['seq', 'cells']).where('table_guid', '=', guid).where('seq', '>', after).orderBy('seq').limit(pageSize).execute();
+        for (const row of page) rows.push(row.cells);
+        if (page.length < pageSize) break;
+        after = page[page.length - 1]!.seq;
+      }
+      yield { name: table.name, columns: table.columns.map(columnOut), rows };
+    }
+  }
+
   async createTable(
     auth: RequestAuth,
     input: { baseGuid: string; name: string; withoutInitRows: boolean; cols: ColumnInput[] },
@@ -331,6 +359,43 @@ export class TableService {
       jsonKeys: jsonKeysOf(columns),
       views: [{ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }],
     });
+  }
+
+  /**
+   * Fills a base that an import is creating (file row already written in `trx`): its tables, columns and rows,
+   * every value checked by its column type as the API checks it. No authorisation (the import was authorised
+   * when accepted) and no FileContent event: the file is new. Rows go in batches of MAX_ROWS_PER_REQUEST.
+   */
+  async importTables(
+    trx: Transaction<Database>,
+    appId: string,
+    fileId: string,
+    tables: ReadonlyArray<{ name: string; columns: ColumnInput[]; rows: Array<Record<string, unknown>> }>,
+  ): Promise<void> {
+    if (tables.length > MAX_TABLES_PER_BASE) throw invalid(`a base holds at most ${MAX_TABLES_PER_BASE} tables`);
+    const guids = tables.map(() => newGuid('tbl'));
+    const now = Date.now();
+    for (const [index, table] of tables.entries()) {
+      const tableGuid = guids[index]!;
+      if (table.columns.length > MAX_COLUMNS) throw invalid(`a table holds at most ${MAX_COLUMNS} columns`);
+      const context: PropsContext = { tablesInBase: new Set(guids) };
+      const columns = table.columns.map((col, position): ResolvedColumn => {
+        assertTypeAllowed(col.type, position === 0, true, `table ${table.name}, column ${position + 1}: `);
+        return { guid: newGuid('col'), name: col.name, typeName: col.type, type: fieldType(col.type), props: parseProps(col.type, col.props ?? {}, context, `table ${table.name}: `) };
+      });
+      await trx.insertInto('table_tables').values({ guid: tableGuid, app_id: appId, file_id: fileId, name: table.name, created_at: now, updated_at: now }).execute();
+      await trx.insertInto('table_views').values({ guid: newGuid('viw'), table_guid: tableGuid, name: DEFAULT_VIEW_NAME, position: 0, created_at: now }).execute();
+      if (columns.length > 0) await trx.insertInto('table_columns').values(columns.map((column, position) => columnRecord(tableGuid, column, position, now))).execute();
+      const writer = new CellWriter(new Map(columns.map((column) => [column.name, column])));
+      for (let start = 0; start < table.rows.length; start += MAX_ROWS_PER_REQUEST) {
+        const rowCells = table.rows.slice(start, start + MAX_ROWS_PER_REQUEST).map((valueMap, offset) => {
+          const cells: Cells = {};
+          writer.apply(cells, valueMap, `table ${table.name}, row ${start + offset + 2}`);
+          return cells;
+        });
+        await this.insertRows(trx, tableGuid, columns, rowCells, now);
+      }
+    }
   }
 
   // ---- columns --------------------------------------------------------------------------------------

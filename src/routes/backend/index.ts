@@ -5,7 +5,9 @@ import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
+import { exportDownloadRoutes, exportRoutes } from './exports.js';
 import { fileRoutes } from './files.js';
+import { importRoutes } from './imports.js';
 import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { sheetRoutes } from './sheets.js';
@@ -24,6 +26,8 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(eventAdminRoutes);
       await api.register(documentProRoutes);
       await api.register(sheetRoutes);
+      await api.register(importRoutes);
+      await api.register(exportRoutes);
     },
     { prefix: '/api' },
   );
@@ -31,4 +35,5 @@ export const backendApi: FastifyPluginAsync = async (app) => {
   await app.register(conversationRoutes, { prefix: '/collab-files' });
   await app.register(mentionSuggestionRoutes, { prefix: '/collab-files' });
   await app.register(attachmentRoutes, { prefix: '/attachments' });
+  await app.register(exportDownloadRoutes, { prefix: '/exports' });
 };

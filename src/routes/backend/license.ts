@@ -10,6 +10,8 @@ import { callerOf } from '../../http/request-context.js';
 
 const MAX_USERS_PER_CALL = 1000;
 const MAX_PAGE_SIZE = 500;
+/** Highest page: 500 million seats at the largest page size, far beyond any licence. */
+const MAX_PAGE = 1_000_000;
 
 const UserIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
@@ -147,9 +149,9 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['seats'],
         summary: 'List user seats',
-        description: `Paged by \`page\` (from 1; 0 is read as 1) and \`size\` (1-${MAX_PAGE_SIZE}, default 20), oldest seat first.`,
+        description: `Paged by \`page\` (from 1 to ${MAX_PAGE}; 0 is read as 1) and \`size\` (1-${MAX_PAGE_SIZE}, default 20), oldest seat first.`,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 0, default: 1 }),
+          page: Type.Integer({ minimum: 0, maximum: MAX_PAGE, default: 1 }),
           size: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 }),
         }),
         response: { 200: BackendOk(Type.Array(Seat)) },

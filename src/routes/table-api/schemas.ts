@@ -78,8 +78,11 @@ export const CreateRowsBody = Type.Object({
   rows: Type.Array(ValueMap, { minItems: 1, maxItems: MAX_ROWS_PER_REQUEST, description: `1-${MAX_ROWS_PER_REQUEST} value maps; all rows are created or none` }),
 });
 
+/** Highest window start: far beyond any table, and an offset every database takes. */
+const MAX_WINDOW_START = 1_000_000_000;
+
 export const RowWindowQuery = Type.Object({
-  start: Type.Integer({ minimum: 0, default: 0, description: 'index of the first row in the filtered, sorted order' }),
+  start: Type.Integer({ minimum: 0, maximum: MAX_WINDOW_START, default: 0, description: `index of the first row in the filtered, sorted order, 0-${MAX_WINDOW_START}` }),
   count: Type.Integer({ minimum: 1, maximum: MAX_WINDOW_ROWS, default: 100, description: `rows to answer, 1-${MAX_WINDOW_ROWS}` }),
   viewGuid: Type.Optional(Type.String({ description: 'absent or empty: the default view' })),
   sortColumn: Type.Optional(Type.String({ minLength: 1, description: 'guid of the column to sort by; empty cells come last, ties in creation order' })),

@@ -8,6 +8,8 @@ import { frameOrigins } from './0007-frame-origins.js';
 import { attachments } from './0008-attachments.js';
 import { seatPolicy } from './0009-seats-security-seat-policy.js';
 import { recordedSeq } from './0010-seats-security-recorded-seq.js';
+import { tasks } from './0011-tasks-import-tasks.js';
+import { exportFiles } from './0012-export-files.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -25,4 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0008-attachments': attachments,
   '0009-seats-security-seat-policy': seatPolicy,
   '0010-seats-security-recorded-seq': recordedSeq,
+  '0011-tasks-import-tasks': tasks,
+  '0012-export-files': exportFiles,
 };

@@ -1,0 +1,111 @@
+/**
+ * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns]` (default 100,000
+ * rows × 10 columns). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
+ * every fifth column), starts the service as its own process (bench/_service.ts, SQLite; DATABASE_URL=postgres://…
+ * for PostgreSQL) with the reference integrator, imports the file as a spreadsheet through POST files/v2/import,
+ * polls the progress every 100 ms, and reports the time from the request to progress 100, the server's peak
+ * resident memory (VmHWM: main thread and converter thread together) and a read of the last row through the
+ * values API. Export (bench/_export.ts): a 200-page document to docx and to pdf, on the same service.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
+import { columnLetters } from '../src/domain/sheets/a1.js';
+import { exportBench } from './_export.js';
+import { startBenchService } from './_service.js';
+
+const APP_ID = 'bench-import';
+const SECRET = 'bench-import-secret-bench-import-secret';
+const TOKEN = 'bench-token';
+
+async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
+  const sheet = workbook.addWorksheet('Data');
+  for (let row = 1; row <= rows; row++) {
+    const values: ExcelJS.CellValue[] = [];
+    for (let column = 0; column < columns; column++) {
+      switch (column % 5) {
+        case 0:
+          values.push(`Item ${row}-${column}`);
+          break;
+        case 1:
+          values.push(row * 1.5 + column);
+          break;
+        case 2:
+          values.push(row % 2 === 0);
+          break;
+        case 3:
+          values.push({ formula: `${columnLetters(column - 2)}${row}*2`, result: (row * 1.5 + column - 2) * 2 });
+          break;
+        default:
+          values.push(row * column);
+      }
+    }
+    sheet.addRow(values).commit();
+  }
+  sheet.commit();
+  await workbook.commit();
+}
+
+export default async function importExport(args: string[]): Promise<void> {
+  const rows = Number(args[0] ?? 100_000);
+  const columns = Number(args[1] ?? 10);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-import-'));
+  const file = path.join(dir, 'big.xlsx');
+  const written = Date.now();
+  await writeWorkbook(file, rows, columns);
+  const bytes = fs.readFileSync(file);
+  console.log(`xlsx: ${rows} rows × ${columns} columns, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB, written in ${Date.now() - written} ms`);
+
+  const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined), autoFiles: true });
+  integrator.addUser({ id: 'bench-user', name: 'Bench', token: TOKEN });
+  integrator.addFile({ id: 'big', type: 'spreadsheet', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
+  integrator.addFile({ id: 'export-200', name: 'Annual report', type: 'document', grants: { 'bench-user': { ...ALL_PERMISSIONS } } });
+  const service = await startBenchService({
+    appId: APP_ID,
+    secret: SECRET,
+    endpointUrl: integrator.url,
+    env: { DATABASE_URL: process.env.DATABASE_URL ?? '', SVC_IMPORT_LIMIT: String(256 * 1024 * 1024), SVC_TASK_POLL_MS: '50' },
+  });
+  try {
+    const headers = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
+    const before = service.memory();
+    const form = new FormData();
+    form.append('fileId', 'big');
+    form.append('type', 'spreadsheet');
+    form.append('file', new Blob([bytes]), 'big.xlsx');
+    const started = performance.now();
+    const accepted = (await (await fetch(`${service.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: form })).json()) as { status: number; data: { taskId: string } };
+    if (accepted.status !== 0) throw new Error(`import refused: ${JSON.stringify(accepted)}`);
+    const progressSeen: number[] = [];
+    for (;;) {
+      const answer = (await (
+        await fetch(`${service.url}/sdk/v2/api/files/v2/import/progress`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ taskId: accepted.data.taskId }),
+        })
+      ).json()) as { status: number; message: string; data: { progress: number } };
+      if (answer.status !== 0) throw new Error(`import failed: ${answer.status} ${answer.message}`);
+      if (progressSeen.at(-1) !== answer.data.progress) progressSeen.push(answer.data.progress);
+      if (answer.data.progress === 100) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const after = service.memory();
+    const last = `Data!A${rows}:${columnLetters(columns - 1)}${rows}`;
+    const readStarted = performance.now();
+    const read = (await (await fetch(`${service.url}/sdk/v2/api/files/big/sheets/values?range=${encodeURIComponent(last)}`, { headers })).json()) as { message: string; data: { values: unknown[][] } | null };
+    const readMs = performance.now() - readStarted;
+    console.log(`import: ${seconds.toFixed(2)} s from request to progress 100 (progress seen: ${progressSeen.join(', ')})`);
+    console.log(`server RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB`);
+    console.log(`first read of the last row (${last}, document loaded from storage): ${readMs.toFixed(0)} ms → ${read.data ? JSON.stringify(read.data.values[0]) : read.message}`);
+    await exportBench(service, TOKEN);
+  } finally {
+    await service.close();
+    await integrator.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

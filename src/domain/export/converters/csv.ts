@@ -1,0 +1,29 @@
+import { numberToText } from '../../sheets/formulas/values.js';
+import type { WorkbookCell, WorkbookSource } from '../source.js';
+import type { Progress } from './shared.js';
+
+/**
+ * spreadsheet → CSV (RFC 4180): the first sheet, rows up to the last non-empty one, computed values of
+ * formulas (numbers as the spreadsheet shows them, booleans TRUE/FALSE, errors as their code). UTF-8 with
+ * a byte-order mark, so spreadsheet programs read CJK text correctly; CRLF line ends.
+ */
+
+function field(cell: WorkbookCell | undefined): string {
+  if (!cell || cell.value === null) return '';
+  const text = typeof cell.value === 'number' ? numberToText(cell.value) : typeof cell.value === 'boolean' ? (cell.value ? 'TRUE' : 'FALSE') : cell.value;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function toCsv(source: WorkbookSource, progress: Progress): Uint8Array {
+  const sheet = source.sheets[0];
+  const lines: string[] = [];
+  if (sheet) {
+    const rows: WorkbookCell[][] = Array.from({ length: sheet.rowCount }, () => []);
+    for (const cell of sheet.cells) rows[cell.row]![cell.column] = cell;
+    for (const row of rows) {
+      lines.push(Array.from({ length: row.length }, (_, column) => field(row[column])).join(','));
+      progress.step(row.reduce((count) => count + 1, 0));
+    }
+  }
+  return new TextEncoder().encode(`\uFEFF${lines.map((line) => `${line}\r\n`).join('')}`);
+}

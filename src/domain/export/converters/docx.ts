@@ -1,0 +1,253 @@
+import {
+  AlignmentType,
+  Bookmark,
+  BorderStyle,
+  Document,
+  ExternalHyperlink,
+  HeadingLevel,
+  ImageRun,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  Table,
+  TableCell,
+  TableRow,
+  TextRun,
+  WidthType,
+  type IRunOptions,
+  type ParagraphChild,
+} from 'docx';
+import { sniffImage } from '../../attachments/sniff.js';
+import type { ProseMirrorNode } from '../../content/rich-text.js';
+import type { ImageAssets, RichTextSource } from '../source.js';
+import { inlineLabel, safeHref, type Progress } from './shared.js';
+
+/**
+ * document / documentPro → .docx (the `docx` package writes the file): headings, paragraphs, marks, links,
+ * bullet, numbered and task lists, tables with spans, code blocks, quotes, rules, images of the file's app
+ * (others by their text alternative), documentPro bookmarks as Word bookmarks.
+ */
+
+const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6] as const;
+const ORDERED = 'ordered-list';
+/** Text width of an A4 page with Word's default margins, in pixels at 96 dpi: wider images are scaled down. */
+const MAX_IMAGE_WIDTH = 600;
+const CJK_FONT = 'Microsoft YaHei';
+
+type Block = Paragraph | Table;
+
+interface Context {
+  images: ImageAssets;
+  /** next ordered-list instance: each list numbers from its own start */
+  nextList: number;
+  /** a documentPro bookmark waiting for the first text block inside it */
+  pendingBookmark: string | undefined;
+  progress: Progress;
+}
+
+interface ListPlace {
+  level: number;
+  ordered: boolean;
+  instance: number;
+}
+
+function runOptions(node: ProseMirrorNode): IRunOptions {
+  const options: { -readonly [K in keyof IRunOptions]: IRunOptions[K] } = { text: node.text ?? '' };
+  for (const mark of node.marks ?? []) {
+    switch (mark.type) {
+      case 'bold':
+        options.bold = true;
+        break;
+      case 'italic':
+        options.italics = true;
+        break;
+      case 'underline':
+        options.underline = {};
+        break;
+      case 'strike':
+        options.strike = true;
+        break;
+      case 'code':
+        options.font = 'Consolas';
+        break;
+      case 'highlight':
+        options.highlight = 'yellow';
+        break;
+      case 'subscript':
+        options.subScript = true;
+        break;
+      case 'superscript':
+        options.superScript = true;
+        break;
+    }
+  }
+  return options;
+}
+
+function imageRun(context: Context, attrs: Record<string, unknown> | undefined): ParagraphChild | undefined {
+  const src = typeof attrs?.src === 'string' ? attrs.src : '';
+  const asset = context.images[src];
+  const sniffed = asset ? sniffImage(asset.data) : undefined;
+  if (!asset || !sniffed || sniffed.mimeType === 'image/webp') {
+    const alt = typeof attrs?.alt === 'string' && attrs.alt.length > 0 ? attrs.alt : 'image';
+    return new TextRun({ text: `[${alt}]`, italics: true });
+  }
+  const declaredWidth = typeof attrs?.width === 'number' ? attrs.width : sniffed.width;
+  const width = Math.min(declaredWidth, MAX_IMAGE_WIDTH);
+  const height = Math.round((sniffed.height * width) / sniffed.width);
+  const type = sniffed.mimeType === 'image/png' ? 'png' : sniffed.mimeType === 'image/gif' ? 'gif' : 'jpg';
+  return new ImageRun({ type, data: asset.data, transformation: { width, height }, altText: { name: String(attrs?.alt ?? 'image'), description: String(attrs?.alt ?? ''), title: String(attrs?.title ?? '') } });
+}
+
+function inlines(context: Context, nodes: readonly ProseMirrorNode[] = []): ParagraphChild[] {
+  const children: ParagraphChild[] = [];
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      const link = node.marks?.find((mark) => mark.type === 'link');
+      const href = link ? safeHref(link.attrs?.href) : undefined;
+      const run = new TextRun({ ...runOptions(node), ...(href ? { style: 'Hyperlink' } : {}) });
+      children.push(href ? new ExternalHyperlink({ link: href, children: [run] }) : run);
+    } else if (node.type === 'hardBreak') {
+      children.push(new TextRun({ text: '', break: 1 }));
+    } else if (node.type === 'image') {
+      const image = imageRun(context, node.attrs);
+      if (image) children.push(image);
+    } else {
+      const label = inlineLabel(node);
+      if (label) children.push(new TextRun({ text: label, ...(node.type === 'mention' ? { color: '1F6FEB' } : {}) }));
+    }
+  }
+  const bookmark = context.pendingBookmark;
+  if (bookmark === undefined) return children;
+  context.pendingBookmark = undefined;
+  return [new Bookmark({ id: bookmark, children })];
+}
+
+function listNumbering(list: ListPlace | undefined): Partial<{ bullet: { level: number }; numbering: { reference: string; level: number; instance: number } }> {
+  if (!list) return {};
+  return list.ordered ? { numbering: { reference: ORDERED, level: list.level, instance: list.instance } } : { bullet: { level: list.level } };
+}
+
+function textblock(context: Context, node: ProseMirrorNode, list: ListPlace | undefined, prefix?: string): Paragraph {
+  const children = inlines(context, node.content);
+  if (prefix) children.unshift(new TextRun({ text: prefix }));
+  if (node.type === 'heading') {
+    const level = Math.min(Math.max(Number(node.attrs?.level ?? 1) || 1, 1), 6);
+    return new Paragraph({ heading: HEADINGS[level - 1], children, ...listNumbering(list) });
+  }
+  if (node.type === 'codeBlock') {
+    const lines = (node.content ?? []).map((child) => child.text ?? '').join('').split('\n');
+    return new Paragraph({
+      shading: { fill: 'F3F4F6' },
+      children: lines.map((line, index) => new TextRun({ text: line, font: 'Consolas', ...(index > 0 ? { break: 1 } : {}) })),
+    });
+  }
+  return new Paragraph({ children, ...listNumbering(list) });
+}
+
+function table(context: Context, node: ProseMirrorNode): Table {
+  const rows = (node.content ?? []).filter((row) => row.type === 'tableRow');
+  return new Table({
+    width: { size: 100, type: WidthType.PERCENTAGE },
+    rows: rows.map(
+      (row) =>
+        new TableRow({
+          tableHeader: (row.content ?? []).every((cell) => cell.type === 'tableHeader'),
+          children: (row.content ?? []).map((cell) => {
+            const content = blocks(context, cell.content ?? [], undefined);
+            return new TableCell({
+              columnSpan: Math.max(1, Number(cell.attrs?.colspan ?? 1) || 1),
+              rowSpan: Math.max(1, Number(cell.attrs?.rowspan ?? 1) || 1),
+              ...(cell.type === 'tableHeader' ? { shading: { fill: 'F3F4F6' } } : {}),
+              // a cell must hold at least one paragraph
+              children: content.length > 0 ? content : [new Paragraph({})],
+            });
+          }),
+        }),
+    ),
+  });
+}
+
+function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListPlace | undefined, quoted = false): Block[] {
+  const out: Block[] = [];
+  for (const node of nodes) {
+    context.progress.step();
+    switch (node.type) {
+      case 'paragraph':
+      case 'heading':
+      case 'codeBlock': {
+        const paragraph = textblock(context, node, list);
+        out.push(quoted ? new Paragraph({ children: inlines(context, node.content), indent: { left: 720 }, border: { left: { style: BorderStyle.SINGLE, size: 12, color: 'C0C4CC', space: 8 } } }) : paragraph);
+        break;
+      }
+      case 'blockquote':
+        out.push(...blocks(context, node.content ?? [], list, true));
+        break;
+      case 'bulletList':
+      case 'orderedList':
+      case 'taskList': {
+        const ordered = node.type === 'orderedList';
+        const place: ListPlace = { level: list ? Math.min(list.level + 1, 8) : 0, ordered, instance: ordered ? context.nextList++ : 0 };
+        for (const item of node.content ?? []) {
+          const [first, ...rest] = item.content ?? [];
+          if (node.type === 'taskList') {
+            const mark = item.attrs?.checked === true || item.attrs?.checked === 'true' ? '☑ ' : '☐ ';
+            if (first) out.push(textblock(context, first, undefined, mark));
+          } else if (first && (first.type === 'paragraph' || first.type === 'heading')) {
+            out.push(textblock(context, first, place));
+          } else if (first) {
+            out.push(...blocks(context, [first], place));
+          }
+          out.push(...blocks(context, rest, place));
+        }
+        break;
+      }
+      case 'table':
+        out.push(table(context, node));
+        break;
+      case 'image': {
+        const image = imageRun(context, node.attrs);
+        out.push(new Paragraph({ alignment: AlignmentType.CENTER, children: image ? [image] : [] }));
+        break;
+      }
+      case 'horizontalRule':
+        out.push(new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'C0C4CC', space: 1 } }, children: [] }));
+        break;
+      case 'bookmark':
+        if (typeof node.attrs?.name === 'string') context.pendingBookmark = node.attrs.name;
+        out.push(...blocks(context, node.content ?? [], list, quoted));
+        context.pendingBookmark = undefined;
+        break;
+      default:
+        // an unknown container: its content, so no text is lost
+        if (node.content) out.push(...blocks(context, node.content, list, quoted));
+    }
+  }
+  return out;
+}
+
+export async function toDocx(source: RichTextSource, progress: Progress): Promise<Uint8Array> {
+  const context: Context = { images: source.images, nextList: 1, pendingBookmark: undefined, progress };
+  const children = blocks(context, source.blocks, undefined);
+  const document = new Document({
+    title: source.title,
+    creator: 'Svc',
+    styles: { default: { document: { run: { font: { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: CJK_FONT } } } } },
+    numbering: {
+      config: [
+        {
+          reference: ORDERED,
+          levels: Array.from({ length: 9 }, (_, level) => ({
+            level,
+            format: [LevelFormat.DECIMAL, LevelFormat.LOWER_LETTER, LevelFormat.LOWER_ROMAN][level % 3]!,
+            text: `%${level + 1}.`,
+            alignment: AlignmentType.START,
+            style: { paragraph: { indent: { left: 720 * (level + 1), hanging: 360 } } },
+          })),
+        },
+      ],
+    },
+    sections: [{ children: children.length > 0 ? children : [new Paragraph({})] }],
+  });
+  return new Uint8Array(await Packer.toBuffer(document));
+}

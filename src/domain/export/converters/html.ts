@@ -1,0 +1,251 @@
+import type { ProseMirrorNode } from '../../content/rich-text.js';
+import { numberToText } from '../../sheets/formulas/values.js';
+import { columnLetters } from '../../sheets/a1.js';
+import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
+import { escapeHtml, inlineLabel, safeHref, type Progress } from './shared.js';
+
+/**
+ * Any source → one self-contained HTML page that headless Chromium prints to PDF or photographs to JPEG
+ * (render/chromium.ts). Text is escaped, links limited to http(s)/mailto, images are data: URIs of the
+ * file's own attachments; fonts come from FONT_ORIGIN, which the renderer serves from the font package
+ * (nothing else is fetched: the page's Content-Security-Policy allows only that origin).
+ */
+
+/** The origin the renderer answers font requests on; it is never resolved on the network. */
+export const FONT_ORIGIN = 'https://svc-export.invalid';
+/** CJK-capable font stack: Noto Sans SC (served by the renderer) first, so Chinese never renders as boxes. */
+const FONT_STACK = `'Noto Sans SC', 'Noto Sans', Arial, sans-serif`;
+
+/** How the page is printed: rich text and sheets on A4, slides on pages of the slide's own size (CSS pixels). */
+export interface PageSetup {
+  format?: 'A4';
+  landscape?: boolean;
+  width?: number;
+  height?: number;
+  /** page margins in CSS pixels (0 for slides) */
+  margin: number;
+  /** width of the JPEG in CSS pixels */
+  imageWidth: number;
+}
+
+export interface RenderedHtml {
+  html: string;
+  page: PageSetup;
+}
+
+interface Context {
+  images: ImageAssets;
+  progress: Progress;
+}
+
+function page(title: string, css: string, body: string, fontCss: string): string {
+  const policy = `default-src 'none'; style-src 'unsafe-inline'; font-src ${FONT_ORIGIN}; img-src data:`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${policy}"><title>${escapeHtml(title)}</title><style>${fontCss}
+html{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+body{margin:0;font-family:${FONT_STACK};color:#1f2329;background:#fff}
+${css}</style></head><body>${body}</body></html>`;
+}
+
+function imageTag(context: Context, attrs: Record<string, unknown> | undefined, className = ''): string {
+  const src = typeof attrs?.src === 'string' ? attrs.src : '';
+  const alt = typeof attrs?.alt === 'string' ? attrs.alt : '';
+  const asset = context.images[src];
+  if (!asset) return `<span class="missing-image">[${escapeHtml(alt || 'image')}]</span>`;
+  const width = typeof attrs?.width === 'number' ? ` style="width:${Math.round(attrs.width)}px"` : '';
+  return `<img class="${className}" alt="${escapeHtml(alt)}"${width} src="data:${escapeHtml(asset.mimeType)};base64,${Buffer.from(asset.data).toString('base64')}">`;
+}
+
+const MARK_TAGS: Record<string, [string, string]> = {
+  bold: ['<strong>', '</strong>'],
+  italic: ['<em>', '</em>'],
+  underline: ['<u>', '</u>'],
+  strike: ['<s>', '</s>'],
+  code: ['<code>', '</code>'],
+  highlight: ['<mark>', '</mark>'],
+  subscript: ['<sub>', '</sub>'],
+  superscript: ['<sup>', '</sup>'],
+};
+
+function inline(context: Context, nodes: readonly ProseMirrorNode[] = []): string {
+  let out = '';
+  for (const node of nodes) {
+    if (node.type === 'text') {
+      let text = escapeHtml(node.text ?? '');
+      for (const mark of node.marks ?? []) {
+        const tags = MARK_TAGS[mark.type];
+        if (tags) text = `${tags[0]}${text}${tags[1]}`;
+        if (mark.type === 'link') {
+          const href = safeHref(mark.attrs?.href);
+          if (href) text = `<a href="${escapeHtml(href)}">${text}</a>`;
+        }
+      }
+      out += text;
+    } else if (node.type === 'hardBreak') out += '<br>';
+    else if (node.type === 'image') out += imageTag(context, node.attrs);
+    else out += `<span class="${node.type === 'mention' ? 'mention' : 'inline-node'}">${escapeHtml(inlineLabel(node))}</span>`;
+  }
+  return out;
+}
+
+function spanAttrs(node: ProseMirrorNode): string {
+  const colspan = Number(node.attrs?.colspan ?? 1) || 1;
+  const rowspan = Number(node.attrs?.rowspan ?? 1) || 1;
+  return `${colspan > 1 ? ` colspan="${colspan}"` : ''}${rowspan > 1 ? ` rowspan="${rowspan}"` : ''}`;
+}
+
+function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string {
+  let out = '';
+  for (const node of nodes) {
+    context.progress.step();
+    const children = () => blocks(context, node.content ?? []);
+    switch (node.type) {
+      case 'paragraph':
+        out += `<p>${inline(context, node.content) || '<br>'}</p>`;
+        break;
+      case 'heading': {
+        const level = Math.min(Math.max(Number(node.attrs?.level ?? 1) || 1, 1), 6);
+        out += `<h${level}>${inline(context, node.content)}</h${level}>`;
+        break;
+      }
+      case 'codeBlock':
+        out += `<pre><code>${escapeHtml((node.content ?? []).map((child) => child.text ?? '').join(''))}</code></pre>`;
+        break;
+      case 'blockquote':
+        out += `<blockquote>${children()}</blockquote>`;
+        break;
+      case 'bulletList':
+        out += `<ul>${children()}</ul>`;
+        break;
+      case 'orderedList': {
+        const start = Number(node.attrs?.start ?? 1) || 1;
+        out += `<ol${start !== 1 ? ` start="${start}"` : ''}>${children()}</ol>`;
+        break;
+      }
+      case 'taskList':
+        out += `<ul class="tasks">${children()}</ul>`;
+        break;
+      case 'listItem':
+        out += `<li>${children()}</li>`;
+        break;
+      case 'taskItem': {
+        const checked = node.attrs?.checked === true || node.attrs?.checked === 'true';
+        out += `<li><span class="box">${checked ? '☑' : '☐'}</span>${children()}</li>`;
+        break;
+      }
+      case 'table':
+        out += `<table class="doc-table">${children()}</table>`;
+        break;
+      case 'tableRow':
+        out += `<tr>${children()}</tr>`;
+        break;
+      case 'tableCell':
+      case 'tableHeader': {
+        const tag = node.type === 'tableHeader' ? 'th' : 'td';
+        out += `<${tag}${spanAttrs(node)}>${children()}</${tag}>`;
+        break;
+      }
+      case 'image':
+        out += `<p class="block-image">${imageTag(context, node.attrs)}</p>`;
+        break;
+      case 'horizontalRule':
+        out += '<hr>';
+        break;
+      default:
+        // bookmarks and unknown containers: their content
+        out += children();
+    }
+  }
+  return out;
+}
+
+const RICH_TEXT_CSS = `
+@page{size:A4;margin:20mm 18mm}
+body{font-size:11pt;line-height:1.6}
+p{margin:0 0 6pt}h1,h2,h3,h4,h5,h6{margin:12pt 0 6pt;line-height:1.3;break-after:avoid}
+h1{font-size:22pt}h2{font-size:18pt}h3{font-size:15pt}h4{font-size:13pt}h5,h6{font-size:11pt}
+pre{background:#f3f4f6;padding:8pt;white-space:pre-wrap;font-family:Consolas,monospace;font-size:9.5pt}
+code{font-family:Consolas,monospace;background:#f3f4f6}
+blockquote{margin:0 0 6pt;padding-left:10pt;border-left:3pt solid #c0c4cc;color:#51565d}
+ul.tasks{list-style:none;padding-left:14pt}.box{margin-right:4pt}
+table.doc-table{border-collapse:collapse;width:100%;margin:0 0 8pt}
+.doc-table td,.doc-table th{border:1px solid #c0c4cc;padding:3pt 5pt;vertical-align:top}
+.doc-table th{background:#f3f4f6}.doc-table p{margin:0}
+img{max-width:100%}.block-image{text-align:center}
+.mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}
+hr{border:0;border-top:1px solid #c0c4cc}a{color:#1f6feb}
+@media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}}`;
+
+function richTextHtml(source: RichTextSource, context: Context, fontCss: string): RenderedHtml {
+  return { html: page(source.title, RICH_TEXT_CSS, blocks(context, source.blocks), fontCss), page: { format: 'A4', margin: 0, imageWidth: 794 } };
+}
+
+function cellHtml(cell: WorkbookCell | undefined): string {
+  if (!cell || cell.value === null) return '<td></td>';
+  if (typeof cell.value === 'number') return `<td class="n">${escapeHtml(numberToText(cell.value))}</td>`;
+  if (typeof cell.value === 'boolean') return `<td class="b">${cell.value ? 'TRUE' : 'FALSE'}</td>`;
+  return `<td${cell.error ? ' class="e"' : ''}>${escapeHtml(cell.value)}</td>`;
+}
+
+const WORKBOOK_CSS = `
+@page{size:A4 landscape;margin:12mm}
+body{font-size:9pt}
+h2{font-size:12pt;margin:0 0 6pt}
+section{break-after:page}section:last-child{break-after:auto}
+table{border-collapse:collapse}
+td,th{border:1px solid #d0d4da;padding:2px 4px;white-space:pre-wrap;vertical-align:bottom;min-width:48px}
+th{background:#f3f4f6;color:#51565d;font-weight:normal}
+thead{display:table-header-group}
+td.n,td.b{text-align:right}td.b{text-align:center}td.e{color:#c0392b}`;
+
+function workbookHtml(source: WorkbookSource, context: Context, fontCss: string): RenderedHtml {
+  const sections = source.sheets.map((sheet) => {
+    const rows: WorkbookCell[][] = Array.from({ length: sheet.rowCount }, () => []);
+    for (const cell of sheet.cells) rows[cell.row]![cell.column] = cell;
+    const header = `<tr><th></th>${Array.from({ length: sheet.columnCount }, (_, column) => `<th>${columnLetters(column)}</th>`).join('')}</tr>`;
+    const body = rows
+      .map((row, index) => {
+        context.progress.step(row.reduce((count) => count + 1, 0));
+        return `<tr><th>${index + 1}</th>${Array.from({ length: sheet.columnCount }, (_, column) => cellHtml(row[column])).join('')}</tr>`;
+      })
+      .join('');
+    return `<section><h2>${escapeHtml(sheet.name)}</h2><table><thead>${header}</thead><tbody>${body}</tbody></table></section>`;
+  });
+  return { html: page(source.title, WORKBOOK_CSS, sections.join(''), fontCss), page: { format: 'A4', landscape: true, margin: 0, imageWidth: 1123 } };
+}
+
+function slidesHtml(source: SlidesSource, context: Context, fontCss: string): RenderedHtml {
+  const css = `
+@page{size:${source.width}px ${source.height}px;margin:0}
+.slide{position:relative;width:${source.width}px;height:${source.height}px;overflow:hidden;break-after:page;background:#fff}
+.slide:last-child{break-after:auto}
+@media screen{.slide{border-bottom:8px solid #e5e7eb}.slide:last-child{border-bottom:0}}
+.box{position:absolute;overflow:hidden;font-size:18pt;line-height:1.3}
+.box p{margin:0}.box h1{font-size:36pt;margin:0}.box h2{font-size:30pt;margin:0}.box h3{font-size:26pt;margin:0}
+.box ul,.box ol{margin:0;padding-left:1.2em}
+.box img{width:100%;height:100%;object-fit:contain}
+.mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}`;
+  const slides = source.slides.map((slide) => {
+    const boxes = slide.boxes.map((box) => {
+      context.progress.step();
+      const style = `left:${box.frame.x}px;top:${box.frame.y}px;width:${box.frame.width}px;height:${box.frame.height}px`;
+      const content = box.type === 'image' ? imageTag(context, { src: box.src, alt: box.alt }) : blocks({ ...context, progress: { step: () => undefined } }, box.blocks);
+      return `<div class="box" style="${style}">${content}</div>`;
+    });
+    context.progress.step();
+    return `<div class="slide">${boxes.join('')}</div>`;
+  });
+  return { html: page(source.title, css, slides.join(''), fontCss), page: { width: source.width, height: source.height, margin: 0, imageWidth: source.width } };
+}
+
+/** The page a source prints as; `fontCss` is the @font-face rules the renderer serves (fontFaceCss). */
+export function toHtml(source: ExportSource, progress: Progress, fontCss: string): RenderedHtml {
+  const context: Context = { images: 'images' in source ? source.images : {}, progress };
+  switch (source.kind) {
+    case 'richText':
+      return richTextHtml(source, context, fontCss);
+    case 'workbook':
+      return workbookHtml(source, context, fontCss);
+    case 'slides':
+      return slidesHtml(source, context, fontCss);
+  }
+}

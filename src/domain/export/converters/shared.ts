@@ -1,0 +1,81 @@
+import type { ProseMirrorNode } from '../../content/rich-text.js';
+import type { ExportSource } from '../source.js';
+
+/** How far a conversion is: converters call `step()` once per unit of work (a block, a row, a slide). */
+export interface Progress {
+  step(count?: number): void;
+}
+
+/**
+ * Counts steps against the units a source holds and reports the fraction done (0-1) when it moved by at
+ * least a percent (and once when done), so a large file does not flood the task with progress writes.
+ */
+export class ProgressMeter implements Progress {
+  private done = 0;
+  private reported = 0;
+
+  constructor(
+    private readonly total: number,
+    private readonly report: (fraction: number) => void,
+  ) {}
+
+  step(count = 1): void {
+    this.done += count;
+    const fraction = this.total > 0 ? Math.min(1, this.done / this.total) : 1;
+    if (fraction - this.reported >= 0.01 || (fraction === 1 && this.reported < 1)) {
+      this.reported = fraction;
+      this.report(fraction);
+    }
+  }
+}
+
+function countBlocks(nodes: readonly ProseMirrorNode[]): number {
+  let count = 0;
+  for (const node of nodes) {
+    count += 1;
+    if (node.content && node.type !== 'paragraph' && node.type !== 'heading' && node.type !== 'codeBlock') count += countBlocks(node.content);
+  }
+  return count;
+}
+
+/** Units of work in a source, as converters step through them: blocks, cells, or boxes of slides. */
+export function unitsOf(source: ExportSource): number {
+  switch (source.kind) {
+    case 'richText':
+      return countBlocks(source.blocks);
+    case 'workbook':
+      return source.sheets.reduce((sum, sheet) => sum + sheet.cells.length, 0);
+    case 'slides':
+      return source.slides.reduce((sum, slide) => sum + 1 + slide.boxes.length, 0);
+  }
+}
+
+/** What an inline node other than text, hard breaks and images reads as: `@name`, a file's name, a date. */
+export function inlineLabel(node: ProseMirrorNode): string {
+  const attr = (name: string) => (typeof node.attrs?.[name] === 'string' || typeof node.attrs?.[name] === 'number' ? String(node.attrs[name]) : '');
+  switch (node.type) {
+    case 'mention':
+      return `@${attr('label') || attr('id')}`;
+    case 'fileMention':
+      return attr('label') || attr('fileId');
+    case 'dateMention':
+      return attr('date');
+    default:
+      return (node.content ?? []).map((child) => child.text ?? inlineLabel(child)).join('');
+  }
+}
+
+/** A link target safe to write into an exported file: http(s) and mailto only (no `javascript:`). */
+export function safeHref(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return ['http:', 'https:', 'mailto:'].includes(url.protocol) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

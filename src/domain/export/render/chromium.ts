@@ -1,0 +1,129 @@
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright, type Browser, type BrowserContext } from 'playwright-core';
+import { FONT_ORIGIN, type RenderedHtml } from '../converters/html.js';
+import { fontFile } from './fonts.js';
+
+/**
+ * Headless Chromium as the PDF and JPEG renderer: one browser per process, launched on first use (the
+ * binary inside @sparticuz/chromium, or CHROMIUM_PATH), each render in its own context that fetches nothing
+ * but the font files. A render that passes its deadline closes the browser (Playwright kills the process)
+ * and the next render launches a fresh one.
+ */
+
+/** Flags of @sparticuz/chromium we leave out: no web-security bypass; `--single-process` crashes when a context closes. */
+const DROPPED_FLAGS = new Set(['--disable-web-security', '--single-process']);
+/** Tallest JPEG we make, in CSS pixels: a longer document is refused for jpg (export it as pdf). */
+export const MAX_IMAGE_HEIGHT = 32_000;
+const JPEG_QUALITY = 85;
+/** Device pixels per CSS pixel of JPEGs: sharp text on ordinary screens. */
+const IMAGE_SCALE = 1.5;
+
+export class RenderTimeout extends Error {}
+export class ImageTooTall extends Error {
+  constructor(readonly height: number) {
+    super(`the page is ${height} pixels tall, more than the ${MAX_IMAGE_HEIGHT} an image export holds`);
+  }
+}
+
+export interface RendererOptions {
+  /** the Chromium binary; unset: the one @sparticuz/chromium unpacks */
+  executablePath?: string | undefined;
+}
+
+export class ChromiumRenderer {
+  private browser: Promise<Browser> | undefined;
+
+  constructor(private readonly options: RendererOptions = {}) {}
+
+  private launch(): Promise<Browser> {
+    if (!this.browser) {
+      const launching = (async () => {
+        const executablePath = this.options.executablePath || (await chromium.executablePath());
+        const browser = await playwright.launch({ executablePath, args: chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)), headless: true });
+        browser.on('disconnected', () => {
+          if (this.browser === launching) this.browser = undefined;
+        });
+        return browser;
+      })();
+      this.browser = launching;
+      launching.catch(() => {
+        if (this.browser === launching) this.browser = undefined;
+      });
+    }
+    return this.browser;
+  }
+
+  /** Runs `use` on a fresh page of `rendered`, within `deadlineMs`; past it the browser is killed. */
+  private async withPage<T>(rendered: RenderedHtml, deadlineMs: number, use: (context: BrowserContext, page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+    const browserPromise = this.launch();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderTimeout(`rendering took longer than ${deadlineMs} ms`)), deadlineMs);
+    });
+    let context: BrowserContext | undefined;
+    try {
+      return await Promise.race([
+        (async () => {
+          const browser = await browserPromise;
+          context = await browser.newContext({ viewport: { width: rendered.page.imageWidth, height: 800 }, deviceScaleFactor: IMAGE_SCALE });
+          await context.route('**/*', async (route) => {
+            const url = route.request().url();
+            const font = url.startsWith(`${FONT_ORIGIN}/fonts/`) ? fontFile(url.slice(FONT_ORIGIN.length + 7)) : undefined;
+            if (font) await route.fulfill({ status: 200, contentType: 'font/woff2', body: font });
+            else await route.abort('blockedbyclient');
+          });
+          const page = await context.newPage();
+          await page.setContent(rendered.html, { waitUntil: 'load', timeout: deadlineMs });
+          // printing does not wait for web fonts by itself
+          await page.evaluate('document.fonts.ready.then(() => true)');
+          return use(context, page);
+        })(),
+        deadline,
+      ]);
+    } catch (error) {
+      if (error instanceof RenderTimeout) await this.kill();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (context) await context.close().catch(() => undefined);
+    }
+  }
+
+  /** The page printed to PDF (A4 or the slide size, page numbers in the footer of A4 pages). */
+  pdf(rendered: RenderedHtml, deadlineMs: number): Promise<Uint8Array> {
+    return this.withPage(rendered, deadlineMs, async (_context, page) => {
+      const setup = rendered.page;
+      const bytes = await page.pdf({
+        printBackground: true,
+        preferCSSPageSize: true,
+        ...(setup.format ? { format: setup.format, landscape: setup.landscape ?? false } : { width: `${setup.width}px`, height: `${setup.height}px` }),
+        ...(setup.format
+          ? {
+              displayHeaderFooter: true,
+              headerTemplate: '<span></span>',
+              footerTemplate: '<div style="width:100%;text-align:center;font-size:8px;color:#888"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+            }
+          : {}),
+      });
+      return new Uint8Array(bytes);
+    });
+  }
+
+  /** The whole page as one JPEG (documents as one long image, slides one under another). */
+  jpg(rendered: RenderedHtml, deadlineMs: number): Promise<Uint8Array> {
+    return this.withPage(rendered, deadlineMs, async (_context, page) => {
+      const height = Number(await page.evaluate('Math.ceil(document.body.getBoundingClientRect().height)'));
+      if (height > MAX_IMAGE_HEIGHT) throw new ImageTooTall(height);
+      await page.setViewportSize({ width: rendered.page.imageWidth, height: Math.max(1, height) });
+      const bytes = await page.screenshot({ type: 'jpeg', quality: JPEG_QUALITY, fullPage: true, clip: { x: 0, y: 0, width: rendered.page.imageWidth, height: Math.max(1, height) } });
+      return new Uint8Array(bytes);
+    });
+  }
+
+  /** Closes the browser (Playwright kills it if it does not close); the next render launches a new one. */
+  async kill(): Promise<void> {
+    const browser = this.browser;
+    this.browser = undefined;
+    if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,68 @@
+import type { ProseMirrorNode } from '../content/rich-text.js';
+import type { Cell } from '../content/model.js';
+import type { ErrorName } from '../../errors.js';
+
+/**
+ * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
+ * every format: rich text (documents), a workbook (spreadsheets and tables), slides (presentations).
+ */
+export type ReadContent =
+  | { shape: 'richText'; blocks: ProseMirrorNode[]; images: ExtractedImage[] }
+  | { shape: 'workbook'; sheets: ReadSheet[] }
+  | { shape: 'slides'; slides: ReadSlide[]; images: ExtractedImage[] };
+
+/** An image found inside the file (a docx picture): stored as an attachment of the new file; `guid` is already in the content. */
+export interface ExtractedImage {
+  guid: string;
+  data: Uint8Array;
+  filename: string;
+}
+
+export interface ReadCell extends Cell {
+  /** the value was a date (v is its spreadsheet serial number): a table column of such cells is a Date column */
+  date?: true;
+}
+
+export interface ReadSheet {
+  name: string;
+  /** rows of cells, `undefined` for an empty cell; ragged rows are fine */
+  rows: Array<Array<ReadCell | undefined>>;
+}
+
+export interface ReadSlide {
+  boxes: Array<{ x: number; y: number; width: number; height: number; blocks: ProseMirrorNode[] }>;
+}
+
+/** Reports how far reading got, 0-1 (bytes or rows read). */
+export type ReportFraction = (fraction: number) => void;
+
+/** One module per format (formats/*.ts). */
+export interface FormatReader {
+  /** file extensions (lower case, no dot) this module reads */
+  readonly extensions: readonly string[];
+  /** zip containers are inspected for bombs before the reader sees them */
+  readonly zip: boolean;
+  read(bytes: Buffer, report: ReportFraction): Promise<ReadContent>;
+}
+
+/** A refusal raised inside a converter, carried across the worker boundary by name. */
+export class ConversionError extends Error {
+  constructor(
+    readonly error: ErrorName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The converter's answer for one import, built in the worker. */
+export type ConversionOutput =
+  | { target: 'content'; state: Uint8Array; images: ExtractedImage[] }
+  | { target: 'table'; tables: ImportedTable[] };
+
+export interface ImportedTable {
+  name: string;
+  columns: Array<{ name: string; type: string }>;
+  /** values by column name, as the table API's valueMap */
+  rows: Array<Record<string, unknown>>;
+}

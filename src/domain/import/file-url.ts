@@ -1,0 +1,70 @@
+import { errors as undiciErrors, request } from 'undici';
+import { ApiError, Errors } from '../../errors.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../../net/outbound-policy.js';
+
+const MAX_REDIRECTS = 5;
+
+function refusedBy(error: unknown): OutboundRefusedError | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof OutboundRefusedError || (cause as { code?: unknown }).code === 'ERR_OUTBOUND_REFUSED') return cause as OutboundRefusedError;
+  }
+  return undefined;
+}
+
+/**
+ * Downloads an import's `fileUrl` through the outbound policy (link-local and cloud-metadata addresses never,
+ * private ones as the operator allows, checked again at every connection and redirect), within a deadline and
+ * the import size limit, reporting the share received when the size is announced.
+ */
+export async function fetchFileUrl(
+  raw: string,
+  options: { outbound: OutboundPolicy; limitBytes: number; timeoutMs: number; signal: AbortSignal; onProgress: (fraction: number) => void },
+): Promise<Buffer> {
+  const dispatcher = options.outbound.dispatcher({ connectTimeoutMs: Math.min(options.timeoutMs, 10_000) });
+  const deadline = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  try {
+    let url = options.outbound.assertUrl(raw);
+    for (let redirects = 0; ; redirects++) {
+      const response = await request(url, { method: 'GET', dispatcher, signal: deadline, headers: { accept: '*/*' } });
+      if (response.statusCode >= 300 && response.statusCode < 400 && typeof response.headers.location === 'string') {
+        await response.body.dump();
+        if (redirects >= MAX_REDIRECTS) throw new ApiError(Errors.importUrlUnreachable, `fileUrl redirects more than ${MAX_REDIRECTS} times`);
+        url = options.outbound.assertUrl(new URL(response.headers.location, url).toString());
+        continue;
+      }
+      if (response.statusCode !== 200) {
+        await response.body.dump();
+        throw new ApiError(Errors.importUrlUnreachable, `fileUrl answered HTTP ${response.statusCode}`);
+      }
+      const announced = Number(response.headers['content-length']);
+      if (Number.isFinite(announced) && announced > options.limitBytes) {
+        response.body.destroy();
+        throw new ApiError(Errors.importTooLarge, `the file at fileUrl is ${announced} bytes, more than the import limit of ${options.limitBytes}`);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > options.limitBytes) {
+          response.body.destroy();
+          throw new ApiError(Errors.importTooLarge, `the file at fileUrl is larger than the import limit of ${options.limitBytes} bytes`);
+        }
+        chunks.push(chunk as Buffer);
+        if (announced > 0) options.onProgress(size / announced);
+      }
+      if (size === 0) throw new ApiError(Errors.importCorrupt, 'the file at fileUrl is empty');
+      return Buffer.concat(chunks);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (options.signal.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : error;
+    const refused = refusedBy(error);
+    if (refused) throw new ApiError(Errors.importUrlForbidden, `fileUrl is refused: ${refused.message}`);
+    if (deadline.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+      throw new ApiError(Errors.importUrlTimeout, `fileUrl did not deliver the file within ${Math.round(options.timeoutMs / 1000)} s`);
+    }
+    throw new ApiError(Errors.importUrlUnreachable, `fileUrl cannot be fetched: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await dispatcher.close();
+  }
+}

@@ -1,0 +1,151 @@
+import { DOMParser as ProseMirrorParser, Schema, type MarkSpec, type NodeSpec } from 'prosemirror-model';
+import { parseHTML } from 'linkedom';
+import { attachmentPath } from '../../attachments/attachment-service.js';
+import { InvalidFragment, parseFragment, type ProseMirrorNode } from '../../content/rich-text.js';
+import { ConversionError, type ExtractedImage } from '../conversion.js';
+
+/**
+ * HTML → the content model's rich text (docs/CONTENT-MODEL.md), through ProseMirror's own DOM parser over a
+ * schema with the editor's node and mark names: it fits whatever the HTML holds into what the model allows
+ * (text straight in a list item gets its paragraph, unknown elements give their text). Used by docx (through
+ * mammoth), md (through markdown-it), html and pptx text boxes.
+ */
+const nodes: Record<string, NodeSpec> = {
+  doc: { content: 'block+' },
+  paragraph: { group: 'block', content: 'inline*', parseDOM: [{ tag: 'p' }, { tag: 'div' }] },
+  heading: {
+    group: 'block',
+    content: 'inline*',
+    attrs: { level: { default: 1 } },
+    parseDOM: [1, 2, 3, 4, 5, 6].map((level) => ({ tag: `h${level}`, attrs: { level } })),
+  },
+  blockquote: { group: 'block', content: 'block+', parseDOM: [{ tag: 'blockquote' }] },
+  codeBlock: { group: 'block', content: 'text*', marks: '', code: true, parseDOM: [{ tag: 'pre', preserveWhitespace: 'full' }] },
+  horizontalRule: { group: 'block', parseDOM: [{ tag: 'hr' }] },
+  bulletList: { group: 'block', content: 'listItem+', parseDOM: [{ tag: 'ul' }] },
+  orderedList: {
+    group: 'block',
+    content: 'listItem+',
+    attrs: { start: { default: 1 } },
+    parseDOM: [{ tag: 'ol', getAttrs: (dom) => ({ start: Number((dom as DomElement).getAttribute('start') ?? 1) || 1 }) }],
+  },
+  listItem: { content: 'paragraph block*', parseDOM: [{ tag: 'li' }] },
+  table: { group: 'block', content: 'tableRow+', parseDOM: [{ tag: 'table' }] },
+  tableRow: { content: '(tableCell | tableHeader)+', parseDOM: [{ tag: 'tr' }] },
+  tableCell: { content: 'block+', attrs: cellAttrs(), parseDOM: [{ tag: 'td', getAttrs: spans }] },
+  tableHeader: { content: 'block+', attrs: cellAttrs(), parseDOM: [{ tag: 'th', getAttrs: spans }] },
+  text: { group: 'inline' },
+  hardBreak: { group: 'inline', inline: true, parseDOM: [{ tag: 'br' }] },
+  image: {
+    group: 'inline',
+    inline: true,
+    attrs: { src: { default: '' }, alt: { default: null }, title: { default: null } },
+    parseDOM: [
+      {
+        tag: 'img[src]',
+        getAttrs: (dom) => {
+          const element = dom as DomElement;
+          return { src: element.getAttribute('src'), alt: element.getAttribute('alt'), title: element.getAttribute('title') };
+        },
+      },
+    ],
+  },
+};
+
+function cellAttrs() {
+  return { colspan: { default: 1 }, rowspan: { default: 1 } };
+}
+
+function spans(dom: unknown) {
+  const element = dom as DomElement;
+  return { colspan: Number(element.getAttribute('colspan') ?? 1) || 1, rowspan: Number(element.getAttribute('rowspan') ?? 1) || 1 };
+}
+
+function styleIs(property: string, test: (value: string) => boolean) {
+  return { style: property, getAttrs: (value: unknown) => (typeof value === 'string' && test(value) ? null : false) };
+}
+
+const marks: Record<string, MarkSpec> = {
+  link: {
+    attrs: { href: { default: null } },
+    inclusive: false,
+    parseDOM: [{ tag: 'a[href]', getAttrs: (dom) => ({ href: (dom as DomElement).getAttribute('href') }) }],
+  },
+  bold: { parseDOM: [{ tag: 'strong' }, { tag: 'b' }, styleIs('font-weight', (value) => /^(bold(er)?|[5-9]\d\d)$/.test(value))] },
+  italic: { parseDOM: [{ tag: 'em' }, { tag: 'i' }, styleIs('font-style', (value) => value === 'italic')] },
+  underline: { parseDOM: [{ tag: 'u' }, styleIs('text-decoration', (value) => value.includes('underline'))] },
+  strike: { parseDOM: [{ tag: 's' }, { tag: 'del' }, { tag: 'strike' }, styleIs('text-decoration', (value) => value.includes('line-through'))] },
+  code: { parseDOM: [{ tag: 'code' }] },
+  subscript: { parseDOM: [{ tag: 'sub' }] },
+  superscript: { parseDOM: [{ tag: 'sup' }] },
+};
+
+/** The few DOM members used here (the server has no DOM typings; linkedom provides the objects). */
+interface DomElement {
+  readonly children: ArrayLike<DomElement>;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  remove(): void;
+}
+
+const schema = new Schema({ nodes, marks });
+const parser = ProseMirrorParser.fromSchema(schema);
+
+/** Deepest element nesting accepted before parsing: beyond it the DOM walk itself risks the stack. */
+const MAX_HTML_DEPTH = 200;
+
+function depthOf(root: DomElement): number {
+  let deepest = 0;
+  const stack: Array<[DomElement, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [element, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_HTML_DEPTH) return deepest;
+    for (const child of Array.from(element.children)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** `data:` images become attachments of the new file (the model keeps credential-free attachment paths, never base64). */
+function moveDataImages(body: DomElement, images: ExtractedImage[]): void {
+  for (const img of Array.from(body.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? '';
+    const match = /^data:([\w/+.-]+);base64,(.*)$/s.exec(src);
+    if (match) {
+      const guid = crypto.randomUUID();
+      images.push({ guid, data: Buffer.from(match[2]!, 'base64'), filename: `image-${images.length + 1}.${(match[1]!.split('/')[1] ?? 'bin').replace(/\W/g, '')}` });
+      img.setAttribute('src', attachmentPath(guid));
+    } else if (!/^https?:\/\//i.test(src) && !src.startsWith('/sdk/v2/attachments/')) {
+      img.remove();
+    }
+  }
+}
+
+/** Links keep http(s), mailto and in-document anchors only; other schemes (javascript:) lose the link, keep the text. */
+function safeLinks(body: DomElement): void {
+  for (const anchor of Array.from(body.querySelectorAll('a[href]'))) {
+    const href = anchor.getAttribute('href') ?? '';
+    if (!/^(https?:|mailto:|#)/i.test(href.trim())) anchor.removeAttribute('href');
+  }
+}
+
+/** Block nodes of the content model for an HTML document or fragment; `images` collects embedded pictures. */
+export function htmlToBlocks(html: string, images: ExtractedImage[] = []): ProseMirrorNode[] {
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const body = document.body as unknown as DomElement;
+  if (depthOf(body) > MAX_HTML_DEPTH) {
+    throw new ConversionError('importContentTooComplex', `the document nests elements deeper than ${MAX_HTML_DEPTH} levels`);
+  }
+  for (const element of Array.from(body.querySelectorAll('script, style, template, head'))) element.remove();
+  moveDataImages(body, images);
+  safeLinks(body);
+  const json = parser.parse(body as unknown as Parameters<typeof parser.parse>[0]).toJSON() as { content?: unknown[] };
+  try {
+    return parseFragment(json.content ?? []);
+  } catch (error) {
+    if (error instanceof InvalidFragment) throw new ConversionError('importContentTooComplex', `the document cannot be stored: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,186 @@
+import { ApiError, Errors } from '../../errors.js';
+import type { RequestAuth } from '../../auth/request-auth.js';
+import type { ImportConfig } from '../../config.js';
+import type { AccessService } from '../../integrator/access-service.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
+import type { Storage } from '../../storage/database.js';
+import type { TaskContext, TaskEngine, TaskHandler, TaskOutcome } from '../../tasks/task-engine.js';
+import type { AppService } from '../apps/app-service.js';
+import type { AttachmentService } from '../attachments/attachment-service.js';
+import type { ContentService } from '../content/content-service.js';
+import type { ContentKind } from '../content/model.js';
+import type { FileService } from '../files/file-service.js';
+import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
+import type { TableService } from '../tables/table-service.js';
+import { runConverter } from './converter-runner.js';
+import { fetchFileUrl } from './file-url.js';
+import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
+import { convertWithLibreOffice } from './libreoffice.js';
+import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
+
+export const IMPORT_KIND = 'import';
+/** An import runs at most this long (fetch, conversion, storing), then fails with 120002. */
+export const IMPORT_MAX_RUN_MS = 10 * 60_000;
+
+export interface ImportRequest {
+  fileId: string;
+  type: string;
+  /** the uploaded file and its name, or */
+  upload?: { fileName: string; data: Buffer } | undefined;
+  /** a URL to fetch it from, with the name that tells its format */
+  fileUrl?: string | undefined;
+  fileName?: string | undefined;
+  importFontType?: string | undefined;
+}
+
+/** The task's input (JSON). */
+interface ImportInput {
+  fileId: string;
+  type: FileType;
+  format: string;
+  fileName: string;
+  fileUrl: string | null;
+  userId: string;
+}
+
+export interface ImportDependencies {
+  storage: Storage;
+  apps: AppService;
+  files: FileService;
+  content: ContentService;
+  tables: TableService;
+  attachments: AttachmentService;
+  access: AccessService;
+  outbound: OutboundPolicy;
+  tasks: TaskEngine;
+  config: ImportConfig;
+  /** LibreOffice, when found at start (legacy doc, wps, xls, ppt) */
+  soffice: string | undefined;
+}
+
+const UPLOAD_BLOB = 'upload';
+
+function invalid(message: string): ApiError {
+  return new ApiError(Errors.importInvalidParams, message);
+}
+
+/**
+ * Import (docs/IMPORT-EXPORT.md): a request is checked at once (type, format, size, fileId free, fileUrl allowed)
+ * and becomes an `import` task; the task fetches the file if needed, converts it in a worker thread and creates the
+ * collaborative file with its content in one transaction with the task's success: no half-created file.
+ */
+export class ImportService {
+  constructor(private readonly deps: ImportDependencies) {
+    deps.tasks.register(this.handler());
+  }
+
+  get limitBytes(): number {
+    return this.deps.config.limitBytes;
+  }
+
+  async submit(auth: RequestAuth, request: ImportRequest): Promise<{ taskId: string }> {
+    const type = request.type;
+    if (!isFileType(type)) throw invalid(`type must be one of ${FILE_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
+    if (!auth.app.availableFileTypes.includes(type)) {
+      throw new ApiError(Errors.fileTypeNotAvailable, `file type ${type} is not available to this application (available: ${auth.app.availableFileTypes.join(', ') || 'none'})`);
+    }
+    if (request.upload && request.fileUrl) throw invalid('send either the file (part "file") or fileUrl, not both');
+    if (!request.upload && !request.fileUrl) throw invalid('send the file as multipart part "file", or fileUrl and fileName');
+    const fileName = request.upload?.fileName || request.fileName;
+    if (!fileName) throw invalid('fileName is required with fileUrl: its extension tells the format');
+    const format = extensionOf(fileName);
+    const targets = targetsOf(format);
+    if (targets.length === 0) {
+      throw new ApiError(Errors.importFormatUnsupported, `files of type ${JSON.stringify(format || fileName)} cannot be imported (docx, md, txt, html, xlsx, xlsm, csv, pptx; doc, wps, xls, ppt with LibreOffice)`);
+    }
+    if (!targets.includes(type)) throw new ApiError(Errors.importFormatUnsupported, `a ${format} file cannot become a ${type}: it can become ${targets.join(' or ')}`);
+    if (LEGACY_FORMATS[format] && !this.deps.soffice) {
+      throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH), which this service does not have`, { component: 'libreoffice' });
+    }
+    if (request.upload) {
+      if (request.upload.data.length > this.limitBytes) throw tooLarge(this.limitBytes);
+      if (request.upload.data.length === 0) throw new ApiError(Errors.importCorrupt, 'the file is empty');
+    }
+    let fileUrl: string | null = null;
+    if (request.fileUrl) {
+      try {
+        fileUrl = this.deps.outbound.assertUrl(request.fileUrl).toString();
+      } catch (error) {
+        throw new ApiError(Errors.importUrlForbidden, `fileUrl is refused: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const user = await this.deps.access.currentUser(auth);
+    const appId = auth.app.id;
+    if (await this.deps.files.find(appId, request.fileId)) throw new ApiError(Errors.fileExists, `file ${request.fileId} already exists`);
+    if (await this.deps.tasks.active(appId, IMPORT_KIND, request.fileId)) {
+      throw new ApiError(Errors.fileExists, `file ${request.fileId} is being imported already`);
+    }
+    const input: ImportInput = { fileId: request.fileId, type, format, fileName, fileUrl, userId: user.id };
+    const task = await this.deps.tasks.submit({
+      appId,
+      kind: IMPORT_KIND,
+      fileId: request.fileId,
+      input: { ...input },
+      ...(request.upload ? { blobs: { [UPLOAD_BLOB]: request.upload.data } } : {}),
+    });
+    return { taskId: task.id };
+  }
+
+  /** `{progress, fileId}`; a failed import answers its error (code and message) instead. */
+  async progress(appId: string, taskId: string): Promise<{ progress: number; fileId?: string }> {
+    const task = await this.deps.tasks.get(appId, taskId, IMPORT_KIND);
+    if (task.state === 'failed' && task.error) {
+      const spec = Object.values(Errors).find((entry) => entry.code === task.error!.code) ?? Errors.taskFailed;
+      throw new ApiError(spec, task.error.message, { taskId, progress: task.progress });
+    }
+    return task.state === 'succeeded' ? { progress: 100, fileId: task.fileId } : { progress: task.progress };
+  }
+
+  private handler(): TaskHandler {
+    return { kind: IMPORT_KIND, maxRunMs: IMPORT_MAX_RUN_MS, run: (context) => this.run(context) };
+  }
+
+  private async run(context: TaskContext): Promise<TaskOutcome> {
+    const input = context.input as unknown as ImportInput;
+    const { appId } = context.task;
+    const report = (from: number, to: number) => (fraction: number) => void context.progress(from + (to - from) * Math.min(1, fraction)).catch(() => {});
+    let bytes = input.fileUrl
+      ? await fetchFileUrl(input.fileUrl, { outbound: this.deps.outbound, limitBytes: this.limitBytes, timeoutMs: this.deps.config.fetchTimeoutMs, signal: context.signal, onProgress: report(0, 20) })
+      : await context.blob(UPLOAD_BLOB);
+    if (!bytes) throw new ApiError(Errors.taskFailed, 'the uploaded file is gone');
+    await context.progress(20);
+    let format = input.format;
+    const modern = LEGACY_FORMATS[format];
+    if (modern) {
+      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`);
+      bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, this.deps.config.converterTimeoutMs, context.signal);
+      format = modern;
+      await context.progress(30);
+    }
+    const output = await runConverter(
+      { format, target: input.type, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS },
+      { memoryMb: this.deps.config.converterMemoryMb, timeoutMs: this.deps.config.converterTimeoutMs },
+      report(30, 90),
+      context.signal,
+    );
+    await context.progress(90);
+    const app = await this.deps.apps.find(appId);
+    if (!app) throw new ApiError(Errors.appNotFound, 'the application no longer exists');
+    return {
+      result: { fileId: input.fileId, type: input.type },
+      commit: async (trx) => {
+        await this.deps.files.create(app, { fileId: input.fileId, type: input.type, createdBy: input.userId }, trx);
+        if (output.target === 'table') {
+          await this.deps.tables.importTables(trx, appId, input.fileId, output.tables);
+          return;
+        }
+        await this.deps.content.initialize(trx, appId, input.fileId, input.type as ContentKind, output.state);
+        await this.deps.attachments.storeImported(trx, { appId, fileId: input.fileId, userId: input.userId, images: output.images });
+      },
+    };
+  }
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(Errors.importTooLarge, `the file is larger than the import limit of ${limit} bytes (SVC_IMPORT_LIMIT)`, { limitBytes: limit });
+}

@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConversionFailed, ConversionRunner, ConversionTimeout } from '../../src/domain/export/conversion-runner.js';
+import { toHtml } from '../../src/domain/export/converters/html.js';
+import { ChromiumRenderer, ImageTooTall, RenderTimeout } from '../../src/domain/export/render/chromium.js';
+import { fontFaceCss } from '../../src/domain/export/render/fonts.js';
+import type { RichTextSource } from '../../src/domain/export/source.js';
+
+/**
+ * The limits an export task relies on, below the HTTP API (a real ten-minute run is not a test): a conversion
+ * past its deadline or aborted ends its worker, a render past its deadline kills the browser and the next
+ * render gets a new one, a page too tall for an image is refused.
+ */
+
+const source = (paragraphs: number): RichTextSource => ({
+  kind: 'richText',
+  title: 't',
+  images: {},
+  blocks: Array.from({ length: paragraphs }, (_, index) => ({ type: 'paragraph', content: [{ type: 'text', text: `Paragraph ${index} 段落` }] })),
+});
+const noProgress = { step: () => undefined };
+
+describe('export limits', { timeout: 120_000 }, () => {
+  const runner = new ConversionRunner({ memoryMb: 256 });
+  const renderer = new ChromiumRenderer({ executablePath: process.env.CHROMIUM_PATH });
+  afterAll(async () => {
+    await runner.close();
+    await renderer.kill();
+  });
+
+  it('a conversion past its deadline fails with ConversionTimeout; an aborted one with the abort reason; the runner still works', async () => {
+    await expect(runner.run({ op: 'file', target: 'docx', source: source(20_000) }, { signal: new AbortController().signal, deadlineMs: 1 })).rejects.toBeInstanceOf(ConversionTimeout);
+    const controller = new AbortController();
+    const aborted = runner.run({ op: 'file', target: 'docx', source: source(20_000) }, { signal: controller.signal, deadlineMs: 60_000 });
+    const reason = new Error('task timed out');
+    controller.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    const fractions: number[] = [];
+    const done = await runner.run({ op: 'file', target: 'md', source: source(300) }, { signal: new AbortController().signal, deadlineMs: 60_000, onProgress: (fraction) => fractions.push(fraction) });
+    expect(done.op).toBe('file');
+    expect(fractions.length).toBeGreaterThan(10);
+    expect(fractions.at(-1)).toBe(1);
+  });
+
+  it('a conversion that throws fails with its message', async () => {
+    const mismatched = runner.run({ op: 'file', target: 'xlsx', source: source(1) }, { signal: new AbortController().signal, deadlineMs: 60_000 });
+    await expect(mismatched).rejects.toBeInstanceOf(ConversionFailed);
+    await expect(mismatched).rejects.toThrow('a richText source cannot be written as xlsx');
+  });
+
+  it('a render past its deadline kills the browser; the next render launches a new one', async () => {
+    const page = toHtml(source(50), noProgress, fontFaceCss());
+    await expect(renderer.pdf(page, 1)).rejects.toBeInstanceOf(RenderTimeout);
+    const pdf = await renderer.pdf(page, 60_000);
+    expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('a page taller than an image may be is refused for jpg', async () => {
+    await expect(renderer.jpg(toHtml(source(1500), noProgress, fontFaceCss()), 60_000)).rejects.toBeInstanceOf(ImageTooTall);
+  });
+});

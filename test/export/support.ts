@@ -1,0 +1,62 @@
+import { expect } from 'vitest';
+import * as Y from 'yjs';
+import { richTextOf, sheetsOf, type Cell } from '../../src/domain/content/model.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import type { CallResult, TestService } from '../support/service.js';
+
+export const author = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name };
+
+export const text = (value: string, marks?: ProseMirrorNode['marks']): ProseMirrorNode => ({ type: 'text', text: value, ...(marks ? { marks } : {}) });
+export const paragraph = (...content: ProseMirrorNode[]): ProseMirrorNode => ({ type: 'paragraph', content });
+
+/** A file registered with the service (and, named, with the integrator), of `type`. */
+export async function createFile(svc: TestService, fileId: string, type: string, name?: string): Promise<void> {
+  if (name !== undefined) svc.integrator.addFile({ id: fileId, type, name, grants: { [DEFAULT_USER.id]: { readable: true, editable: true, exportable: true } } });
+  const created = await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } });
+  expect(created.status, created.text).toBe(200);
+}
+
+export function writeRichText(svc: TestService, fileId: string, nodes: ProseMirrorNode[]): Promise<void> {
+  return svc.services.content.change(svc.app.id, fileId, author, (doc) => {
+    const root = richTextOf(doc);
+    root.insert(root.length, toYNodes(parseFragment(nodes)));
+  });
+}
+
+export function setCells(svc: TestService, fileId: string, cells: Record<string, Cell>, sheet = 0): Promise<void> {
+  return svc.services.content.change(svc.app.id, fileId, author, (doc) => {
+    const map = sheetsOf(doc).get(sheet).get('cells') as Y.Map<Cell>;
+    for (const [key, cell] of Object.entries(cells)) map.set(key, cell);
+  });
+}
+
+export function startExport(svc: TestService, fileId: string, type: string): Promise<CallResult> {
+  return svc.call('POST', `/sdk/v2/api/files/v1/export/${encodeURIComponent(fileId)}`, { body: { type } });
+}
+
+/** Polls the export's progress until it is done or failed; answers the last progress answer. */
+export async function awaitExport(svc: TestService, taskId: string): Promise<CallResult> {
+  let last: CallResult | undefined;
+  await eventually(
+    async () => {
+      last = await svc.call('POST', '/sdk/v2/api/files/v1/export/progress', { body: { taskId } });
+      return last.status !== 200 || last.body.data.progress === 100;
+    },
+    `export task ${taskId}`,
+    120_000,
+  );
+  return last!;
+}
+
+/** Exports `fileId` as `type` through the API and downloads the file with no credentials at all. */
+export async function exportFile(svc: TestService, fileId: string, type: string): Promise<{ bytes: Buffer; response: Response; downloadUrl: string }> {
+  const started = await startExport(svc, fileId, type);
+  expect(started.status, started.text).toBe(200);
+  const done = await awaitExport(svc, started.body.data.taskId as string);
+  expect(done.status, done.text).toBe(200);
+  const downloadUrl = done.body.data.downloadUrl as string;
+  const response = await fetch(downloadUrl);
+  expect(response.status).toBe(200);
+  return { bytes: Buffer.from(await response.arrayBuffer()), response, downloadUrl };
+}

@@ -1,0 +1,311 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import pptxgen from 'pptxgenjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+import { importAndWait as importAndWaitRaw, postImport, PROGRESS, waitForTask } from './support.js';
+
+const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
+
+async function docxFixture(): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Quarterly report', heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({ children: [new TextRun({ text: 'Revenue grew ', bold: false }), new TextRun({ text: 'strongly', bold: true }), new TextRun({ text: ' in 季度', italics: true })] }),
+          new Table({
+            rows: [
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('Region')] }), new TableCell({ children: [new Paragraph('Sales')] })] }),
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('North')] }), new TableCell({ children: [new Paragraph('1200')] })] }),
+            ],
+          }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+async function xlsxFixture(): Promise<Uint8Array> {
+  const workbook = new ExcelJS.Workbook();
+  const sales = workbook.addWorksheet('Sales');
+  sales.addRow(['Item', 'Qty', 'Price', 'Total', 'Day']);
+  sales.addRow(['Pens', 3, 1.5, { formula: 'B2*C2', result: 4.5 }, new Date(Date.UTC(2024, 4, 1))]);
+  sales.addRow(['Ink', 2, 10, { formula: 'B3*C3', result: 20 }, new Date(Date.UTC(2024, 4, 2))]);
+  const notes = workbook.addWorksheet('Notes');
+  notes.getCell('B2').value = 'second sheet';
+  return new Uint8Array(await workbook.xlsx.writeBuffer());
+}
+
+async function pptxFixture(): Promise<Uint8Array> {
+  const pptx = new (pptxgen as unknown as typeof import('pptxgenjs').default)();
+  pptx.layout = 'LAYOUT_16x9';
+  pptx.addSlide().addText('Welcome aboard', { x: 1, y: 1, w: 5, h: 1 });
+  pptx.addSlide().addText('Second slide text', { x: 0.5, y: 2, w: 4, h: 1 });
+  return new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+}
+
+/** Imports and expects success (the test names its failures). */
+async function importAndWait(...args: Parameters<typeof importAndWaitRaw>) {
+  const done = await importAndWaitRaw(...args);
+  expect(done.body.status, done.text).toBe(0);
+  return done;
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+// Each conversion starts a worker thread, which under tsx compiles the converters first: seconds on a loaded machine.
+for (const database of testDatabases()) {
+  describe(`import [${database.name}]`, { timeout: 120_000 }, () => {
+    let svc: TestService;
+    beforeEach(async () => {
+      svc = await startService(database, { integrator: true, tasks: TASKS, imports: { limitBytes: 2 * 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 2000 } });
+    });
+    afterEach(async () => {
+      await svc.close();
+    });
+
+    async function plainText(fileId: string): Promise<string> {
+      const answer = await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`);
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.data.content as string;
+    }
+
+    it('docx → document: headings, formatting and tables reach the content (plain text through the API)', async () => {
+      const done = await importAndWait(svc, { fileId: 'report', type: 'document' }, { name: 'report.docx', data: await docxFixture() });
+      expect(done.body).toEqual({ status: 0, message: 'success', data: { progress: 100, fileId: 'report' } });
+      const content = await plainText('report');
+      expect(content).toContain('Quarterly report');
+      expect(content).toContain('Revenue grew strongly in 季度');
+      expect(content).toContain('North');
+      expect(content).toContain('1200');
+      const doc = await svc.services.content.read(svc.app.id, 'report');
+      const xml = doc.getXmlFragment('default').toString();
+      expect(xml).toContain('<heading level="1">');
+      expect(xml).toContain('<bold>strongly</bold>');
+      expect(xml).toContain('<table>');
+    });
+
+    it('md and txt → document, html → documentPro; the legacy v1 pair works the same', async () => {
+      await importAndWait(svc, { fileId: 'notes', type: 'document' }, { name: 'notes.md', data: text('# Title\n\nSome *emphasis* and a [link](https://example.com).\n\n- one\n- two\n') });
+      expect(await plainText('notes')).toBe('Title\nSome emphasis and a link.\none\ntwo');
+      await importAndWait(svc, { fileId: 'plain', type: 'document' }, { name: 'plain.txt', data: text('line one\nline two') });
+      expect(await plainText('plain')).toBe('line one\nline two');
+      await importAndWait(svc, { fileId: 'page', type: 'documentPro' }, { name: 'page.html', data: text('<h2>Hello</h2><p>World<script>alert(1)</script></p>') });
+      expect(await plainText('page')).toBe('Hello\nWorld');
+
+      const legacy = await postImport(svc, { fileId: 'legacy', type: 'document' }, { name: 'legacy.txt', data: text('via v1') }, '/sdk/v2/api/files/v1/import');
+      expect(legacy.status, legacy.text).toBe(200);
+      const taskId = legacy.body.data.taskId as string;
+      await expect
+        .poll(async () => (await svc.call('POST', '/sdk/v2/api/files/v1/import/progress', { query: { taskId } })).text, { timeout: 60_000, interval: 100 })
+        .toContain('"progress":100');
+      expect(await plainText('legacy')).toBe('via v1');
+    });
+
+    it('xlsx → spreadsheet: every sheet, values, formulas (computed) and dates as serial numbers through the values API', async () => {
+      await importAndWait(svc, { fileId: 'book', type: 'spreadsheet' }, { name: 'book.xlsx', data: await xlsxFixture() });
+      const values = await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Sales!A1:E3' } });
+      expect(values.status, values.text).toBe(200);
+      expect(values.body.data.values).toEqual([
+        ['Item', 'Qty', 'Price', 'Total', 'Day'],
+        ['Pens', 3, 1.5, 4.5, 45413],
+        ['Ink', 2, 10, 20, 45414],
+      ]);
+      const doc = await svc.services.content.read(svc.app.id, 'book');
+      const sheets = doc.getArray<any>('sheets').toArray();
+      expect(sheets.map((sheet) => sheet.get('name'))).toEqual(['Sales', 'Notes']);
+      expect(sheets[0].get('cells').get('1:3')).toEqual({ f: '=B2*C2' });
+      const notes = await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Notes!B2' } });
+      expect(notes.body.data.values).toEqual([['second sheet']]);
+    });
+
+    it('xlsx whose workbook part comes after its worksheets in the zip: sheets keep their names and order', async () => {
+      const original = await JSZip.loadAsync(await xlsxFixture());
+      const reordered = new JSZip();
+      const names = Object.keys(original.files).filter((name) => !original.files[name]!.dir);
+      // shared strings and relationships first, then the worksheets, workbook.xml last
+      const rank = (name: string) => (name === 'xl/workbook.xml' ? 2 : name.includes('worksheets/') ? 1 : 0);
+      for (const name of [...names].sort((a, b) => rank(a) - rank(b))) {
+        reordered.file(name, await original.file(name)!.async('uint8array'));
+      }
+      const bytes = await reordered.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+      await importAndWait(svc, { fileId: 'late-book', type: 'spreadsheet' }, { name: 'late.xlsx', data: bytes });
+      const doc = await svc.services.content.read(svc.app.id, 'late-book');
+      expect(doc.getArray<any>('sheets').toArray().map((sheet) => sheet.get('name'))).toEqual(['Sales', 'Notes']);
+      const values = await svc.call('GET', '/sdk/v2/api/files/late-book/sheets/values', { query: { range: 'Sales!A2:D2' } });
+      expect(values.body.data.values).toEqual([['Pens', 3, 1.5, 4.5]]);
+    });
+
+    it('csv → spreadsheet and csv → table with inferred column types', async () => {
+      const csv = text('Name,Age,Joined,Active\n"Doe, Jane",34,2024-05-01,TRUE\nBob,41,2023-01-15,FALSE\n');
+      await importAndWait(svc, { fileId: 'people-sheet', type: 'spreadsheet' }, { name: 'people.csv', data: csv });
+      const values = await svc.call('GET', '/sdk/v2/api/files/people-sheet/sheets/values', { query: { range: 'Sheet1!A1:D2' } });
+      expect(values.body.data.values).toEqual([
+        ['Name', 'Age', 'Joined', 'Active'],
+        ['Doe, Jane', 34, 45413, true],
+      ]);
+
+      await importAndWait(svc, { fileId: 'people-base', type: 'table' }, { name: 'people.csv', data: csv });
+      const base = '/sdk/v2/api/table-api/openapi/v1';
+      const tables = await svc.call('GET', `${base}/tables`, { query: { baseGuid: 'people-base' } });
+      expect(tables.status, tables.text).toBe(200);
+      const [table] = Array.isArray(tables.body.data) ? tables.body.data : tables.body.data.tables;
+      expect(table.columns.map((col: { name: string; type: string }) => [col.name, col.type])).toEqual([
+        ['Name', 'SingleLineText'],
+        ['Age', 'Number'],
+        ['Joined', 'Date'],
+        ['Active', 'CheckBox'],
+      ]);
+      const rows = await svc.call('GET', `${base}/tables/${table.guid}/rows`);
+      expect(rows.status, rows.text).toBe(200);
+      const valueMaps = (rows.body.data.rows as Array<{ valueMap: Record<string, unknown> }>).map((row) => row.valueMap);
+      expect(valueMaps[0]).toMatchObject({ Name: 'Doe, Jane', Age: 34, Active: true });
+      expect(String(valueMaps[0]!.Joined)).toContain('2024-05-01');
+    });
+
+    it('pptx → presentation: slides and their text boxes with position', async () => {
+      await importAndWait(svc, { fileId: 'deck', type: 'presentation' }, { name: 'deck.pptx', data: await pptxFixture() });
+      const content = await plainText('deck');
+      expect(content).toContain('Welcome aboard');
+      expect(content).toContain('Second slide text');
+      const doc = await svc.services.content.read(svc.app.id, 'deck');
+      const slides = doc.getArray<any>('slides').toArray();
+      expect(slides).toHaveLength(2);
+      const box = slides[0].get('boxes').get(0);
+      expect(box.get('x')).toBeGreaterThan(80);
+      expect(box.get('x')).toBeLessThan(120);
+      expect(box.get('width')).toBeGreaterThan(400);
+    });
+
+    it('a fileUrl on the (allowed) loopback network is fetched; a metadata address is refused at once', async () => {
+      const server = http.createServer((_request, response) => response.end('from the web'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
+        const accepted = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'web', type: 'document', fileUrl: url, fileName: 'web.txt' } });
+        expect(accepted.status, accepted.text).toBe(200);
+        expect((await waitForTask(svc, accepted.body.data.taskId as string)).body.data).toEqual({ progress: 100, fileId: 'web' });
+        expect(await plainText('web')).toBe('from the web');
+      } finally {
+        server.close();
+      }
+      const metadata = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'meta', type: 'document', fileUrl: 'http://169.254.169.254/latest/meta-data', fileName: 'x.txt' } });
+      expect(metadata.status).toBe(400);
+      expect(metadata.body.status).toBe(121010);
+    });
+
+    it('refuses at once: unknown format, wrong target, legacy without LibreOffice, existing fileId, too large, no file', async () => {
+      const refuse = async (fields: Record<string, string>, file: { name: string; data: Uint8Array } | undefined, http: number, code: number) => {
+        const answer = await postImport(svc, fields, file);
+        expect(answer.status, answer.text).toBe(http);
+        expect(answer.body.status).toBe(code);
+      };
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.exe', data: text('x') }, 400, 121002);
+      await refuse({ fileId: 'a', type: 'spreadsheet' }, { name: 'a.docx', data: text('x') }, 400, 121002);
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.doc', data: text('x') }, 501, 121007);
+      await refuse({ fileId: 'a', type: 'nonsense' }, { name: 'a.txt', data: text('x') }, 400, 121001);
+      await refuse({ fileId: 'a', type: 'document' }, undefined, 400, 121001);
+      await refuse({ fileId: 'a', type: 'document' }, { name: 'a.txt', data: new Uint8Array(2 * 1024 * 1024 + 1) }, 413, 121003);
+      await importAndWait(svc, { fileId: 'taken', type: 'document' }, { name: 't.txt', data: text('x') });
+      await refuse({ fileId: 'taken', type: 'document' }, { name: 't.txt', data: text('y') }, 409, 70012);
+      expect(await svc.services.files.find(svc.app.id, 'a')).toBeUndefined();
+    });
+
+    it('a corrupt or password-protected file fails its task with a code and creates no file; tasks of other apps are invisible', async () => {
+      const corrupt = await importAndWaitRaw(svc, { fileId: 'broken', type: 'document' }, { name: 'broken.docx', data: text('not a zip at all') });
+      expect(corrupt.status).toBe(400);
+      expect(corrupt.body.status).toBe(121005);
+      expect(await svc.services.files.find(svc.app.id, 'broken')).toBeUndefined();
+
+      const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(100), Buffer.from('EncryptedPackage', 'utf16le')]);
+      const locked = await importAndWaitRaw(svc, { fileId: 'locked', type: 'spreadsheet' }, { name: 'locked.xlsx', data: ole });
+      expect(locked.body.status).toBe(121006);
+
+      const accepted = await postImport(svc, { fileId: 'mine', type: 'document' }, { name: 'm.txt', data: text('x') });
+      const other = await svc.createApp();
+      const peek = await svc.call('POST', PROGRESS, { body: { taskId: accepted.body.data.taskId }, signature: await svc.sign({}, other) });
+      expect(peek.status).toBe(404);
+      expect(peek.body.status).toBe(120001);
+    });
+  });
+}
+
+describe('import limits [sqlite]', { timeout: 120_000 }, () => {
+  let svc: TestService;
+  beforeEach(async () => {
+    svc = await startService(testDatabases()[0]!, { integrator: true, tasks: TASKS, imports: { limitBytes: 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 1500 } });
+  });
+  afterEach(async () => {
+    await svc.close();
+  });
+
+  async function failure(fields: Record<string, string>, file?: { name: string; data: Uint8Array }): Promise<number> {
+    const done = await importAndWaitRaw(svc, fields, file);
+    expect(done.body.status, done.text).not.toBe(0);
+    expect(await svc.services.files.find(svc.app.id, fields.fileId!)).toBeUndefined();
+    return done.body.status as number;
+  }
+
+  it('zip bombs, DTDs (entity expansion) and deep nesting are refused on the task, no file created', async () => {
+    const bomb = new JSZip();
+    bomb.file('[Content_Types].xml', '<Types/>');
+    bomb.file('word/document.xml', Buffer.alloc(50 * 1024 * 1024, 0x20));
+    const bombBytes = await bomb.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    expect(bombBytes.length).toBeLessThan(1024 * 1024);
+    expect(await failure({ fileId: 'bomb', type: 'document' }, { name: 'bomb.docx', data: bombBytes })).toBe(121004);
+
+    const laughs = new JSZip();
+    laughs.file('[Content_Types].xml', '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><Types>&lol2;</Types>');
+    laughs.file('xl/workbook.xml', '<workbook/>');
+    const laughsBytes = await laughs.generateAsync({ type: 'uint8array' });
+    expect(await failure({ fileId: 'laughs', type: 'spreadsheet' }, { name: 'laughs.xlsx', data: laughsBytes })).toBe(121004);
+
+    const deep = '<div>'.repeat(5000) + 'deep' + '</div>'.repeat(5000);
+    expect(await failure({ fileId: 'deep', type: 'document' }, { name: 'deep.html', data: text(deep) })).toBe(121011);
+  });
+
+  it('a fileUrl that is slow, too large or redirects to a metadata address fails its task with its code', async () => {
+    let mode: 'slow' | 'large' | 'redirect' = 'slow';
+    const server = http.createServer((_request, response) => {
+      if (mode === 'slow') {
+        response.writeHead(200);
+        response.write('a');
+        return; // never ends
+      }
+      if (mode === 'large') {
+        response.writeHead(200, { 'content-length': String(2 * 1024 * 1024) });
+        response.end(Buffer.alloc(16));
+        return;
+      }
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/f`;
+    const viaUrl = async (fileId: string) => {
+      const accepted = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId, type: 'document', fileUrl: url, fileName: 'f.txt' } });
+      expect(accepted.status, accepted.text).toBe(200);
+      const done = await waitForTask(svc, accepted.body.data.taskId as string);
+      expect(await svc.services.files.find(svc.app.id, fileId)).toBeUndefined();
+      return done.body.status as number;
+    };
+    try {
+      expect(await viaUrl('slow')).toBe(121009);
+      mode = 'large';
+      expect(await viaUrl('large')).toBe(121003);
+      mode = 'redirect';
+      expect(await viaUrl('redirect')).toBe(121010);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    const closed = await svc.call('POST', '/sdk/v2/api/files/v2/import', { body: { fileId: 'gone', type: 'document', fileUrl: url, fileName: 'f.txt' } });
+    expect((await waitForTask(svc, closed.body.data.taskId as string)).body.status).toBe(121008);
+  });
+});

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalAppChanges } from '../../src/domain/apps/app-changes.js';
+import { AppService } from '../../src/domain/apps/app-service.js';
+import { OutboundPolicy } from '../../src/net/outbound-policy.js';
+import { openStorage, type Storage } from '../../src/storage/database.js';
+import { testDatabases } from '../support/databases.js';
+import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
+import { projectRoot, typescriptProcess } from '../support/processes.js';
+import { sign } from '../support/signing.js';
+
+const TASK_ENV = { SVC_TASK_LEASE_MS: '1000', SVC_TASK_POLL_MS: '100' };
+
+function startServiceProcess(storageOptions: object): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(...typescriptProcess('test/integrator/fixtures/serve.ts'), {
+    cwd: projectRoot,
+    env: { ...process.env, ...TASK_ENV, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /ready (\S+)/.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ child, url: ready[1]! });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`service exited ${code}: ${output}`)));
+  });
+}
+
+const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
+
+for (const database of testDatabases()) {
+  describe(`import across a crash [${database.name}]`, () => {
+    const cleanup: Array<() => Promise<unknown>> = [];
+    afterEach(async () => {
+      for (const step of cleanup.splice(0).reverse()) await step();
+    });
+
+    it('an import running when its process is killed is taken up by the next process and completes once', { timeout: 180_000 }, async () => {
+      const fresh = await database.fresh();
+      cleanup.push(() => fresh.dispose());
+      const storage: Storage = await openStorage(fresh.options);
+      cleanup.push(() => storage.close());
+      const apps = new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true }), new LocalAppChanges());
+      const app = await apps.create({ name: 'crash test' });
+      const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
+      cleanup.push(() => integrator.close());
+      await apps.update(app.id, { endpointUrl: integrator.url });
+
+      // The file's server hangs on the first download (the task is running when the process dies), serves the next.
+      let downloads = 0;
+      const hanging: http.ServerResponse[] = [];
+      const files = http.createServer((_request, response) => {
+        downloads++;
+        if (downloads === 1) {
+          response.writeHead(200, { 'content-length': '1000' });
+          response.write('partial');
+          hanging.push(response);
+          return;
+        }
+        response.end('survived the crash');
+      });
+      await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+      cleanup.push(async () => {
+        hanging.forEach((response) => response.destroy());
+        files.close();
+      });
+      const fileUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/doc.txt`;
+
+      const first = await startServiceProcess(fresh.options);
+      cleanup.push(async () => first.child.exitCode === null && first.child.signalCode === null && killed(first.child));
+      const headers = { 'content-type': 'application/json', 'x-svc-signature': await sign(app.id, app.secret), 'x-svc-token': DEFAULT_USER.token };
+      const accepted = (await (
+        await fetch(`${first.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: JSON.stringify({ fileId: 'crash-doc', type: 'document', fileUrl, fileName: 'doc.txt' }) })
+      ).json()) as { status: number; data: { taskId: string } };
+      expect(accepted.status).toBe(0);
+      const taskId = accepted.data.taskId;
+      const task = () => storage.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+      await eventually(() => downloads === 1, 'the first process downloading the file', 60_000);
+      expect((await task()).state).toBe('running');
+      await killed(first.child);
+      expect((await task()).state).toBe('running'); // nobody told the database: only the lease will
+
+      const second = await startServiceProcess(fresh.options);
+      cleanup.push(async () => second.child.exitCode === null && second.child.signalCode === null && killed(second.child));
+      await eventually(async () => (await task()).state === 'succeeded', 'the import taken up and finished by the second process', 90_000);
+      const done = await task();
+      expect(done).toMatchObject({ attempts: 2, progress: 100, error_code: null });
+      expect(downloads).toBe(2);
+      const progress = (await (await fetch(`${second.url}/sdk/v2/api/files/v2/import/progress`, { method: 'POST', headers, body: JSON.stringify({ taskId }) })).json()) as {
+        data: unknown;
+      };
+      expect(progress.data).toEqual({ progress: 100, fileId: 'crash-doc' });
+      const text = (await (await fetch(`${second.url}/sdk/v2/collab-files/crash-doc/plain-text`, { headers })).json()) as { data: { content: string } };
+      expect(text.data.content).toBe('survived the crash');
+      // one file, its upload gone with the finished task
+      expect(await storage.db.selectFrom('files').select('file_id').where('app_id', '=', app.id).execute()).toEqual([{ file_id: 'crash-doc' }]);
+      expect(await storage.db.selectFrom('task_blobs').select('task_id').execute()).toEqual([]);
+    });
+  });
+}
