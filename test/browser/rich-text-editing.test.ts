@@ -280,8 +280,9 @@ describe('rich-text editor in a browser', () => {
     await bob.page.keyboard.type('Bob line.');
     await expect.poll(() => alice.frame.locator('.ProseMirror').textContent()).toContain('Bob line.');
     await alice.frame.locator('button[aria-label="Undo"]').click();
-    // Alice's paragraph goes with her text; Bob's stays
-    await expect.poll(() => plainText(fileId)).toBe('Bob line.');
+    // Alice's text goes, Bob's stays. Her paragraph goes too when y-prosemirror wrote it in the same undo step as
+    // her first keystrokes, else it stays empty: which one depends on timing, both keep Bob's work
+    await expect.poll(() => plainText(fileId)).toMatch(/^\n?Bob line\.$/);
     await alice.frame.locator('button[aria-label="Redo"]').click();
     await expect.poll(() => plainText(fileId)).toBe('Alice line.\nBob line.');
   });
