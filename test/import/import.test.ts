@@ -332,7 +332,7 @@ describe('legacy formats through LibreOffice (a stand-in soffice) [sqlite]', { t
       integrator: true,
       tasks: TASKS,
       soffice: path.join(bin, 'soffice'),
-      imports: { limitBytes: 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 3000, fetchTimeoutMs: 1500 },
+      imports: { limitBytes: 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 15_000, fetchTimeoutMs: 1500 },
     });
   });
   afterEach(async () => {
@@ -349,7 +349,7 @@ describe('legacy formats through LibreOffice (a stand-in soffice) [sqlite]', { t
     expect(failed.body.message).toContain('general input/output error');
     const hung = await importAndWaitRaw(svc, { fileId: 'hung', type: 'document' }, { name: 'hung.wps', data: text('HANG on') });
     expect(hung.body.status).toBe(120002);
-    expect(hung.body.message).toMatch(/LibreOffice did not convert the file within 3 s/);
+    expect(hung.body.message).toMatch(/LibreOffice did not convert the file within 15 s/);
     for (const fileId of ['failed', 'hung']) expect(await svc.services.files.find(svc.app.id, fileId)).toBeUndefined();
   });
 });
