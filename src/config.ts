@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
-import { findSoffice } from './domain/export/render/libreoffice.js';
+import { findSoffice } from './domain/conversion/libreoffice.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.

@@ -87,6 +87,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.addHook('onClose', async () => {
     await services.tasks.stop();
     await services.exports.stop();
+    await services.imports.stop();
     await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();

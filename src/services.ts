@@ -30,7 +30,8 @@ import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
 import { ImportService } from './domain/import/import-service.js';
-import { ConversionRunner } from './domain/export/conversion-runner.js';
+import { WorkerPool } from './domain/conversion/worker-pool.js';
+import { CONVERT_WORKER } from './domain/export/convert.js';
 import { ExportService } from './domain/export/export-service.js';
 import { exportTaskHandler } from './domain/export/export-task.js';
 import { ChromiumRenderer } from './domain/export/render/chromium.js';
@@ -141,7 +142,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
       content,
       tables,
       attachments,
-      runner: new ConversionRunner({ memoryMb: config.export.workerMemoryMb }),
+      runner: new WorkerPool(CONVERT_WORKER, { memoryMb: config.export.workerMemoryMb }),
       renderer: new ChromiumRenderer({ executablePath: config.export.chromiumPath }),
     },
     { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },

@@ -11,3 +11,11 @@ export async function ignoreContentTypeWithoutBody(request: FastifyRequest): Pro
   const noBody = headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0');
   if (noBody) delete headers['content-type'];
 }
+
+/**
+ * preValidation hook of a route whose body is optional (its fields may come in the query instead): no body at
+ * all is validated as an empty object.
+ */
+export async function absentBodyAsEmptyObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

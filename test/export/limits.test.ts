@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversionFailed, ConversionRunner, ConversionTimeout } from '../../src/domain/export/conversion-runner.js';
+import { ConversionFailed, ConversionTimedOut } from '../../src/domain/conversion/conversion-errors.js';
+import { WorkerPool } from '../../src/domain/conversion/worker-pool.js';
+import { CONVERT_WORKER, type ConversionRequest, type ConversionResult } from '../../src/domain/export/convert.js';
 import { toHtml } from '../../src/domain/export/converters/html.js';
 import { ChromiumRenderer, ImageTooTall, RenderTimeout } from '../../src/domain/export/render/chromium.js';
 import { fontFaceCss } from '../../src/domain/export/render/fonts.js';
@@ -20,15 +22,15 @@ const source = (paragraphs: number): RichTextSource => ({
 const noProgress = { step: () => undefined };
 
 describe('export limits', { timeout: 120_000 }, () => {
-  const runner = new ConversionRunner({ memoryMb: 256 });
+  const runner = new WorkerPool<ConversionRequest, ConversionResult>(CONVERT_WORKER, { memoryMb: 256 });
   const renderer = new ChromiumRenderer({ executablePath: process.env.CHROMIUM_PATH });
   afterAll(async () => {
     await runner.close();
     await renderer.kill();
   });
 
-  it('a conversion past its deadline fails with ConversionTimeout; an aborted one with the abort reason; the runner still works', async () => {
-    await expect(runner.run({ op: 'file', target: 'docx', source: source(20_000) }, { signal: new AbortController().signal, deadlineMs: 1 })).rejects.toBeInstanceOf(ConversionTimeout);
+  it('a conversion past its deadline fails with ConversionTimedOut; an aborted one with the abort reason; the runner still works', async () => {
+    await expect(runner.run({ op: 'file', target: 'docx', source: source(20_000) }, { signal: new AbortController().signal, deadlineMs: 1 })).rejects.toBeInstanceOf(ConversionTimedOut);
     const controller = new AbortController();
     const aborted = runner.run({ op: 'file', target: 'docx', source: source(20_000) }, { signal: controller.signal, deadlineMs: 60_000 });
     const reason = new Error('task timed out');

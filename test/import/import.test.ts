@@ -309,3 +309,47 @@ describe('import limits [sqlite]', { timeout: 120_000 }, () => {
     expect((await waitForTask(svc, closed.body.data.taskId as string)).body.status).toBe(121008);
   });
 });
+
+describe('legacy formats through LibreOffice (a stand-in soffice) [sqlite]', { timeout: 120_000 }, () => {
+  // LibreOffice is an optional component the test machine lacks: this stand-in answers as `soffice --convert-to
+  // docx` does (writes <outdir>/input.docx, here the file it was given), fails when the file starts with FAIL and
+  // never ends when it starts with HANG, so what import makes of LibreOffice's outcomes is what is tested.
+  let bin: string;
+  let svc: TestService;
+  beforeEach(async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    bin = mkdtempSync(path.join(os.tmpdir(), 'fake-soffice-'));
+    writeFileSync(
+      path.join(bin, 'soffice'),
+      `#!/bin/sh\nwhile [ $# -gt 1 ]; do if [ "$1" = "--outdir" ]; then out="$2"; fi; shift; done\n` +
+        `case "$(head -c 4 "$1")" in FAIL) echo 'general input/output error' >&2; exit 3;; HANG) exec sleep 60;; esac\n` +
+        `mkdir -p "$out"\ncp "$1" "$out/input.docx"\n`,
+      { mode: 0o755 },
+    );
+    svc = await startService(testDatabases()[0]!, {
+      integrator: true,
+      tasks: TASKS,
+      soffice: path.join(bin, 'soffice'),
+      imports: { limitBytes: 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 15_000, fetchTimeoutMs: 1500 },
+    });
+  });
+  afterEach(async () => {
+    await svc.close();
+    (await import('node:fs')).rmSync(bin, { recursive: true, force: true });
+  });
+
+  it('a doc becomes a document through LibreOffice; its failure is 121005 with its message, past the deadline 120002; no file is left', async () => {
+    await importAndWait(svc, { fileId: 'legacy', type: 'document' }, { name: 'legacy.doc', data: await docxFixture() });
+    expect((await svc.services.files.find(svc.app.id, 'legacy'))?.type).toBe('document');
+
+    const failed = await importAndWaitRaw(svc, { fileId: 'failed', type: 'document' }, { name: 'failed.doc', data: text('FAIL and more') });
+    expect(failed.body.status).toBe(121005);
+    expect(failed.body.message).toContain('general input/output error');
+    const hung = await importAndWaitRaw(svc, { fileId: 'hung', type: 'document' }, { name: 'hung.wps', data: text('HANG on') });
+    expect(hung.body.status).toBe(120002);
+    expect(hung.body.message).toMatch(/LibreOffice did not convert the file within 15 s/);
+    for (const fileId of ['failed', 'hung']) expect(await svc.services.files.find(svc.app.id, fileId)).toBeUndefined();
+  });
+});

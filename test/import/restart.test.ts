@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,33 +7,10 @@ import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
-import { projectRoot, typescriptProcess } from '../support/processes.js';
+import { killed, startServiceProcess } from '../support/processes.js';
 import { sign } from '../support/signing.js';
 
 const TASK_ENV = { SVC_TASK_LEASE_MS: '1000', SVC_TASK_POLL_MS: '100' };
-
-function startServiceProcess(storageOptions: object): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(...typescriptProcess('test/integrator/fixtures/serve.ts'), {
-    cwd: projectRoot,
-    env: { ...process.env, ...TASK_ENV, SVC_TEST_STORAGE: JSON.stringify(storageOptions) },
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start: ${output}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /ready (\S+)/.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve({ child, url: ready[1]! });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`service exited ${code}: ${output}`)));
-  });
-}
-
-const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
 
 for (const database of testDatabases()) {
   describe(`import across a crash [${database.name}]`, () => {
@@ -74,8 +50,8 @@ for (const database of testDatabases()) {
       });
       const fileUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/doc.txt`;
 
-      const first = await startServiceProcess(fresh.options);
-      cleanup.push(async () => first.child.exitCode === null && first.child.signalCode === null && killed(first.child));
+      const first = await startServiceProcess(fresh.options, TASK_ENV);
+      cleanup.push(async () => first.exitCode === null && first.signalCode === null && killed(first));
       const headers = { 'content-type': 'application/json', 'x-svc-signature': await sign(app.id, app.secret), 'x-svc-token': DEFAULT_USER.token };
       const accepted = (await (
         await fetch(`${first.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: JSON.stringify({ fileId: 'crash-doc', type: 'document', fileUrl, fileName: 'doc.txt' }) })
@@ -85,11 +61,11 @@ for (const database of testDatabases()) {
       const task = () => storage.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
       await eventually(() => downloads === 1, 'the first process downloading the file', 60_000);
       expect((await task()).state).toBe('running');
-      await killed(first.child);
+      await killed(first);
       expect((await task()).state).toBe('running'); // nobody told the database: only the lease will
 
-      const second = await startServiceProcess(fresh.options);
-      cleanup.push(async () => second.child.exitCode === null && second.child.signalCode === null && killed(second.child));
+      const second = await startServiceProcess(fresh.options, TASK_ENV);
+      cleanup.push(async () => second.exitCode === null && second.signalCode === null && killed(second));
       await eventually(async () => (await task()).state === 'succeeded', 'the import taken up and finished by the second process', 90_000);
       const done = await task();
       expect(done).toMatchObject({ attempts: 2, progress: 100, error_code: null });

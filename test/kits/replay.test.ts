@@ -19,15 +19,11 @@ import { decodeKit, kitPath, type Decoded, type Fields } from './kit-client.js';
  */
 
 /**
- * Calls whose feature is built on another branch (import and export with the task engine, preview): replayed
+ * Calls whose feature is built on another branch (preview): replayed
  * like the others but expected to fail until that branch is merged. When one starts passing, this test fails:
  * remove its name here to switch it on.
  */
 export const EXPECTED_PENDING: ReadonlySet<string> = new Set([
-  'import (legacy)',
-  'import',
-  'import progress (legacy)',
-  'import progress',
   'create preview',
   'open preview',
 ]);

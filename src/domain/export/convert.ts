@@ -11,6 +11,9 @@ import { tableWorkbook, type StoredTable } from './table-source.js';
  * docx, exceljs, pptxgenjs) is loaded when first asked for, so a fresh worker starts with only what it needs.
  */
 
+/** The worker thread's entry, by its compiled name (the worker pool loads the .ts under tsx). */
+export const CONVERT_WORKER = new URL('./convert-worker.js', import.meta.url);
+
 /** Formats written directly from a source; pdf and jpg go through `html` and the renderer. */
 export type FileTarget = 'docx' | 'md' | 'xlsx' | 'csv' | 'pptx';
 

@@ -7,12 +7,13 @@ import { isContentKind } from '../content/model.js';
 import type { FileService } from '../files/file-service.js';
 import type { FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
-import { ConversionFailed, ConversionTimeout, type ConversionRunner } from './conversion-runner.js';
-import type { ConversionRequest, FileTarget, ResultOf } from './convert.js';
+import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
+import { convertWithLibreOffice } from '../conversion/libreoffice.js';
+import type { WorkerPool } from '../conversion/worker-pool.js';
+import type { ConversionRequest, ConversionResult, FileTarget, ResultOf } from './convert.js';
 import { EXPORTS_BY_KIND, MIME_TYPES, type ExportType } from './formats.js';
 import type { RenderedHtml } from './converters/html.js';
 import { ImageTooTall, RenderTimeout, type ChromiumRenderer } from './render/chromium.js';
-import { convertWithSoffice, LibreOfficeFailed } from './render/libreoffice.js';
 import { imageSourcesOf, type ExportSource, type ImageAssets } from './source.js';
 import type { StoredTable } from './table-source.js';
 
@@ -37,7 +38,8 @@ export interface ExportDeps {
   content: ContentService;
   tables: TableService;
   attachments: AttachmentService;
-  runner: ConversionRunner;
+  /** the worker threads of convert-worker.ts */
+  runner: WorkerPool<ConversionRequest, ConversionResult>;
   renderer: ChromiumRenderer;
 }
 
@@ -117,6 +119,8 @@ export class ExportService {
     const convert = <R extends ConversionRequest>(request: R, from: number, to: number): Promise<ResultOf<R>> =>
       this.deps.runner
         .run(request, { signal: run.signal, deadlineMs: left(), onProgress: (fraction) => run.progress(from + (to - from) * fraction) })
+        // the worker answers a request with the result of its op (convert.ts runConversion)
+        .then((result) => result as ResultOf<R>)
         .catch((error: unknown) => {
           throw failure(error);
         });
@@ -147,7 +151,7 @@ export class ExportService {
     if (type !== 'wps') return { fileName, mimeType, bytes: written.bytes };
     // WPS Writer's .wps is the Word 97 binary format: LibreOffice writes it from the docx
     try {
-      const bytes = await convertWithSoffice(this.settings.soffice!, written.bytes, 'docx', 'doc:MS Word 97', { signal: run.signal, deadlineMs: left() });
+      const bytes = await convertWithLibreOffice(this.settings.soffice!, written.bytes, 'docx', 'doc:MS Word 97', { signal: run.signal, deadlineMs: left() });
       return { fileName, mimeType, bytes };
     } catch (error) {
       throw failure(error);
@@ -263,8 +267,8 @@ function expired(): ApiError {
 function failure(error: unknown): unknown {
   if (error instanceof ApiError) return error;
   if (error instanceof ImageTooTall) return new ApiError(Errors.exportTooLarge, `${error.message}: export it as pdf`);
-  if (error instanceof ConversionTimeout || error instanceof RenderTimeout) return new ApiError(Errors.taskTimedOut, `the export ran out of time: ${error.message}`);
-  if (error instanceof ConversionFailed || error instanceof LibreOfficeFailed) return new ApiError(Errors.exportConverterFailed, `the export could not be made: ${error.message}`);
+  if (error instanceof ConversionTimedOut || error instanceof RenderTimeout) return new ApiError(Errors.taskTimedOut, `the export ran out of time: ${error.message}`);
+  if (error instanceof ConversionFailed) return new ApiError(Errors.exportConverterFailed, `the export could not be made: ${error.message}`);
   if (error instanceof Error && error.name === 'AbortError') return error;
   return new ApiError(Errors.exportConverterFailed, `the export could not be made: ${error instanceof Error ? error.message : String(error)}`);
 }

@@ -1,6 +1,8 @@
 import type { ProseMirrorNode } from '../content/rich-text.js';
 import type { Cell } from '../content/model.js';
 import type { ErrorName } from '../../errors.js';
+import type { FileType } from '../files/file-types.js';
+import type { ZipLimits } from './zip-guard.js';
 
 /**
  * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
@@ -66,3 +68,17 @@ export interface ImportedTable {
   /** values by column name, as the table API's valueMap */
   rows: Array<Record<string, unknown>>;
 }
+
+/** What the converter thread (converter-worker.ts) is given for one import, and what it answers. */
+export interface ConverterJob {
+  /** file extension, lower case */
+  format: string;
+  target: FileType;
+  bytes: Uint8Array;
+  zipLimits: ZipLimits;
+}
+
+export type ConverterAnswer = { output: ConversionOutput } | { refused: ErrorName; message: string };
+
+/** The converter thread's entry, by its compiled name (the worker pool loads the .ts under tsx). */
+export const CONVERTER_WORKER = new URL('./converter-worker.js', import.meta.url);

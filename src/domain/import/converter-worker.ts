@@ -1,38 +1,34 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveJobs } from '../conversion/worker-pool.js';
 import { buildOutput } from './build-output.js';
-import { ConversionError, type ConversionOutput } from './conversion.js';
-import type { ConverterJob, WorkerMessage } from './converter-runner.js';
+import { ConversionError, type ConversionOutput, type ConverterAnswer, type ConverterJob } from './conversion.js';
 import { FORMAT_READERS } from './formats/index.js';
 import { inspectZip } from './zip-guard.js';
 
 /**
- * The converter thread: reads one file (formats/*) and builds what the target type stores, posting progress
+ * The converter thread: reads one file (formats/*) and builds what the target type stores, reporting progress
  * as it goes. It never touches the database; the task commits what it answers.
  */
-async function convert(job: ConverterJob): Promise<ConversionOutput> {
+async function convert(job: ConverterJob, progress: (fraction: number) => void): Promise<ConversionOutput> {
   const reader = FORMAT_READERS.get(job.format);
   if (!reader) throw new ConversionError('importFormatUnsupported', `files of type ${job.format} cannot be imported`);
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
-  const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
   if (reader.zip) await inspectZip(bytes, job.zipLimits);
-  post({ type: 'progress', fraction: 0.05 });
-  const content = await reader.read(bytes, (fraction) => post({ type: 'progress', fraction: 0.05 + 0.65 * fraction }));
-  return buildOutput(content, job.target, (fraction) => post({ type: 'progress', fraction: 0.7 + 0.3 * fraction }));
+  progress(0.05);
+  const content = await reader.read(bytes, (fraction) => progress(0.05 + 0.65 * fraction));
+  return buildOutput(content, job.target, (fraction) => progress(0.7 + 0.3 * fraction));
 }
 
-const job = workerData as ConverterJob;
-convert(job).then(
-  (output) => {
-    const transfer = output.target === 'content' ? [output.state.buffer as ArrayBuffer] : [];
-    parentPort!.postMessage({ type: 'done', output } satisfies WorkerMessage, transfer);
+// A refusal is an answer, not a failure: it names the error the import fails with (ConversionError's name cannot
+// cross the thread boundary as an exception).
+serveJobs<ConverterJob, ConverterAnswer>(
+  async (job, progress) => {
+    try {
+      return { output: await convert(job, progress) };
+    } catch (error) {
+      if (error instanceof ConversionError) return { refused: error.error, message: error.message };
+      if (error instanceof RangeError) return { refused: 'importContentTooComplex', message: 'the file is nested too deeply to convert' };
+      throw error;
+    }
   },
-  (error: unknown) => {
-    const message: WorkerMessage =
-      error instanceof ConversionError
-        ? { type: 'refused', error: error.error, message: error.message }
-        : error instanceof RangeError
-          ? { type: 'refused', error: 'importContentTooComplex', message: 'the file is nested too deeply to convert' }
-          : { type: 'failed', message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-    parentPort!.postMessage(message);
-  },
+  (answer) => ('output' in answer && answer.output.target === 'content' ? [answer.output.state.buffer as ArrayBuffer] : []),
 );

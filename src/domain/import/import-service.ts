@@ -12,10 +12,12 @@ import type { ContentKind } from '../content/model.js';
 import type { FileService } from '../files/file-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
-import { runConverter } from './converter-runner.js';
+import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
+import { convertWithLibreOffice } from '../conversion/libreoffice.js';
+import { WorkerPool } from '../conversion/worker-pool.js';
+import { CONVERTER_WORKER, type ConverterAnswer, type ConverterJob } from './conversion.js';
 import { fetchFileUrl } from './file-url.js';
 import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
-import { convertWithLibreOffice } from './libreoffice.js';
 import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
 
 export const IMPORT_KIND = 'import';
@@ -70,8 +72,16 @@ function invalid(message: string): ApiError {
  * collaborative file with its content in one transaction with the task's success: no half-created file.
  */
 export class ImportService {
+  private readonly converters: WorkerPool<ConverterJob, ConverterAnswer>;
+
   constructor(private readonly deps: ImportDependencies) {
+    this.converters = new WorkerPool(CONVERTER_WORKER, { memoryMb: deps.config.converterMemoryMb });
     deps.tasks.register(this.handler());
+  }
+
+  /** Ends the idle converter threads (at shutdown, after the task engine stopped). */
+  async stop(): Promise<void> {
+    await this.converters.close();
   }
 
   get limitBytes(): number {
@@ -151,18 +161,25 @@ export class ImportService {
     await context.progress(20);
     let format = input.format;
     const modern = LEGACY_FORMATS[format];
+    const limits = { signal: context.signal, deadlineMs: this.deps.config.converterTimeoutMs };
     if (modern) {
-      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`);
-      bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, this.deps.config.converterTimeoutMs, context.signal);
+      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`, { component: 'libreoffice' });
+      try {
+        bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, limits);
+      } catch (error) {
+        throw libreOfficeError(error);
+      }
       format = modern;
       await context.progress(30);
     }
-    const output = await runConverter(
-      { format, target: input.type, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS },
-      { memoryMb: this.deps.config.converterMemoryMb, timeoutMs: this.deps.config.converterTimeoutMs },
-      report(30, 90),
-      context.signal,
-    );
+    // the worker takes the file's bytes over instead of copying them, unless they share their memory with others
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const job: ConverterJob = { format, target: input.type, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS };
+    const answer = await this.converters.run(job, { ...limits, onProgress: report(30, 90), transfer: owned ? [bytes.buffer as ArrayBuffer] : [] }).catch((error: unknown) => {
+      throw converterError(error);
+    });
+    if ('refused' in answer) throw new ApiError(Errors[answer.refused], answer.message);
+    const output = answer.output;
     await context.progress(90);
     const app = await this.deps.apps.find(appId);
     if (!app) throw new ApiError(Errors.appNotFound, 'the application no longer exists');
@@ -183,4 +200,26 @@ export class ImportService {
 
 function tooLarge(limit: number): ApiError {
   return new ApiError(Errors.importTooLarge, `the file is larger than the import limit of ${limit} bytes (SVC_IMPORT_LIMIT)`, { limitBytes: limit });
+}
+
+/** LibreOffice's failure as the import's error (an abort passes through to the engine). */
+function libreOfficeError(error: unknown): unknown {
+  if (error instanceof ConversionTimedOut) return new ApiError(Errors.taskTimedOut, error.message);
+  if (error instanceof ConversionFailed) {
+    return error.why === 'not-started'
+      ? new ApiError(Errors.importComponentMissing, error.message, { component: 'libreoffice' })
+      : new ApiError(Errors.importCorrupt, error.message);
+  }
+  return error;
+}
+
+/** The converter thread's failure as the import's error (an abort passes through to the engine). */
+function converterError(error: unknown): unknown {
+  if (error instanceof ConversionTimedOut) return new ApiError(Errors.taskTimedOut, error.message);
+  if (error instanceof ConversionFailed) {
+    return error.why === 'out-of-memory'
+      ? new ApiError(Errors.importContentTooComplex, error.message)
+      : new ApiError(Errors.importConverterFailed, `the converter failed on this file (${error.message.slice(0, 300)})`);
+  }
+  return error;
 }

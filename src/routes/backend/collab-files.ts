@@ -8,6 +8,7 @@ import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 import { contentActor } from './content-actor.js';
 import { FileIdParams } from './files.js';
+import { absentBodyAsEmptyObject } from '../../http/empty-body.js';
 
 const Revision = Type.Object({
   id: Type.String(),
@@ -109,9 +110,7 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { auth: 'user' },
       // an omitted body means "no keywords"
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
+      preValidation: absentBodyAsEmptyObject,
       schema: {
         tags: ['content'],
         summary: 'Word count and keyword counts',

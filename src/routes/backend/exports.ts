@@ -11,6 +11,7 @@ import { callerOf } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 import type { TaskView } from '../../tasks/task-engine.js';
 import { FileIdParams } from './files.js';
+import { absentBodyAsEmptyObject } from '../../http/empty-body.js';
 
 /** How often the synchronous table export looks at its task. */
 const TABLE_EXPORT_POLL_MS = 200;
@@ -91,9 +92,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { auth: 'user', invalidRequest: Errors.exportInvalidParams },
       // the kits send no body at all, with the taskId in the query
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
+      preValidation: absentBodyAsEmptyObject,
       schema: {
         tags: ['import-export'],
         summary: 'Progress of an export',

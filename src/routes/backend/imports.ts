@@ -7,6 +7,7 @@ import type { ImportRequest, ImportService } from '../../domain/import/import-se
 import { ApiError, Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
+import { absentBodyAsEmptyObject } from '../../http/empty-body.js';
 
 const FILE_PART = 'file';
 const TEXT_FIELDS = ['fileId', 'type', 'fileUrl', 'fileName', 'importFontType'] as const;
@@ -130,9 +131,7 @@ export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         config: { auth: 'app', invalidRequest: Errors.importInvalidParams },
         // the legacy call sends no body at all, only ?taskId=
-        preValidation: async (request) => {
-          if (request.body === undefined || request.body === null) request.body = {};
-        },
+        preValidation: absentBodyAsEmptyObject,
         schema: {
           tags: ['import'],
           summary: 'Progress of an import task',
