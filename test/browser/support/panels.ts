@@ -1,4 +1,5 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { TestService } from '../../support/service.js';
 import type { HostPage } from './host-page.js';
 import { openInHost } from './host-page.js';
@@ -43,4 +44,23 @@ export async function selectWord(frame: FrameLocator, word: string): Promise<voi
     }
     throw new Error(`"${wanted}" is not in the editor`);
   }, word);
+}
+
+/**
+ * Clicks into `editable` and puts the caret at the end of the line, as a user pressing End until it is there. One
+ * press is not enough when a collaborator's caret arrives between the click and the key: the editor redraws and
+ * puts back the selection it had before it read the click's.
+ */
+export async function caretToEnd(page: Page, editable: Locator): Promise<void> {
+  await editable.click();
+  await expect
+    .poll(async () => {
+      await page.keyboard.press('End');
+      return editable.evaluate((root) => {
+        const selection = root.ownerDocument.getSelection();
+        const node = selection?.focusNode;
+        return !!node && root.contains(node) && selection!.isCollapsed && selection!.focusOffset === (node.nodeType === Node.TEXT_NODE ? node.textContent!.length : node.childNodes.length);
+      });
+    })
+    .toBe(true);
 }
