@@ -28,6 +28,7 @@ import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
+import { PreviewService } from './domain/preview/preview-service.js';
 import { ImportService } from './domain/import/import-service.js';
 import { ConversionRunner } from './domain/export/conversion-runner.js';
 import { ExportService } from './domain/export/export-service.js';
@@ -82,6 +83,8 @@ export interface Services {
   imports: ImportService;
   /** exports of collaborative files to docx, md, pdf, jpg, xlsx, csv, pptx, wps (docs/IMPORT-EXPORT.md "Export") */
   exports: ExportService;
+  /** preview caches of non-collaborative files, as tasks (docs/IMPORT-EXPORT.md "Preview") */
+  previews: PreviewService;
 }
 
 export function createServices(config: Config, storage: Storage): Services {
@@ -141,6 +144,7 @@ export function createServices(config: Config, storage: Storage): Services {
     { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
   );
   tasks.register(exportTaskHandler(exports));
+  const previews = new PreviewService({ access, callbacks, outbound, tasks, imports, exports, config: config.imports });
   return {
     config,
     storage,
@@ -167,5 +171,6 @@ export function createServices(config: Config, storage: Storage): Services {
     tasks,
     imports,
     exports,
+    previews,
   };
 }

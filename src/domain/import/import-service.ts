@@ -12,6 +12,7 @@ import type { ContentKind } from '../content/model.js';
 import type { FileService } from '../files/file-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
+import type { ConversionOutput, ExtractedImage } from './conversion.js';
 import { runConverter } from './converter-runner.js';
 import { fetchFileUrl } from './file-url.js';
 import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
@@ -144,25 +145,12 @@ export class ImportService {
     const input = context.input as unknown as ImportInput;
     const { appId } = context.task;
     const report = (from: number, to: number) => (fraction: number) => void context.progress(from + (to - from) * Math.min(1, fraction)).catch(() => {});
-    let bytes = input.fileUrl
+    const bytes = input.fileUrl
       ? await fetchFileUrl(input.fileUrl, { outbound: this.deps.outbound, limitBytes: this.limitBytes, timeoutMs: this.deps.config.fetchTimeoutMs, signal: context.signal, onProgress: report(0, 20) })
       : await context.blob(UPLOAD_BLOB);
     if (!bytes) throw new ApiError(Errors.taskFailed, 'the uploaded file is gone');
     await context.progress(20);
-    let format = input.format;
-    const modern = LEGACY_FORMATS[format];
-    if (modern) {
-      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`);
-      bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, this.deps.config.converterTimeoutMs, context.signal);
-      format = modern;
-      await context.progress(30);
-    }
-    const output = await runConverter(
-      { format, target: input.type, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS },
-      { memoryMb: this.deps.config.converterMemoryMb, timeoutMs: this.deps.config.converterTimeoutMs },
-      report(30, 90),
-      context.signal,
-    );
+    const output = await this.convert(bytes, input.format, input.type, context.signal, report(20, 90));
     await context.progress(90);
     const app = await this.deps.apps.find(appId);
     if (!app) throw new ApiError(Errors.appNotFound, 'the application no longer exists');
@@ -178,6 +166,40 @@ export class ImportService {
         await this.deps.attachments.storeImported(trx, { appId, fileId: input.fileId, userId: input.userId, images: output.images });
       },
     };
+  }
+
+  /**
+   * Reads a file of an importable format (legacy ones through LibreOffice when present) into the content its
+   * shape becomes (document, spreadsheet, presentation), without storing anything: what preview shows.
+   */
+  async readContent(bytes: Buffer, format: string, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<{ kind: ContentKind; state: Uint8Array; images: ExtractedImage[] }> {
+    const kind = targetsOf(format).find((type): type is ContentKind => type === 'document' || type === 'spreadsheet' || type === 'presentation');
+    if (!kind) throw new ApiError(Errors.importFormatUnsupported, `files of type ${JSON.stringify(format)} cannot be read`);
+    if (LEGACY_FORMATS[format] && !this.deps.soffice) {
+      throw new ApiError(Errors.importComponentMissing, `reading ${format} files needs LibreOffice (soffice on the PATH), which this service does not have`, { component: 'libreoffice' });
+    }
+    const output = await this.convert(bytes, format, kind, signal, onProgress);
+    if (output.target !== 'content') throw new Error(`a ${kind} conversion answered ${output.target}`);
+    return { kind, state: output.state, images: output.images };
+  }
+
+  /** Legacy formats through LibreOffice first, then the format's converter in a worker thread; progress 0-1. */
+  private async convert(source: Buffer, format: string, target: FileType, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<ConversionOutput> {
+    let bytes = source;
+    let readFormat = format;
+    const modern = LEGACY_FORMATS[format];
+    if (modern) {
+      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`);
+      bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, this.deps.config.converterTimeoutMs, signal);
+      readFormat = modern;
+      onProgress(0.15);
+    }
+    return runConverter(
+      { format: readFormat, target, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS },
+      { memoryMb: this.deps.config.converterMemoryMb, timeoutMs: this.deps.config.converterTimeoutMs },
+      (fraction) => onProgress(modern ? 0.15 + 0.85 * fraction : fraction),
+      signal,
+    );
   }
 }
 
