@@ -103,9 +103,9 @@ for (const database of testDatabases()) {
       expect((await svc.call('POST', create('gone'))).status).toBe(200);
       const archive = await settledPage(svc, 'archive');
       expect(archive.status).toBe(200);
-      expect(archive.text).toContain('<span class="code">123001</span>');
+      expect(archive.text).toContain('<code>123001</code>');
       const gone = await settledPage(svc, 'gone');
-      expect(gone.text).toContain('<span class="code">121008</span>');
+      expect(gone.text).toContain('<code>121008</code>');
     });
 
     it("another application's preview does not exist for it; a collaborative file is no preview file; the token's read permission applies", async () => {
@@ -115,7 +115,7 @@ for (const database of testDatabases()) {
       const other = await svc.createApp();
       const peek = await svc.call('GET', page('mine'), { signature: await svc.sign({}, other), query: { lang: 'en' } });
       expect(peek.status).toBe(404);
-      expect(peek.text).toContain('<span class="code">123003</span>');
+      expect(peek.text).toContain('<code>123003</code>');
 
       svc.integrator.addFile({ id: 'collab', type: 'document', grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
       const collab = await svc.call('POST', create('collab'));

@@ -112,6 +112,6 @@ export function renderPreviewPage(lang: EditorLanguage, preview: Preview): Viewe
 
 export function renderPreviewError(lang: EditorLanguage, code: number, message: string): ViewerPage {
   const text = STRINGS[lang];
-  const body = `<div class="message" role="alert"><h1>${escapeHtml(text.failed)}</h1><p class="detail">${escapeHtml(text.code)}: <span class="code">${code}</span></p><p class="detail">${escapeHtml(message)}</p></div>`;
+  const body = `<div class="message" role="alert"><h1>${escapeHtml(text.failed)}</h1><p class="detail">${escapeHtml(text.code)}: <code>${code}</code></p><p class="detail">${escapeHtml(message)}</p></div>`;
   return { html: documentOf(lang, text.failed, body, undefined), scriptSources: "'none'" };
 }
