@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
+import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { png } from '../attachments/images.js';
@@ -19,6 +20,16 @@ async function docxFixture(): Promise<Buffer> {
   return Packer.toBuffer(doc);
 }
 
+async function xlsxFixture(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.addWorksheet('Revenue').addRows([
+    ['Region', 'Amount'],
+    ['North', 1200],
+  ]);
+  workbook.addWorksheet('Costs').addRow(['Rent', 800]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
 /** Serves fixtures by path, as an integrator's file store would. */
 let fixtures: http.Server;
 let fixtureUrl: string;
@@ -27,6 +38,7 @@ const served = new Map<string, Buffer>();
 beforeAll(async () => {
   served.set('/report.docx', await docxFixture());
   served.set('/picture.png', png(40, 30));
+  served.set('/book.xlsx', await xlsxFixture());
   served.set('/archive.zip', Buffer.from('PK not really'));
   fixtures = http.createServer((request, response) => {
     const body = served.get(request.url ?? '');
@@ -85,6 +97,26 @@ for (const database of testDatabases()) {
       expect(shown.text).toContain('&amp;#60;script&amp;#62;alert(1)');
       const chinese = await svc.call('GET', page('report'), { query: { lang: 'zh-CN' } });
       expect(chinese.text).toContain('放大');
+    });
+
+    it('a workbook is one page per sheet, with page navigation; with a token the read permission is asked again on the page', async () => {
+      addPreviewFile(svc, 'book', 'Book.xlsx', 'xlsx', `${fixtureUrl}/book.xlsx`);
+      expect((await svc.call('POST', create('book'))).status).toBe(200);
+      const shown = await settledPage(svc, 'book');
+      expect(shown.status, shown.text).toBe(200);
+      expect(shown.text.match(/<iframe /g)).toHaveLength(2);
+      expect(shown.text).toContain('id="next"');
+      const [first, second] = shown.text.split('<iframe ').slice(1);
+      expect(first).toContain('Revenue');
+      expect(first).toContain('North');
+      expect(first).not.toContain('Rent');
+      expect(second).toContain('Costs');
+      expect(second).toContain('Rent');
+      svc.integrator.grant('book', DEFAULT_USER.id, { readable: false });
+      svc.services.access.forget();
+      const refused = await svc.call('GET', page('book'), { query: { lang: 'en' } });
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('<code>40300</code>');
     });
 
     it('an image is shown as it is; without a token the application itself asks the integrator', async () => {
