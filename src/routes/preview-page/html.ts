@@ -41,6 +41,7 @@ const BASE_CSS = `html,body{margin:0;height:100%;background:#f2f3f5;font-family:
 .bar button:disabled{opacity:.4;cursor:default}
 .stage{position:absolute;top:45px;left:0;right:0;bottom:0;overflow:auto;text-align:center}
 .stage iframe{display:block;width:100%;height:100%;border:0;background:#fff}
+.stage iframe[hidden]{display:none}
 .stage img{margin:16px auto;display:block;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.15)}
 .message{max-width:560px;margin:20vh auto;text-align:center;padding:0 16px}
 .message .detail{color:#646a73;word-break:break-word}`;
@@ -68,7 +69,7 @@ const VIEWER_SCRIPT = `(() => {
       const root = frame.contentDocument && frame.contentDocument.documentElement;
       if (root) root.style.zoom = String(zoom);
     });
-    if (image) image.style.width = Math.round(image.naturalWidth * zoom) + 'px';
+    if (image && image.naturalWidth > 0) image.style.width = Math.round(image.naturalWidth * zoom) + 'px';
     if (counter) counter.textContent = frames.length ? (page + 1) + ' / ' + frames.length : Math.round(zoom * 100) + '%';
     if (previous) previous.disabled = page === 0;
     if (next) next.disabled = page >= frames.length - 1;
