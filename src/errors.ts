@@ -151,6 +151,10 @@ export const Errors = {
   exportConverterFailed: { http: 500, code: 122005, tableCode: 10000 },
   exportLinkInvalid: { http: 403, code: 122006, tableCode: 20000 },
   exportLinkExpired: { http: 410, code: 122007, tableCode: 70000 },
+  // 1230xx: preview of non-collaborative files (docs/IMPORT-EXPORT.md "Preview").
+  previewFormatUnsupported: { http: 400, code: 123001, tableCode: 70000 },
+  previewNotAPreviewFile: { http: 400, code: 123002, tableCode: 70000 },
+  previewNotCreated: { http: 404, code: 123003, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

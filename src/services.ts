@@ -29,6 +29,7 @@ import { Outbox } from './events/outbox.js';
 import { AccessService } from './integrator/access-service.js';
 import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
+import { PreviewService } from './domain/preview/preview-service.js';
 import { ImportService } from './domain/import/import-service.js';
 import { WorkerPool } from './domain/conversion/worker-pool.js';
 import { CONVERT_WORKER } from './domain/export/convert.js';
@@ -86,6 +87,8 @@ export interface Services {
   imports: ImportService;
   /** exports of collaborative files to docx, md, pdf, jpg, xlsx, csv, pptx, wps (docs/IMPORT-EXPORT.md "Export") */
   exports: ExportService;
+  /** preview caches of non-collaborative files, as tasks (docs/IMPORT-EXPORT.md "Preview") */
+  previews: PreviewService;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -148,6 +151,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
   );
   tasks.register(exportTaskHandler(exports));
+  const previews = new PreviewService({ access, callbacks, outbound, tasks, imports, exports, config: config.imports });
   return {
     config,
     storage,
@@ -175,5 +179,6 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     tasks,
     imports,
     exports,
+    previews,
   };
 }

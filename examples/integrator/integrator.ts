@@ -45,6 +45,9 @@ export interface File {
   advancedPermissions: boolean;
   /** what each user may do; users not listed may do nothing */
   grants: Record<string, Permissions>;
+  /** preview files: where the service downloads it and its extension (defaults: `/download/{id}` here, `pdf`) */
+  downloadUrl?: string;
+  ext?: string;
 }
 
 export interface Department {
@@ -424,7 +427,7 @@ export class ReferenceIntegrator {
       views: file.views,
       permissions: this.permissionsOf(file, user),
       advancedPermissions: file.advancedPermissions,
-      ...(file.type === 'file' ? { downloadUrl: `${this.publicUrl ?? this.url}/download/${encodeURIComponent(file.id)}`, ext: 'pdf' } : {}),
+      ...(file.type === 'file' ? { downloadUrl: file.downloadUrl ?? `${this.publicUrl ?? this.url}/download/${encodeURIComponent(file.id)}`, ext: file.ext ?? 'pdf' } : {}),
     };
   }
 

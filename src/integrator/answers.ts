@@ -125,6 +125,10 @@ export function parseFileMetadata(value: unknown, what = 'file'): FileMetadata {
     if (typeof fields.advancedPermissions !== 'boolean') fail(spec, what, 'advancedPermissions must be a boolean');
     file.advancedPermissions = fields.advancedPermissions;
   }
+  for (const key of ['downloadUrl', 'ext'] as const) {
+    const raw = fields[key];
+    if (typeof raw === 'string' && raw.length > 0 && raw.length <= 4096) file[key] = raw;
+  }
   return file;
 }
 

@@ -26,6 +26,9 @@ export interface FileMetadata {
   permissions: Partial<Record<Permission, boolean>> & Record<string, boolean | undefined>;
   /** The file has advanced permissions enabled: the table API refuses every call (spec 5 rule 3). */
   advancedPermissions?: boolean;
+  /** Preview files (`type: "file"`): where the service downloads the file and its extension (no dot). */
+  downloadUrl?: string;
+  ext?: string;
 }
 
 /** The outcome of a permission check: who is calling and what the integrator says about the file. */

@@ -220,6 +220,20 @@ export class TaskEngine {
     return row ? toView(row) : undefined;
   }
 
+  /** The newest task of `kind` on the file, whatever its state (a file's current preview cache). */
+  async latest(appId: string, kind: string, fileId: string): Promise<TaskView | undefined> {
+    const row = await this.storage.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('kind', '=', kind)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row ? toView(row) : undefined;
+  }
+
   /** Bytes stored with a task of `appId`. */
   async blob(appId: string, taskId: string, role: string): Promise<Buffer | undefined> {
     const row = await this.storage.db

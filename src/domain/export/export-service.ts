@@ -3,7 +3,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { AttachmentService } from '../attachments/attachment-service.js';
 import type { ContentService } from '../content/content-service.js';
-import { isContentKind } from '../content/model.js';
+import { isContentKind, type ContentKind } from '../content/model.js';
 import type { FileService } from '../files/file-service.js';
 import type { FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
@@ -116,14 +116,7 @@ export class ExportService {
     const started = Date.now();
     const left = () => Math.max(1, run.deadlineMs - (Date.now() - started));
     const kind = await this.check(appId, fileId, type);
-    const convert = <R extends ConversionRequest>(request: R, from: number, to: number): Promise<ResultOf<R>> =>
-      this.deps.runner
-        .run(request, { signal: run.signal, deadlineMs: left(), onProgress: (fraction) => run.progress(from + (to - from) * fraction) })
-        // the worker answers a request with the result of its op (convert.ts runConversion)
-        .then((result) => result as ResultOf<R>)
-        .catch((error: unknown) => {
-          throw failure(error);
-        });
+    const convert = this.converter(run, left);
 
     let source: ExportSource;
     if (isContentKind(kind)) {
@@ -156,6 +149,31 @@ export class ExportService {
     } catch (error) {
       throw failure(error);
     }
+  }
+
+  /**
+   * A content state (not a stored file: preview reads third-party files into one) as the self-contained HTML
+   * page pdf and jpg exports print; `images` by the `src` the content names them with.
+   */
+  async html(state: Uint8Array, kind: ContentKind, title: string, images: ImageAssets, run: ExportRun): Promise<RenderedHtml> {
+    const started = Date.now();
+    const left = () => Math.max(1, run.deadlineMs - (Date.now() - started));
+    const convert = this.converter(run, left);
+    const { source } = await convert({ op: 'source', state, kind, title }, 0, 20);
+    if (source.kind !== 'workbook') source.images = images;
+    return (await convert({ op: 'html', source } as const, 20, 100)).rendered;
+  }
+
+  /** Runs conversion requests in the worker pool within the run's time left, progress mapped to from-to. */
+  private converter(run: ExportRun, left: () => number) {
+    return <R extends ConversionRequest>(request: R, from: number, to: number): Promise<ResultOf<R>> =>
+      this.deps.runner
+        .run(request, { signal: run.signal, deadlineMs: left(), onProgress: (fraction) => run.progress(from + (to - from) * fraction) })
+        // the worker answers a request with the result of its op (convert.ts runConversion)
+        .then((result) => result as ResultOf<R>)
+        .catch((error: unknown) => {
+          throw failure(error);
+        });
   }
 
   private async render(type: 'pdf' | 'jpg', rendered: RenderedHtml, deadlineMs: number, signal: AbortSignal): Promise<Uint8Array> {

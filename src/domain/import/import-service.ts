@@ -15,7 +15,7 @@ import type { TableService } from '../tables/table-service.js';
 import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
 import { convertWithLibreOffice } from '../conversion/libreoffice.js';
 import { WorkerPool } from '../conversion/worker-pool.js';
-import { CONVERTER_WORKER, type ConverterAnswer, type ConverterJob } from './conversion.js';
+import { CONVERTER_WORKER, type ConversionOutput, type ConverterAnswer, type ConverterJob, type ExtractedImage } from './conversion.js';
 import { fetchFileUrl } from './file-url.js';
 import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
 import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
@@ -154,32 +154,12 @@ export class ImportService {
     const input = context.input as unknown as ImportInput;
     const { appId } = context.task;
     const report = (from: number, to: number) => (fraction: number) => void context.progress(from + (to - from) * Math.min(1, fraction)).catch(() => {});
-    let bytes = input.fileUrl
+    const bytes = input.fileUrl
       ? await fetchFileUrl(input.fileUrl, { outbound: this.deps.outbound, limitBytes: this.limitBytes, timeoutMs: this.deps.config.fetchTimeoutMs, signal: context.signal, onProgress: report(0, 20) })
       : await context.blob(UPLOAD_BLOB);
     if (!bytes) throw new ApiError(Errors.taskFailed, 'the uploaded file is gone');
     await context.progress(20);
-    let format = input.format;
-    const modern = LEGACY_FORMATS[format];
-    const limits = { signal: context.signal, deadlineMs: this.deps.config.converterTimeoutMs };
-    if (modern) {
-      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`, { component: 'libreoffice' });
-      try {
-        bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, limits);
-      } catch (error) {
-        throw libreOfficeError(error);
-      }
-      format = modern;
-      await context.progress(30);
-    }
-    // the worker takes the file's bytes over instead of copying them, unless they share their memory with others
-    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-    const job: ConverterJob = { format, target: input.type, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS };
-    const answer = await this.converters.run(job, { ...limits, onProgress: report(30, 90), transfer: owned ? [bytes.buffer as ArrayBuffer] : [] }).catch((error: unknown) => {
-      throw converterError(error);
-    });
-    if ('refused' in answer) throw new ApiError(Errors[answer.refused], answer.message);
-    const output = answer.output;
+    const output = await this.convert(bytes, input.format, input.type, context.signal, report(20, 90));
     await context.progress(90);
     const app = await this.deps.apps.find(appId);
     if (!app) throw new ApiError(Errors.appNotFound, 'the application no longer exists');
@@ -195,6 +175,49 @@ export class ImportService {
         await this.deps.attachments.storeImported(trx, { appId, fileId: input.fileId, userId: input.userId, images: output.images });
       },
     };
+  }
+
+  /**
+   * Reads a file of an importable format (legacy ones through LibreOffice when present) into the content its
+   * shape becomes (document, spreadsheet, presentation), without storing anything: what preview shows.
+   */
+  async readContent(bytes: Buffer, format: string, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<{ kind: ContentKind; state: Uint8Array; images: ExtractedImage[] }> {
+    const kind = targetsOf(format).find((type): type is ContentKind => type === 'document' || type === 'spreadsheet' || type === 'presentation');
+    if (!kind) throw new ApiError(Errors.importFormatUnsupported, `files of type ${JSON.stringify(format)} cannot be read`);
+    if (LEGACY_FORMATS[format] && !this.deps.soffice) {
+      throw new ApiError(Errors.importComponentMissing, `reading ${format} files needs LibreOffice (soffice on the PATH), which this service does not have`, { component: 'libreoffice' });
+    }
+    const output = await this.convert(bytes, format, kind, signal, onProgress);
+    if (output.target !== 'content') throw new Error(`a ${kind} conversion answered ${output.target}`);
+    return { kind, state: output.state, images: output.images };
+  }
+
+  /** Legacy formats through LibreOffice first, then the format's converter in a worker thread; progress 0-1. */
+  private async convert(source: Buffer, format: string, target: FileType, signal: AbortSignal, onProgress: (fraction: number) => void): Promise<ConversionOutput> {
+    let bytes = source;
+    let readFormat = format;
+    const modern = LEGACY_FORMATS[format];
+    const limits = { signal, deadlineMs: this.deps.config.converterTimeoutMs };
+    if (modern) {
+      if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`, { component: 'libreoffice' });
+      try {
+        bytes = await convertWithLibreOffice(this.deps.soffice, bytes, format, modern, limits);
+      } catch (error) {
+        throw libreOfficeError(error);
+      }
+      readFormat = modern;
+      onProgress(0.15);
+    }
+    // the worker takes the file's bytes over instead of copying them, unless they share their memory with others
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const job: ConverterJob = { format: readFormat, target, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipLimits: DEFAULT_ZIP_LIMITS };
+    const answer = await this.converters
+      .run(job, { ...limits, onProgress: (fraction: number) => onProgress(modern ? 0.15 + 0.85 * fraction : fraction), transfer: owned ? [bytes.buffer as ArrayBuffer] : [] })
+      .catch((error: unknown) => {
+        throw converterError(error);
+      });
+    if ('refused' in answer) throw new ApiError(Errors[answer.refused], answer.message);
+    return answer.output;
   }
 }
 

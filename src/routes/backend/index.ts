@@ -10,6 +10,7 @@ import { fileRoutes } from './files.js';
 import { importRoutes } from './imports.js';
 import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
+import { previewRoutes } from './previews.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -28,6 +29,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(sheetRoutes);
       await api.register(importRoutes);
       await api.register(exportRoutes);
+      await api.register(previewRoutes);
     },
     { prefix: '/api' },
   );
