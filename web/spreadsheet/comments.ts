@@ -45,6 +45,8 @@ export class CellComments {
   private readonly notice = element('p', 'svc-panel-notice');
   private readonly list = element('div', 'svc-thread-list');
   private readonly composer: MentionComposer;
+  /** each open thread's reply box, kept across redraws so text being typed survives a change arriving meanwhile */
+  private readonly replies = new Map<string, MentionComposer>();
 
   constructor(
     private readonly context: EditorContext,
@@ -125,11 +127,15 @@ export class CellComments {
     if (!commentable) return box;
     const first = thread.comments[0];
     if (first && thread.status === 'open') {
-      const reply = new MentionComposer(this.context.api, {
-        placeholder: t('comments.replyPlaceholder'),
-        submitLabel: t('comments.reply'),
-        submit: (content) => this.change(() => this.store.reply(first.guid, content)),
-      });
+      let reply = this.replies.get(thread.selectionGuid);
+      if (!reply) {
+        reply = new MentionComposer(this.context.api, {
+          placeholder: t('comments.replyPlaceholder'),
+          submitLabel: t('comments.reply'),
+          submit: (content) => this.change(() => this.store.reply(first.guid, content)),
+        });
+        this.replies.set(thread.selectionGuid, reply);
+      }
       box.append(reply.element);
     }
     const actions = element('div', 'svc-thread-actions');
