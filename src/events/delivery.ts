@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { LoopPause } from '../loop-pause.js';
 import { sql, type Selectable } from 'kysely';
 import { request } from 'undici';
 import type { AppService } from '../domain/apps/app-service.js';
@@ -95,8 +96,7 @@ export class DeliveryWorker {
   private running = false;
   private stopping = false;
   private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private wokenWhileBusy = false;
+  private readonly pause = new LoopPause();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -157,10 +157,7 @@ export class DeliveryWorker {
 
   /** Ends the current wait at once; a wake while the loop is busy ends the next wait before it starts. */
   wake(): void {
-    const wakeUp = this.wakeUp;
-    this.wakeUp = undefined;
-    if (wakeUp) wakeUp();
-    else this.wokenWhileBusy = true;
+    this.pause.wake();
   }
 
   /** Removes delivered events older than the retention; failed ones stay until redelivered. Returns how many. */
@@ -204,7 +201,7 @@ export class DeliveryWorker {
         }
       }
       if (!this.running) break;
-      if (!claimedAll || this.settings.concurrency - this.inFlight.size < batch) await this.sleep(this.settings.pollMs);
+      if (!claimedAll || this.settings.concurrency - this.inFlight.size < batch) await this.pause.sleep(this.settings.pollMs);
     }
   }
 
@@ -219,22 +216,6 @@ export class DeliveryWorker {
     this.inFlight.add(tracked);
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.wokenWhileBusy) {
-      this.wokenWhileBusy = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = undefined;
-        resolve();
-      }, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
 
   /**
    * Leases the heads of up to `streams` streams (each the oldest pending event of its stream, due and not

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { LoopPause } from '../loop-pause.js';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction, type UpdateObject } from 'kysely';
 import { ApiError, Errors } from '../errors.js';
 import type { Db, Storage } from '../storage/database.js';
@@ -144,8 +145,7 @@ export class TaskEngine {
   private readonly inFlight = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private running = false;
   private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private wokenWhileBusy = false;
+  private readonly pause = new LoopPause();
   log: TaskLog = { warn: () => {}, error: () => {} };
 
   constructor(
@@ -268,10 +268,7 @@ export class TaskEngine {
   }
 
   wake(): void {
-    const wakeUp = this.wakeUp;
-    this.wakeUp = undefined;
-    if (wakeUp) wakeUp();
-    else this.wokenWhileBusy = true;
+    this.pause.wake();
   }
 
   /** Fails orphaned tasks that ran out of attempts, then claims and starts what fits. Returns how many started. */
@@ -310,26 +307,10 @@ export class TaskEngine {
         this.log.error({ err: error }, 'tasks: claiming failed');
       }
       if (!this.running) break;
-      await this.sleep(this.settings.pollMs);
+      await this.pause.sleep(this.settings.pollMs);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.wokenWhileBusy) {
-      this.wokenWhileBusy = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = undefined;
-        resolve();
-      }, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
 
   /** Orphaned tasks (lease ran out) that already had `maxAttempts` runs: failed, never retried for ever. */
   private async failExhausted(): Promise<void> {
