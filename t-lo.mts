@@ -1,0 +1,24 @@
+import { convertWithLibreOffice } from './src/domain/conversion/libreoffice.js';
+import { Document, Packer, Paragraph } from 'docx';
+import ExcelJS from 'exceljs';
+import pptxgenModule from 'pptxgenjs';
+const P = ((pptxgenModule as any).default ?? pptxgenModule);
+const opts = () => ({ signal: new AbortController().signal, deadlineMs: 60_000 });
+const docx = new Uint8Array(await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Hello legacy')] }] })));
+const wb = new ExcelJS.Workbook(); wb.addWorksheet('S').addRow([1, 2, { formula: 'A1+B1', result: 3 }]);
+const xlsx = new Uint8Array(await wb.xlsx.writeBuffer());
+const p = new P(); p.addSlide().addText('Slide text', { x: 1, y: 1, w: 4, h: 1 });
+const pptx = new Uint8Array(await p.write({ outputType: 'nodebuffer' }));
+async function t(label: string, f: () => Promise<Buffer>) { const s = Date.now(); try { const b = await f(); console.log(label, 'ok', b.length, b.subarray(0, 8).toString('hex'), Date.now() - s, 'ms'); return b; } catch (e) { console.log(label, 'ERR', (e as Error).message, Date.now() - s, 'ms'); } }
+const doc = await t('docx->doc', () => convertWithLibreOffice('soffice', docx, 'docx', 'doc:MS Word 97', opts()));
+const xls = await t('xlsx->xls', () => convertWithLibreOffice('soffice', xlsx, 'xlsx', 'xls', opts()));
+const ppt = await t('pptx->ppt', () => convertWithLibreOffice('soffice', pptx, 'pptx', 'ppt', opts()));
+await t('doc->docx', () => convertWithLibreOffice('soffice', doc!, 'doc', 'docx', opts()));
+await t('wps->docx', () => convertWithLibreOffice('soffice', doc!, 'wps', 'docx', opts()));
+await t('xls->xlsx', () => convertWithLibreOffice('soffice', xls!, 'xls', 'xlsx', opts()));
+await t('ppt->pptx', () => convertWithLibreOffice('soffice', ppt!, 'ppt', 'pptx', opts()));
+const s = Date.now();
+await Promise.all([t('par doc->docx', () => convertWithLibreOffice('soffice', doc!, 'doc', 'docx', opts())), t('par xls->xlsx', () => convertWithLibreOffice('soffice', xls!, 'xls', 'xlsx', opts()))]);
+console.log('parallel', Date.now() - s);
+await t('garbage doc', () => convertWithLibreOffice('soffice', new TextEncoder().encode('garbage not a doc'), 'doc', 'docx', opts()));
+await t('empty xls', () => convertWithLibreOffice('soffice', new Uint8Array(0), 'xls', 'xlsx', opts()));
