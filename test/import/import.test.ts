@@ -372,9 +372,10 @@ describe('import limits [sqlite]', { timeout: 120_000 }, () => {
 });
 
 describe('legacy formats through LibreOffice (a stand-in soffice) [sqlite]', { timeout: 120_000 }, () => {
-  // LibreOffice is an optional component the test machine lacks: this stand-in answers as `soffice --convert-to
-  // docx` does (writes <outdir>/input.docx, here the file it was given), fails when the file starts with FAIL and
-  // never ends when it starts with HANG, so what import makes of LibreOffice's outcomes is what is tested.
+  // LibreOffice is an optional component many machines lack (libreoffice.test.ts runs the real one where it is):
+  // this stand-in answers as `soffice --convert-to docx` does (writes <outdir>/input.docx, here the file it was
+  // given), fails when the file starts with FAIL and never ends when it starts with HANG, so what import makes of
+  // LibreOffice's outcomes is what is tested.
   let bin: string;
   let svc: TestService;
   beforeEach(async () => {

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,9 @@ import { findSoffice } from '../../src/domain/conversion/libreoffice.js';
 import { richTextOf } from '../../src/domain/content/model.js';
 import { png } from '../attachments/images.js';
 import { createFile, exportFile, paragraph, text, writeRichText } from '../export/support.js';
+import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { testDatabases } from '../support/databases.js';
+import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait, postImport, waitForTask } from './support.js';
 
@@ -156,5 +160,30 @@ describe.runIf(soffice)('legacy formats through the real LibreOffice [sqlite]', 
     const done = await importAndWait(svc, { fileId: 'letter-again', type: 'document' }, { name: 'letter.wps', data: bytes });
     expect(done.body.status, done.text).toBe(0);
     expect(await plainText('letter-again')).toMatch(/Dear friend\s+See you in 北京\./);
+  });
+
+  it('a ppt of the integrator is previewed through LibreOffice: its text and its picture on the page', async () => {
+    const store = http.createServer((_request, response) => response.writeHead(200, { 'content-length': legacy.ppt.length }).end(legacy.ppt));
+    await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+    try {
+      const downloadUrl = `http://127.0.0.1:${(store.address() as AddressInfo).port}/deck.ppt`;
+      svc.integrator.addFile({ id: 'shared-deck', name: 'Deck.ppt', type: 'file', ext: 'ppt', downloadUrl, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
+      const created = await svc.call('POST', '/sdk/v2/api/cloud-files/shared-deck/create');
+      expect(created.status, created.text).toBe(200);
+      let shown = '';
+      await expect
+        .poll(
+          async () => {
+            shown = (await svc.call('GET', '/sdk/v2/api/cloud-files/shared-deck/page', { query: { lang: 'en' } })).text;
+            return shown.includes('Preparing the preview');
+          },
+          { timeout: 60_000, interval: 200 },
+        )
+        .toBe(false);
+      expect(shown).toContain('Legacy deck');
+      expect(shown).toContain(`data:image/png;base64,${png(40, 20).toString('base64')}`);
+    } finally {
+      store.close();
+    }
   });
 });
