@@ -12,6 +12,7 @@ import { Bookmark } from './nodes/bookmark.js';
 import { DateMention } from './nodes/date-mention.js';
 import { FileMention, type MentionedFile } from './nodes/file-mention.js';
 import { image } from './nodes/image.js';
+import { PageBreak } from './nodes/page-break.js';
 import { userMention } from './nodes/mention.js';
 
 /** What the model's nodes and marks ask of the page they live in (none of it changes what they store). */
@@ -50,6 +51,7 @@ export function modelExtensions(host: ModelHost): AnyExtension[] {
     FileMention.configure({ open: host.openFile }),
     DateMention.configure({ typed: host.dateTyped }),
     Bookmark,
+    PageBreak,
     link,
     Highlight,
     TextStyle,
