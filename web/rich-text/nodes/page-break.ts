@@ -32,6 +32,9 @@ export const PageBreak = Node.create({
     return ['div', mergeAttributes({ class: 'page-break', 'data-page-break': '', 'data-label': t('pageBreak.label'), style: 'break-after: page' }, HTMLAttributes)];
   },
 
+  // as the Markdown export writes it (Markdown has no pages): getMarkdownFromSelection keeps the division
+  renderMarkdown: () => '---',
+
   addCommands() {
     return {
       setPageBreak:
