@@ -11,18 +11,27 @@ declare module '@tiptap/core' {
   }
 }
 
+export interface PageBreakOptions {
+  /** false where pages mean nothing (a presentation's text box): shown, never inserted; Mod-Enter stays the hard break's */
+  insertable: boolean;
+}
+
 /**
  * `pageBreak` (docs/CONTENT-MODEL.md): a leaf block after which the content starts on a new page, in
  * documentPro's pages (web/shared/panels/pages/page-breaks.ts) and in pdf and docx exports. Shown as a dashed
  * line with its name. Ctrl/Cmd+Enter inserts one, as in Word; it runs before the hard break's own Mod-Enter.
  */
-export const PageBreak = Node.create({
+export const PageBreak = Node.create<PageBreakOptions>({
   name: 'pageBreak',
   group: 'block',
   atom: true,
   selectable: true,
   // above hardBreak (100) for Mod-Enter, below paragraph (1000) so a paragraph stays the default block
   priority: 200,
+
+  addOptions() {
+    return { insertable: true };
+  },
 
   parseHTML() {
     return [{ tag: 'div[data-page-break]' }, { tag: 'hr[data-page-break]' }];
@@ -40,6 +49,7 @@ export const PageBreak = Node.create({
       setPageBreak:
         () =>
         ({ state, chain }) =>
+          this.options.insertable &&
           canInsertNode(state, this.type) &&
           chain()
             .insertContent({ type: this.name })
