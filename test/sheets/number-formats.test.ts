@@ -1,10 +1,10 @@
-import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { cellKey, sheetsOf, type Cell } from '../../src/domain/content/model.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
+import { exportFile, workbookOf } from '../export/support.js';
 
 const FILE = 'ledger';
 const VALUES = `/sdk/v2/api/files/${FILE}/sheets/values`;
@@ -37,21 +37,6 @@ for (const database of testDatabases()) {
       const response = await svc.call('POST', VALUES, { body: { range, resource: { values } } });
       expect(response.status, response.text).toBe(200);
     };
-    const exported = async (type: string): Promise<Buffer> => {
-      const started = await svc.call('POST', `/sdk/v2/api/files/v1/export/${FILE}`, { body: { type } });
-      expect(started.status, started.text).toBe(200);
-      const taskId = started.body.data.taskId as string;
-      let downloadUrl: string | undefined;
-      await expect
-        .poll(async () => {
-          const progress = await svc.call('POST', '/sdk/v2/api/files/v1/export/progress', { body: { taskId } });
-          downloadUrl = progress.body.data?.downloadUrl;
-          return progress.body.data?.progress;
-        })
-        .toBe(100);
-      return Buffer.from(await (await fetch(new URL(downloadUrl!, svc.url))).arrayBuffer());
-    };
-
     it('FORMATTED_VALUE reads what cells show; values and formulas keep their types otherwise', async () => {
       await write('A1:E1', [[1234.5, 0.256, 45123.5, '=A1*2', 'note']]);
       await format({ A1: '"¥"#,##0.00', B1: '0.0%', C1: 'yyyy-mm-dd hh:mm', D1: '#,##0', E1: '"<"@">"' });
@@ -79,14 +64,13 @@ for (const database of testDatabases()) {
     it('exports keep formats: xlsx cells carry their numFmt, csv writes what cells show', async () => {
       await write('A1:C1', [[1234.5, 45123, 0.5]]);
       await format({ A1: '#,##0.00', B1: 'yyyy-mm-dd' });
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(await exported('xlsx'));
+      const workbook = await workbookOf((await exportFile(svc, FILE, 'xlsx')).bytes);
       const row = workbook.worksheets[0]!.getRow(1);
       expect(row.getCell(1).numFmt).toBe('#,##0.00');
       expect(row.getCell(1).value).toBe(1234.5);
       expect(row.getCell(2).numFmt).toBe('yyyy-mm-dd');
       expect(row.getCell(3).numFmt ?? 'General').toBe('General');
-      const csv = (await exported('csv')).toString('utf8').replace(/^\uFEFF/, '');
+      const csv = (await exportFile(svc, FILE, 'csv')).bytes.toString('utf8').replace(/^\uFEFF/, '');
       expect(csv).toBe('"1,234.50",2023-07-16,0.5\r\n');
     });
   });

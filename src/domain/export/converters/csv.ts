@@ -1,7 +1,5 @@
-import { numberToText } from '../../sheets/formulas/values.js';
-import { formatValue } from '../../sheets/number-format.js';
 import type { WorkbookCell, WorkbookSource } from '../source.js';
-import type { Progress } from './shared.js';
+import { shownCellText, type Progress } from './shared.js';
 
 /**
  * spreadsheet → CSV (RFC 4180): the first sheet, rows up to the last non-empty one, computed values of
@@ -11,15 +9,8 @@ import type { Progress } from './shared.js';
  */
 
 function field(cell: WorkbookCell | undefined): string {
-  if (!cell || cell.value === null) return '';
-  const text =
-    cell.format !== undefined && cell.error === undefined
-      ? formatValue(cell.value, cell.format)
-      : typeof cell.value === 'number'
-        ? numberToText(cell.value)
-        : typeof cell.value === 'boolean'
-          ? (cell.value ? 'TRUE' : 'FALSE')
-          : cell.value;
+  if (!cell) return '';
+  const text = shownCellText(cell);
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
