@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { Document, HeadingLevel, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import pptxgen from 'pptxgenjs';
@@ -30,6 +30,23 @@ async function docxFixture(): Promise<Uint8Array> {
               new TableRow({ children: [new TableCell({ children: [new Paragraph('North')] }), new TableCell({ children: [new Paragraph('1200')] })] }),
             ],
           }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/** Page breaks as Word writes Ctrl+Enter (a paragraph of its own) and inside a paragraph's text. */
+async function pageBreakDocx(): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph('Chapter one'),
+          new Paragraph({ children: [new PageBreak()] }),
+          new Paragraph('Chapter two'),
+          new Paragraph({ children: [new TextRun('before'), new PageBreak(), new TextRun('after')] }),
         ],
       },
     ],
@@ -111,6 +128,20 @@ for (const database of testDatabases()) {
       expect(xml).toContain('<heading level="1">');
       expect(xml).toContain('<bold>strongly</bold>');
       expect(xml).toContain('<table>');
+    });
+
+    it('page breaks of docx, html and txt become pageBreak nodes (a form feed line in the plain text), no empty paragraph beside them', async () => {
+      await importAndWait(svc, { fileId: 'paged-docx', type: 'documentPro' }, { name: 'paged.docx', data: await pageBreakDocx() });
+      expect(await plainText('paged-docx')).toBe('Chapter one\n\f\nChapter two\nbefore\n\f\nafter');
+      const blocks = (await svc.services.content.read(svc.app.id, 'paged-docx')).getXmlFragment('default').toArray();
+      expect(blocks.map((block) => (block as { nodeName?: string }).nodeName)).toEqual(['paragraph', 'pageBreak', 'paragraph', 'paragraph', 'pageBreak', 'paragraph']);
+
+      const html = '<p>Intro</p><div style="page-break-before: always">Body</div><p style="break-after: page">End</p><p>Appendix<br clear="all" style="page-break-before:always">Notes</p>';
+      await importAndWait(svc, { fileId: 'paged-html', type: 'documentPro' }, { name: 'paged.html', data: text(html) });
+      expect(await plainText('paged-html')).toBe('Intro\n\f\nBody\nEnd\n\f\nAppendix\n\f\nNotes');
+
+      await importAndWait(svc, { fileId: 'paged-txt', type: 'document' }, { name: 'paged.txt', data: text('page one\fpage two') });
+      expect(await plainText('paged-txt')).toBe('page one\n\f\npage two');
     });
 
     it('md and txt → document, html → documentPro; the legacy v1 pair works the same', async () => {
