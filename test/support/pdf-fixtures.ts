@@ -68,7 +68,7 @@ export function pdfFixture(pages: string[], options: PdfFixtureOptions = {}): Bu
   pages.forEach((text, index) => {
     const escaped = text.replace(/[\\()]/g, (ch) => `\\${ch}`);
     const drawing = `0.9 0.93 1 rg 40 ${height - 140} ${width - 80} 100 re f 0 0 0 rg BT /F1 28 Tf 60 ${height - 100} Td (${escaped}) Tj ET`;
-    let stream = Buffer.from(drawing, 'latin1');
+    let stream: Buffer = Buffer.from(drawing, 'latin1');
     if (security) stream = rc4(security.objectKey(pageObject(index) + 1), stream);
     add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageObject(index) + 1} 0 R >>`);
     add(Buffer.concat([Buffer.from(`<< /Length ${stream.length} >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')]));
