@@ -9,6 +9,8 @@ import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
 export const MIN_ZOOM = 0.25;
 export const MAX_ZOOM = 4;
 const ZOOM_STEP = 0.25;
+/** A rendered page is laid out this wide while it is measured: wider than any page, so nothing wraps. */
+const MEASURING_WIDTH = 10_000;
 
 /** What a kind of preview does when the toolbar is used. */
 export interface Presenter {
@@ -55,19 +57,23 @@ function pagesPresenter(data: Extract<ViewerData, { shows: 'pages' }>, view: Vie
   const frames = new Map<number, HTMLIFrameElement>();
   let page = 0;
   let factor = 1;
+  /** Sizes the frame to its page at 100 % (measured unzoomed, in a frame wide enough not to wrap it), then zooms both. */
   const fit = (frame: HTMLIFrameElement) => {
     const root = frame.contentDocument?.documentElement;
     const body = frame.contentDocument?.body;
-    if (!root || !body) return;
+    if (!root || !body || frame.contentDocument?.readyState !== 'complete') return;
     // a sheet's grid gets the margin a document's page has; a slide is its own sheet
     if (data.layout === 'sheet') body.style.padding = '32px 40px';
     body.style.display = 'inline-block';
-    body.style.minWidth = data.layout === 'document' ? '' : '100%';
+    root.style.zoom = '1';
+    frame.style.width = `${MEASURING_WIDTH}px`;
+    const width = Math.ceil(body.getBoundingClientRect().width);
+    frame.style.width = `${width}px`;
+    const height = Math.ceil(Math.max(root.scrollHeight, body.getBoundingClientRect().height));
     root.style.zoom = String(factor);
-    frame.style.width = '0px';
-    frame.style.height = '0px';
-    frame.style.width = `${Math.ceil(body.getBoundingClientRect().width * factor)}px`;
-    frame.style.height = `${Math.ceil(root.scrollHeight * factor)}px`;
+    frame.style.width = `${Math.ceil(width * factor)}px`;
+    frame.style.height = `${Math.ceil(height * factor)}px`;
+    frame.dataset.fitted = String(factor);
   };
   const frameOf = (index: number): HTMLIFrameElement => {
     let frame = frames.get(index);
@@ -147,8 +153,10 @@ async function start(): Promise<void> {
   zoomIn?.addEventListener('click', () => zoom(ZOOM_STEP));
   zoomOut?.addEventListener('click', () => zoom(-ZOOM_STEP));
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'ArrowLeft' || event.key === 'PageUp') go((presenter?.current() ?? 0) - 1);
-    if (event.key === 'ArrowRight' || event.key === 'PageDown') go((presenter?.current() ?? 0) + 1);
+    const step = event.key === 'ArrowLeft' || event.key === 'PageUp' ? -1 : event.key === 'ArrowRight' || event.key === 'PageDown' ? 1 : 0;
+    if (step === 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    go((presenter?.current() ?? 0) + step);
   });
   refresh();
   document.body.dataset.viewer = 'ready';

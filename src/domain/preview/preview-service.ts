@@ -8,6 +8,7 @@ import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { TaskContext, TaskEngine, TaskOutcome } from '../../tasks/task-engine.js';
 import { attachmentPath } from '../attachments/attachment-service.js';
 import { sniffImage } from '../attachments/sniff.js';
+import { FONT_ORIGIN } from '../export/converters/html.js';
 import type { ExportService } from '../export/export-service.js';
 import type { ImageAssets } from '../export/source.js';
 import type { AppService } from '../apps/app-service.js';
@@ -22,6 +23,12 @@ import { isViewSignature, VIEW_LINK_TTL_MS, viewSignature, type ViewGrant } from
 export const PREVIEW_KIND = 'preview';
 /** Building one preview (download, reading, rendering) takes at most this long, then fails with 120002. */
 export const PREVIEW_MAX_RUN_MS = 10 * 60_000;
+/**
+ * Where the viewer's pages find their fonts (the export pages' Noto Sans SC, served by the preview routes): the
+ * export HTML names the renderer's private origin, which a browser cannot reach.
+ */
+export const PREVIEW_FONT_PATH = '/sdk/v2/api/preview-fonts/';
+
 /** A pdf with more pages is refused (123004): the viewer lays out a placeholder per page. */
 export const PDF_MAX_PAGES = 2000;
 
@@ -201,7 +208,8 @@ export class PreviewService {
       progress: report(60, 95),
     });
     const layout: PageLayout = content.kind === 'spreadsheet' ? 'sheet' : content.kind === 'presentation' ? 'slide' : 'document';
-    const pages = pagesOf(rendered.html, layout === 'sheet' ? '<section>' : layout === 'slide' ? '<div class="slide">' : undefined);
+    const viewed = rendered.html.replaceAll(`${FONT_ORIGIN}/fonts/`, PREVIEW_FONT_PATH).replace(`font-src ${FONT_ORIGIN}`, "font-src 'self'");
+    const pages = pagesOf(viewed, layout === 'sheet' ? '<section>' : layout === 'slide' ? '<div class="slide">' : undefined);
     const result: PreviewResult = { shows: 'pages', title, pageCount: pages.length, layout };
     return { result, blobs: Object.fromEntries(pages.map((page, index) => [pageBlob(index + 1), Buffer.from(page, 'utf8')])) };
   }
