@@ -6,6 +6,8 @@ import type { Presenter, ViewerElements } from './viewer.js';
 const CSS_PIXELS_PER_POINT = 96 / 72;
 /** Pages this far (in stage heights) above or below the view are drawn ahead, farther ones dropped. */
 const DRAW_AHEAD = '150% 0px';
+/** The grey margin above a page scrolled to (the stage's gap between sheets). */
+const PAGE_GAP = 24;
 
 interface PageSlot {
   element: HTMLDivElement;
@@ -124,14 +126,18 @@ export function pdfPresenter(data: Extract<ViewerData, { shows: 'pdf' }>, view: 
     },
   );
 
+  /** Scrolls the page to the top of the view, keeping the margin above it in sight. */
+  const scrollTo = (index: number) => {
+    const slot = slots[index];
+    if (!slot) return;
+    view.stage.scrollTop += slot.element.getBoundingClientRect().top - view.stage.getBoundingClientRect().top - PAGE_GAP;
+    current = index;
+  };
+
   return {
     pageCount: data.pageCount,
     current: () => current,
-    show: (index) => {
-      current = index;
-      slots[index]?.element.scrollIntoView({ block: 'start' });
-      view.stage.scrollTop -= 24;
-    },
+    show: scrollTo,
     zoom: (next) => {
       const anchor = current;
       factor = next;
@@ -139,7 +145,7 @@ export function pdfPresenter(data: Extract<ViewerData, { shows: 'pdf' }>, view: 
         drop(slot);
         place(slot);
       }
-      slots[anchor]?.element.scrollIntoView({ block: 'start' });
+      scrollTo(anchor);
       for (const [index, slot] of slots.entries()) if (slot.visible) void draw(index);
     },
   };

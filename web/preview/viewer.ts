@@ -9,6 +9,8 @@ import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
 export const MIN_ZOOM = 0.25;
 export const MAX_ZOOM = 4;
 const ZOOM_STEP = 0.25;
+/** A4 at 96 CSS pixels per inch (the export's document page is 794 px wide). */
+const A4_HEIGHT = 1123;
 /** A rendered page is laid out this wide while it is measured: wider than any page, so nothing wraps. */
 const MEASURING_WIDTH = 10_000;
 
@@ -62,8 +64,10 @@ function pagesPresenter(data: Extract<ViewerData, { shows: 'pages' }>, view: Vie
     const root = frame.contentDocument?.documentElement;
     const body = frame.contentDocument?.body;
     if (!root || !body || frame.contentDocument?.readyState !== 'complete') return;
-    // a sheet's grid gets the margin a document's page has; a slide is its own sheet
+    // a sheet's grid gets the margin a document's page has; a document's page is at least a sheet of A4; a slide
+    // is its own sheet
     if (data.layout === 'sheet') body.style.padding = '32px 40px';
+    if (data.layout === 'document') body.style.minHeight = `${A4_HEIGHT}px`;
     body.style.display = 'inline-block';
     root.style.zoom = '1';
     frame.style.width = `${MEASURING_WIDTH}px`;
