@@ -162,7 +162,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     const partDescription =
       'Opened by the viewer page, not by integrators: the link is one the page made (query `app`, `task`, `expires`, `sig`), ' +
-      'valid 30 minutes; no signature or token (the page checked them). Altered or not made for this file: 403 / 123005; ' +
+      'valid 30 minutes; no signature or token (the page checked them). A query out of shape: 400 / 40000; altered or not made for this file: 403 / 123005; ' +
       'expired: 410 / 123006 (reload the page); the preview is gone: 404 / 123003. Private cache until the link expires, ' +
       '`nosniff`, `Cross-Origin-Resource-Policy: same-origin`. See docs/IMPORT-EXPORT.md "Preview".';
     const partOf = async (fileId: string, query: Static<typeof ViewQuery>, wanted: PreviewPart) => {
@@ -175,7 +175,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     pages.get(
       '/cloud-files/:fileId/view/file',
       {
-        config: { auth: 'none', invalidRequest: Errors.previewLinkInvalid },
+        config: { auth: 'none', invalidRequest: Errors.invalidRequest },
         schema: {
           tags: ['preview'],
           summary: "A preview's file (image or pdf), for its viewer",
@@ -195,7 +195,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
     pages.get(
       '/cloud-files/:fileId/view/pages/:page',
       {
-        config: { auth: 'none', invalidRequest: Errors.previewLinkInvalid },
+        config: { auth: 'none', invalidRequest: Errors.invalidRequest },
         schema: {
           tags: ['preview'],
           summary: "A rendered page of a preview (a document, a sheet, a slide), for its viewer's frame",
