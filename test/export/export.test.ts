@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { imageSize } from 'image-size';
 import mammoth from 'mammoth';
 import { parse as parsePptx } from 'pptxtojson/dist/index.js';
@@ -12,7 +11,7 @@ import { ticketFor, upload } from '../attachments/support.js';
 import { createBase, createTable, insertRows } from '../tables/helpers.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
-import { author, createFile, exportFile, paragraph, setCells, text, writeRichText } from './support.js';
+import { author, createFile, exportFile, paragraph, setCells, text, workbookOf, writeRichText } from './support.js';
 
 const REPORT: ProseMirrorNode[] = [
   { type: 'heading', attrs: { level: 1 }, content: [text('Quarterly report')] },
@@ -41,12 +40,6 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text: string
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   const { totalPages, text: content } = await extractText(pdf, { mergePages: true });
   return { pages: totalPages, text: content };
-}
-
-async function workbookOf(bytes: Buffer): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  return workbook;
 }
 
 // Chromium and the worker threads are shared by the tests of one database: each test uses its own files.

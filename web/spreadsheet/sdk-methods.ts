@@ -1,7 +1,7 @@
 import { ProtocolError } from '../../sdk/protocol.js';
 import { BridgeError, type EditorMethod } from '../shared/bridge.js';
 import { rangeText, resolveA1, type SpreadsheetEditor } from './editor.js';
-import { shownText, type ShownValue } from './values.js';
+import type { ShownValue } from './values.js';
 import { WorkbookError, type Sheet } from './workbook.js';
 
 /** Most cells one getRangeValues or setContent call may carry (the frame's messages are copied whole). */
@@ -117,7 +117,7 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
       const lines: string[] = [];
       for (let row = 0; row <= used.bottom; row++) {
         const fields: string[] = [];
-        for (let column = 0; column <= used.right; column++) fields.push(csvField(shownText(editor.values.shown(sheet, row, column))));
+        for (let column = 0; column <= used.right; column++) fields.push(csvField(editor.values.shown(sheet, row, column).text));
         lines.push(fields.join(','));
       }
       return lines.join('\r\n');

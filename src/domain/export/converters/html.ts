@@ -1,8 +1,7 @@
 import type { ProseMirrorNode } from '../../content/rich-text.js';
-import { numberToText } from '../../sheets/formulas/values.js';
 import { columnLetters } from '../../sheets/a1.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
-import { escapeHtml, inlineLabel, safeHref, type Progress } from './shared.js';
+import { escapeHtml, inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
 
 /**
  * Any source → one self-contained HTML page that headless Chromium prints to PDF or photographs to JPEG
@@ -181,9 +180,8 @@ function richTextHtml(source: RichTextSource, context: Context, fontCss: string)
 
 function cellHtml(cell: WorkbookCell | undefined): string {
   if (!cell || cell.value === null) return '<td></td>';
-  if (typeof cell.value === 'number') return `<td class="n">${escapeHtml(numberToText(cell.value))}</td>`;
-  if (typeof cell.value === 'boolean') return `<td class="b">${cell.value ? 'TRUE' : 'FALSE'}</td>`;
-  return `<td${cell.error ? ' class="e"' : ''}>${escapeHtml(cell.value)}</td>`;
+  const kind = cell.error ? ' class="e"' : typeof cell.value === 'number' ? ' class="n"' : typeof cell.value === 'boolean' ? ' class="b"' : '';
+  return `<td${kind}>${escapeHtml(shownCellText(cell))}</td>`;
 }
 
 const WORKBOOK_CSS = `
