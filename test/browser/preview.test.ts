@@ -51,6 +51,7 @@ describe.each(testDatabases().slice(0, 1))('preview viewer in a real browser ($n
       ['book', 'xlsx', await xlsxFixture()],
       ['deck', 'pptx', await pptxFixture()],
       ['picture', 'png', png(320, 200)],
+      ['panorama', 'png', png(3000, 400)],
     ];
     for (const [id, ext, content] of files) {
       svc.integrator.addFile({ id, name: `${id}.${ext}`, type: 'file', ext, content, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
@@ -164,6 +165,12 @@ describe.each(testDatabases().slice(0, 1))('preview viewer in a real browser ($n
     await expect.poll(() => page.locator('img.sheet').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(320);
     await page.locator('#zoom-in').click();
     await expect.poll(() => page.locator('img.sheet').evaluate((image: HTMLImageElement) => image.getBoundingClientRect().width)).toBe(400);
+    // wider than the stage: zoomed out to fit it at first
+    await openViewer('panorama');
+    await expect.poll(zoomLevel).toBe('38%');
+    const shown = await page.locator('img.sheet').boundingBox();
+    expect(shown!.width).toBeLessThanOrEqual(1200 - 48);
+    expect(shown!.width).toBeGreaterThan(1000);
     expect(problems).toEqual([]);
   });
 });

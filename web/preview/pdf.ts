@@ -116,6 +116,7 @@ export function pdfPresenter(data: Extract<ViewerData, { shows: 'pdf' }>, view: 
       }
       view.sheets.dataset.pages = String(opened.numPages);
       view.refresh();
+      view.fitWidth(first.width);
     },
     (error: unknown) => {
       const message = window.document.createElement('p');

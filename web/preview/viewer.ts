@@ -9,6 +9,8 @@ import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
 export const MIN_ZOOM = 0.25;
 export const MAX_ZOOM = 4;
 const ZOOM_STEP = 0.25;
+/** The stage's horizontal padding around a sheet (.sheets in the page's CSS). */
+const STAGE_MARGIN = 24;
 /** A4 at 96 CSS pixels per inch (the export's document page is 794 px wide). */
 const A4_HEIGHT = 1123;
 /** A rendered page is laid out this wide while it is measured: wider than any page, so nothing wraps. */
@@ -30,6 +32,8 @@ export interface ViewerElements {
   pageLabel: string;
   /** the toolbar shows the page again (the pdf calls it as the reader scrolls) */
   refresh(): void;
+  /** zooms out so that a sheet `width` CSS pixels wide fits the stage, if it does not at 100 % */
+  fitWidth(width: number): void;
 }
 
 function element<T extends HTMLElement>(id: string): T | null {
@@ -45,7 +49,10 @@ function imagePresenter(data: Extract<ViewerData, { shows: 'image' }>, view: Vie
   const apply = () => {
     if (image.naturalWidth > 0) image.style.width = `${Math.round(image.naturalWidth * factor)}px`;
   };
-  image.addEventListener('load', apply);
+  image.addEventListener('load', () => {
+    apply();
+    view.fitWidth(image.naturalWidth);
+  });
   view.sheets.append(image);
   return { pageCount: 1, current: () => 0, show: () => {}, zoom: (next) => ((factor = next), apply()) };
 }
@@ -138,7 +145,16 @@ async function start(): Promise<void> {
     if (zoomOut) zoomOut.disabled = factor <= MIN_ZOOM;
     if (zoomIn) zoomIn.disabled = factor >= MAX_ZOOM;
   };
-  const view: ViewerElements = { stage, sheets, pageLabel: counter?.getAttribute('aria-label') ?? 'Page', refresh };
+  const setZoom = (value: number) => {
+    factor = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.round(value * 100) / 100));
+    presenter?.zoom(factor);
+    refresh();
+  };
+  const fitWidth = (width: number) => {
+    const room = stage.clientWidth - 2 * STAGE_MARGIN;
+    if (width > room && room > 0) setZoom(Math.floor((room / width) * 100) / 100);
+  };
+  const view: ViewerElements = { stage, sheets, pageLabel: counter?.getAttribute('aria-label') ?? 'Page', refresh, fitWidth };
   if (data.shows === 'image') presenter = imagePresenter(data, view);
   else if (data.shows === 'pages') presenter = pagesPresenter(data, view);
   else presenter = (await import('./pdf.js')).pdfPresenter(data, view);
@@ -147,11 +163,7 @@ async function start(): Promise<void> {
     presenter.show(Math.max(0, Math.min(presenter.pageCount - 1, page)));
     refresh();
   };
-  const zoom = (step: number) => {
-    factor = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.round((factor + step) * 100) / 100));
-    presenter?.zoom(factor);
-    refresh();
-  };
+  const zoom = (step: number) => setZoom(factor + step);
   previous?.addEventListener('click', () => go((presenter?.current() ?? 0) - 1));
   next?.addEventListener('click', () => go((presenter?.current() ?? 0) + 1));
   zoomIn?.addEventListener('click', () => zoom(ZOOM_STEP));

@@ -16,11 +16,14 @@ export interface ViewGrant {
   expiresAt: number;
 }
 
-/** HMAC-SHA256 with the application's secret: rotating the secret ends every link, as it ends signatures. */
+/**
+ * HMAC-SHA256 with the application's secret: rotating the secret ends every link, as it ends signatures. The fields
+ * are signed as a JSON array, so no text can move from one field to the next under the same signature.
+ */
 export function viewSignature(secret: string, grant: ViewGrant): string {
   return crypto
     .createHmac('sha256', secret)
-    .update(`svc-preview-view\n${grant.appId}\n${grant.fileId}\n${grant.taskId}\n${grant.expiresAt}`)
+    .update(JSON.stringify(['svc-preview-view', grant.appId, grant.fileId, grant.taskId, grant.expiresAt]))
     .digest('base64url');
 }
 
