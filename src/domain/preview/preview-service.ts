@@ -88,6 +88,16 @@ export interface PreviewDependencies {
   config: Pick<ImportConfig, 'limitBytes' | 'fetchTimeoutMs' | 'converterMemoryMb' | 'converterTimeoutMs'>;
 }
 
+/**
+ * Preview of non-collaborative files (docs/IMPORT-EXPORT.md "Preview"): `create` asks the integrator's
+ * `/files/{fileId}` for the file (with the caller's token when there is one, so their read permission applies;
+ * as the application otherwise) and starts a `preview` task that downloads it through the outbound policy and
+ * builds the cache: an image or a pdf as it is (a pdf once pdf.js opened it in a worker thread), any other format
+ * read by the importers and rendered page by page by the export HTML converter. `preview` answers the viewer what
+ * the cache shows and a signed link to its parts; `part` answers a part to such a link. The cache is the task's
+ * blobs: it lives as long as the task (SVC_TASK_RETENTION_HOURS), a new `create` rebuilds it from the
+ * integrator's current file.
+ */
 export class PreviewService {
   private readonly pdfChecks: WorkerPool<PdfCheckJob, PdfCheckAnswer>;
 
