@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { parse as parsePptx } from 'pptxtojson/dist/index.js';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -122,6 +123,30 @@ for (const database of testDatabases()) {
       expect(html).toContain('[remote chart]');
       const pdf = await pdfText((await exportFile(svc, 'pro', 'pdf')).bytes);
       expect(pdf.text).toContain('Hello old friend');
+    });
+
+    it('documentPro with a page break → docx holds a Word page break, pdf one more page, md a thematic break', async () => {
+      const before = paragraph(text('Before the break'));
+      const after = paragraph(text('After the break'));
+      await createFile(svc, 'paged', 'documentPro');
+      await writeRichText(svc, 'paged', [before, { type: 'pageBreak' }, after]);
+      await createFile(svc, 'unpaged', 'documentPro');
+      await writeRichText(svc, 'unpaged', [before, after]);
+
+      const docx = (await exportFile(svc, 'paged', 'docx')).bytes;
+      const documentXml = await (await JSZip.loadAsync(docx)).file('word/document.xml')!.async('string');
+      expect(documentXml.match(/<w:br w:type="page"\/>/g)).toHaveLength(1);
+      const { value: html } = await mammoth.convertToHtml({ buffer: docx }, { styleMap: ["br[type='page'] => hr.page-break"] });
+      expect(html).toMatch(/Before the break<\/p>.*<hr class="page-break" \/>.*<p>After the break/s);
+
+      const paged = await pdfText((await exportFile(svc, 'paged', 'pdf')).bytes);
+      const unpaged = await pdfText((await exportFile(svc, 'unpaged', 'pdf')).bytes);
+      expect(unpaged.pages).toBe(1);
+      expect(paged.pages).toBe(2);
+      expect(paged.text).toContain('After the break');
+
+      expect((await exportFile(svc, 'paged', 'md')).bytes.toString('utf8')).toBe('Before the break\n\n---\n\nAfter the break\n');
+      expect(imageSize((await exportFile(svc, 'paged', 'jpg')).bytes).height).toBeGreaterThan(imageSize((await exportFile(svc, 'unpaged', 'jpg')).bytes).height!);
     });
 
     it('spreadsheet → xlsx: values, formulas with their results, every sheet', async () => {

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
+import { attachmentPath } from '../attachments/attachment-service.js';
 import { MAX_COLUMNS as MAX_SHEET_COLUMNS, MAX_ROWS as MAX_SHEET_ROWS } from '../sheets/a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, newSlide, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newImageBox, newSheet, newSlide, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../content/model.js';
 import { toYNodes } from '../content/rich-text.js';
 import { MAX_COLUMNS as MAX_TABLE_COLUMNS } from '../tables/table-service.js';
 import type { FileType } from '../files/file-types.js';
@@ -178,8 +179,10 @@ export function buildOutput(content: ReadContent, target: FileType, report: (fra
           slidesOf(doc).push(slides.map(() => newSlide()));
           slides.forEach((slide, index) => {
             const boxes = slidesOf(doc).get(index).get('boxes') as Y.Array<Y.Map<unknown>>;
-            boxes.push(slide.boxes.map((box) => newTextBox(box)));
-            slide.boxes.forEach((box, boxIndex) => (boxes.get(boxIndex).get('content') as Y.XmlFragment).insert(0, toYNodes(box.blocks)));
+            boxes.push(slide.boxes.map((box) => (box.type === 'image' ? newImageBox(box, { src: attachmentPath(box.guid), alt: box.alt }) : newTextBox(box))));
+            slide.boxes.forEach((box, boxIndex) => {
+              if (box.type === 'text') (boxes.get(boxIndex).get('content') as Y.XmlFragment).insert(0, toYNodes(box.blocks));
+            });
           });
         }),
       };

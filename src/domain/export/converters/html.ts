@@ -149,6 +149,9 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string {
       case 'horizontalRule':
         out += '<hr>';
         break;
+      case 'pageBreak':
+        out += '<div class="page-break"></div>';
+        break;
       default:
         // bookmarks and unknown containers: their content
         out += children();
@@ -172,7 +175,8 @@ table.doc-table{border-collapse:collapse;width:100%;margin:0 0 8pt}
 img{max-width:100%}.block-image{text-align:center}
 .mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}
 hr{border:0;border-top:1px solid #c0c4cc}a{color:#1f6feb}
-@media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}}`;
+.page-break{break-after:page;height:0}
+@media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}.page-break{height:auto;margin:18pt 0;border-top:1px dashed #c0c4cc}}`;
 
 function richTextHtml(source: RichTextSource, context: Context, fontCss: string): RenderedHtml {
   return { html: page(source.title, RICH_TEXT_CSS, blocks(context, source.blocks), fontCss), page: { format: 'A4', margin: 0, imageWidth: 794 } };
