@@ -38,13 +38,24 @@ export interface ReadSlide {
 /** Reports how far reading got, 0-1 (bytes or rows read). */
 export type ReportFraction = (fraction: number) => void;
 
-/** One module per format (formats/*.ts). */
+/**
+ * Where a streaming workbook reader hands what it reads, sheet by sheet and row by row, instead of returning
+ * every cell at once: a million cells held as objects cost more memory than the file they came from.
+ */
+export interface WorkbookSink {
+  /** a sheet starts; its rows follow until the next sheet. `position` orders the sheets (lower first; ties keep the order they came in) */
+  beginSheet(name: string, position: number): void;
+  /** a row of the current sheet: 0-based `index`, each greater than the last; `undefined` for an empty cell */
+  row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void;
+}
+
+/** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */
 export interface FormatReader {
-  /** file extensions (lower case, no dot) this module reads */
-  readonly extensions: readonly string[];
   /** zip containers are inspected for bombs before the reader sees them */
   readonly zip: boolean;
   read(bytes: Buffer, report: ReportFraction): Promise<ReadContent>;
+  /** workbook formats that can stream: the same content as `read`, handed to `sink` as it is read */
+  readWorkbook?(bytes: Buffer, sink: WorkbookSink, report: ReportFraction): Promise<void>;
 }
 
 /** A refusal raised inside a converter, carried across the worker boundary by name. */

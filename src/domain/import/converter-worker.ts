@@ -1,7 +1,8 @@
 import { serveJobs } from '../conversion/worker-pool.js';
 import { buildOutput } from './build-output.js';
 import { ConversionError, type ConversionOutput, type ConverterAnswer, type ConverterJob } from './conversion.js';
-import { FORMAT_READERS } from './formats/index.js';
+import { formatReader } from './formats/index.js';
+import { SpreadsheetEncoder } from './spreadsheet-encoder.js';
 import { inspectZip } from './zip-guard.js';
 
 /**
@@ -9,13 +10,19 @@ import { inspectZip } from './zip-guard.js';
  * as it goes. It never touches the database; the task commits what it answers.
  */
 async function convert(job: ConverterJob, progress: (fraction: number) => void): Promise<ConversionOutput> {
-  const reader = FORMAT_READERS.get(job.format);
+  const reader = await formatReader(job.format);
   if (!reader) throw new ConversionError('importFormatUnsupported', `files of type ${job.format} cannot be imported`);
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
   if (reader.zip) await inspectZip(bytes, job.zipLimits);
   progress(0.05);
-  const content = await reader.read(bytes, (fraction) => progress(0.05 + 0.65 * fraction));
-  return buildOutput(content, job.target, (fraction) => progress(0.7 + 0.3 * fraction));
+  if (job.target === 'spreadsheet' && reader.readWorkbook) {
+    // rows go straight from the reader to the encoder: no cell is kept as an object (docs/IMPORT-EXPORT.md)
+    const encoder = new SpreadsheetEncoder();
+    await reader.readWorkbook(bytes, encoder, (fraction) => progress(0.05 + 0.9 * fraction));
+    return { target: 'content', images: [], state: encoder.finish() };
+  }
+  const content = await reader.read(bytes, (fraction) => progress(0.05 + 0.9 * fraction));
+  return buildOutput(content, job.target);
 }
 
 // A refusal is an answer, not a failure: it names the error the import fails with (ConversionError's name cannot

@@ -7,7 +7,6 @@ import { htmlToBlocks } from './rich-text-html.js';
  * italic, underline, strike, links, pictures) to HTML; pictures become attachments of the new file.
  */
 export const docx: FormatReader = {
-  extensions: ['docx'],
   zip: true,
   async read(bytes, report) {
     let html: string;

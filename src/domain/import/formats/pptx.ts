@@ -29,7 +29,6 @@ function textElements(elements: readonly Positioned[], dx = 0, dy = 0): Position
  * position and size, scaled from the file's slide size to the model's 960 × 540 stage, and their formatted text.
  */
 export const pptx: FormatReader = {
-  extensions: ['pptx'],
   zip: true,
   async read(bytes, report) {
     let parsed: Awaited<ReturnType<typeof parse>>;

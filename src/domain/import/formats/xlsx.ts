@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ReadCell, type ReadSheet } from '../conversion.js';
+import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
@@ -65,57 +66,70 @@ async function workbookParts(bytes: Buffer): Promise<{ sheets: Array<{ part: str
 }
 
 /**
+ * Reads the workbook as a stream (exceljs WorkbookReader) and hands each row to `sink` as it comes, so memory
+ * follows one row, not the sheet; progress is the share of the file's bytes read.
+ */
+async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFraction): Promise<void> {
+  let consumed = 0;
+  const input = Readable.from(
+    (function* chunks() {
+      for (let at = 0; at < bytes.length; at += CHUNK) {
+        consumed = Math.min(bytes.length, at + CHUNK);
+        report((0.95 * consumed) / bytes.length);
+        yield bytes.subarray(at, at + CHUNK);
+      }
+    })(),
+  );
+  const { sheets: order, date1904 } = await workbookParts(bytes);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
+  // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
+  // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
+  Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
+  let part = '';
+  (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
+    if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
+  });
+  let sheets = 0;
+  try {
+    for await (const worksheet of reader) {
+      const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
+      const position = order.findIndex((entry) => entry.part === part);
+      const name = order[position]?.name ?? `Sheet${part}`;
+      sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
+      sheets++;
+      const masters = new Map<string, string>();
+      let previous = 0;
+      for await (const row of sheetReader) {
+        // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
+        if (!Number.isSafeInteger(row.number) || row.number < 1) throw new ConversionError('importCorrupt', `the worksheet ${name} has a row without a valid row number`);
+        if (row.number <= previous) throw new ConversionError('importCorrupt', `the worksheet ${name} lists row ${row.number} after row ${previous}`);
+        previous = row.number;
+        const cells: Array<ReadCell | undefined> = [];
+        row.eachCell({ includeEmpty: false }, (cell, column) => {
+          cells[column - 1] = toCell(cell.value, cell.address, masters);
+        });
+        sink.row(row.number - 1, cells);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ConversionError) throw error;
+    throw new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
+  }
+  if (sheets === 0) throw new ConversionError('importCorrupt', 'the workbook has no worksheet');
+  report(1);
+}
+
+/**
  * Excel workbooks (xlsx, xlsm; macros are not kept): every sheet, values, formulas (their text; the service
- * computes them), dates as serial numbers. Read as a stream (exceljs WorkbookReader), so memory follows the
- * content, not the XML; progress is the share of the file's bytes read.
+ * computes them), dates as serial numbers. A spreadsheet import streams the rows (readWorkbook) into its encoder;
+ * `read` collects them, for a table, which needs a whole sheet to type its columns.
  */
 export const xlsx: FormatReader = {
-  extensions: ['xlsx', 'xlsm'],
   zip: true,
+  readWorkbook,
   async read(bytes, report) {
-    let consumed = 0;
-    const input = Readable.from(
-      (function* chunks() {
-        for (let at = 0; at < bytes.length; at += CHUNK) {
-          consumed = Math.min(bytes.length, at + CHUNK);
-          report((0.95 * consumed) / bytes.length);
-          yield bytes.subarray(at, at + CHUNK);
-        }
-      })(),
-    );
-    const { sheets: order, date1904 } = await workbookParts(bytes);
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
-    // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
-    // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
-    Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
-    let part = '';
-    (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-      if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
-    });
-    const sheets: Array<ReadSheet & { position: number }> = [];
-    try {
-      for await (const worksheet of reader) {
-        const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
-        const position = order.findIndex((entry) => entry.part === part);
-        const sheet = { name: order[position]?.name ?? `Sheet${part}`, rows: [] as ReadSheet['rows'], position: position < 0 ? order.length + Number(part) : position };
-        const masters = new Map<string, string>();
-        for await (const row of sheetReader) {
-          const cells: Array<ReadCell | undefined> = [];
-          row.eachCell({ includeEmpty: false }, (cell, column) => {
-            cells[column - 1] = toCell(cell.value, cell.address, masters);
-          });
-          sheet.rows[row.number - 1] = cells;
-        }
-        for (let index = 0; index < sheet.rows.length; index++) sheet.rows[index] ??= [];
-        sheets.push(sheet);
-      }
-    } catch (error) {
-      if (error instanceof ConversionError) throw error;
-      throw new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
-    }
-    if (sheets.length === 0) throw new ConversionError('importCorrupt', 'the workbook has no worksheet');
-    report(1);
-    sheets.sort((a, b) => a.position - b.position);
-    return { shape: 'workbook', sheets: sheets.map(({ name, rows }) => ({ name, rows })) };
+    const collector = new WorkbookCollector();
+    await readWorkbook(bytes, collector, report);
+    return collector.content();
   },
 };
