@@ -86,9 +86,18 @@ export class WorkerPool<Job, Result> {
         worker.off('error', onError);
         worker.off('exit', onExit);
         if ('result' in outcome) {
-          if (outcome.heapBytes > (this.limits.keepHeapMb ?? DEFAULT_KEEP_HEAP_MB) * 1024 * 1024) void worker.terminate();
-          else this.putBack(worker);
-          resolve(outcome.result);
+          if (outcome.heapBytes <= (this.limits.keepHeapMb ?? DEFAULT_KEEP_HEAP_MB) * 1024 * 1024) {
+            this.putBack(worker);
+            resolve(outcome.result);
+            return;
+          }
+          // the caller goes on to store the result (a large import: tens of MiB more): the thread's heap is
+          // given back first, so the two do not add up
+          const result = outcome.result;
+          worker.terminate().then(
+            () => resolve(result),
+            () => resolve(result),
+          );
         } else {
           void worker.terminate();
           reject(outcome.error);
