@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/domain/content/model.js';
-import type { ReadCell } from '../../src/domain/import/conversion.js';
+import { joinParts, type ReadCell } from '../../src/domain/import/conversion.js';
 import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
 
 /** A sheet as a streaming reader hands it on: a name, a position, rows in increasing order (sparse). */
@@ -33,7 +33,7 @@ function encode(sheets: readonly StreamedSheet[]): Y.Doc {
     for (const row of streamed.rows) encoder.row(row.index, row.cells);
   }
   const doc = new Y.Doc();
-  Y.applyUpdate(doc, encoder.finish());
+  Y.applyUpdate(doc, joinParts(encoder.finish()));
   return doc;
 }
 

@@ -3,7 +3,7 @@ import { newSlide, newTextBox, richTextOf, slidesOf } from '../content/model.js'
 import { toYNodes } from '../content/rich-text.js';
 import { MAX_COLUMNS as MAX_TABLE_COLUMNS } from '../tables/limits.js';
 import type { FileType } from '../files/file-types.js';
-import { ConversionError, type ConversionOutput, type ImportedTable, type ReadCell, type ReadContent, type ReadSheet } from './conversion.js';
+import { ConversionError, joinParts, type ConversionOutput, type ImportedTable, type ReadCell, type ReadContent, type ReadSheet } from './conversion.js';
 import { SpreadsheetEncoder } from './spreadsheet-encoder.js';
 import { uniqueNames } from './workbook.js';
 
@@ -29,7 +29,7 @@ function spreadsheetState(sheets: readonly ReadSheet[]): Uint8Array {
     encoder.beginSheet(sheet.name, position);
     sheet.rows.forEach((row, index) => encoder.row(index, row));
   });
-  return encoder.finish();
+  return joinParts(encoder.finish());
 }
 
 /** Table column type of a column's cells: all numbers Number, all dates Date, all booleans CheckBox, else text. */

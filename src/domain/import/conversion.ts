@@ -89,7 +89,25 @@ export interface ConverterJob {
   zipLimits: ZipLimits;
 }
 
-export type ConverterAnswer = { output: ConversionOutput } | { refused: ErrorName; message: string };
+/**
+ * The converter thread's output: a content state as the parts it was encoded in, joined (joinParts) by the
+ * caller once the thread has ended, so that a large state is never held twice by the thread.
+ */
+export type ConverterOutput = Exclude<ConversionOutput, { target: 'content' }> | { target: 'content'; stateParts: Uint8Array[]; images: ExtractedImage[] };
+
+export type ConverterAnswer = { output: ConverterOutput } | { refused: ErrorName; message: string };
+
+/** The parts of a state, in order, as one array. */
+export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
 
 /** The converter thread's entry, by its compiled name (the worker pool loads the .ts under tsx). */
 export const CONVERTER_WORKER = new URL('./converter-worker.js', import.meta.url);

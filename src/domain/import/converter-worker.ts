@@ -1,6 +1,6 @@
 import { serveJobs } from '../conversion/worker-pool.js';
 import { buildOutput } from './build-output.js';
-import { ConversionError, type ConversionOutput, type ConverterAnswer, type ConverterJob } from './conversion.js';
+import { ConversionError, type ConverterAnswer, type ConverterJob, type ConverterOutput } from './conversion.js';
 import { formatReader } from './formats/index.js';
 import { SpreadsheetEncoder } from './spreadsheet-encoder.js';
 import { inspectZip } from './zip-guard.js';
@@ -9,7 +9,7 @@ import { inspectZip } from './zip-guard.js';
  * The converter thread: reads one file (formats/*) and builds what the target type stores, reporting progress
  * as it goes. It never touches the database; the task commits what it answers.
  */
-async function convert(job: ConverterJob, progress: (fraction: number) => void): Promise<ConversionOutput> {
+async function convert(job: ConverterJob, progress: (fraction: number) => void): Promise<ConverterOutput> {
   const reader = await formatReader(job.format);
   if (!reader) throw new ConversionError('importFormatUnsupported', `files of type ${job.format} cannot be imported`);
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
@@ -19,10 +19,11 @@ async function convert(job: ConverterJob, progress: (fraction: number) => void):
     // rows go straight from the reader to the encoder: no cell is kept as an object (docs/IMPORT-EXPORT.md)
     const encoder = new SpreadsheetEncoder();
     await reader.readWorkbook(bytes, encoder, (fraction) => progress(0.05 + 0.9 * fraction));
-    return { target: 'content', images: [], state: encoder.finish() };
+    return { target: 'content', images: [], stateParts: encoder.finish() };
   }
   const content = await reader.read(bytes, (fraction) => progress(0.05 + 0.9 * fraction));
-  return buildOutput(content, job.target);
+  const output = buildOutput(content, job.target);
+  return output.target === 'content' ? { target: 'content', images: output.images, stateParts: [output.state] } : output;
 }
 
 // A refusal is an answer, not a failure: it names the error the import fails with (ConversionError's name cannot
@@ -37,5 +38,5 @@ serveJobs<ConverterJob, ConverterAnswer>(
       throw error;
     }
   },
-  (answer) => ('output' in answer && answer.output.target === 'content' ? [answer.output.state.buffer as ArrayBuffer] : []),
+  (answer) => ('output' in answer && answer.output.target === 'content' ? [...new Set(answer.output.stateParts.map((part) => part.buffer as ArrayBuffer))] : []),
 );

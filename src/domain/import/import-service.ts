@@ -15,7 +15,7 @@ import type { TableService } from '../tables/table-service.js';
 import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
 import { convertWithLibreOffice } from '../conversion/libreoffice.js';
 import { WorkerPool } from '../conversion/worker-pool.js';
-import { CONVERTER_WORKER, type ConversionOutput, type ConverterAnswer, type ConverterJob, type ExtractedImage } from './conversion.js';
+import { CONVERTER_WORKER, joinParts, type ConversionOutput, type ConverterAnswer, type ConverterJob, type ExtractedImage } from './conversion.js';
 import { fetchFileUrl } from './file-url.js';
 import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
 import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
@@ -217,7 +217,9 @@ export class ImportService {
         throw converterError(error);
       });
     if ('refused' in answer) throw new ApiError(Errors[answer.refused], answer.message);
-    return answer.output;
+    const output = answer.output;
+    // joined here, after the pool has ended a thread that grew large (worker-pool.ts): not both at once
+    return output.target === 'content' ? { target: 'content', images: output.images, state: joinParts(output.stateParts) } : output;
   }
 }
 

@@ -104,9 +104,10 @@ export class SpreadsheetEncoder implements WorkbookSink {
    * The state: `[clients][each sheet's cells: count, client, clock 0, structs][the sheets' own client and
    * the delete set]`, the last part taken from the update of a Y.Doc holding the sheets (one client, nothing
    * deleted). Sheets are inserted in the order they came, each at its place by position, so that the n-th
-   * one's `cells` map has the id its cells were written with.
+   * one's `cells` map has the id its cells were written with. Answers the state in parts (joinParts makes it
+   * one array): the thread that encoded it need not hold it twice.
    */
-  finish(): Uint8Array {
+  finish(): Uint8Array[] {
     const order = sheetOrder(this.sheets.map((sheet) => sheet.position));
     const names = uniqueNames(
       order.map((index) => this.sheets[index]!.name),
@@ -140,12 +141,6 @@ export class SpreadsheetEncoder implements WorkbookSink {
     }
     parts.push(base.subarray(1)); // the sheets' client structs and the empty delete set
     this.sheets.length = 0;
-    const state = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts.splice(0)) {
-      state.set(part, at);
-      at += part.length;
-    }
-    return state;
+    return parts;
   }
 }
