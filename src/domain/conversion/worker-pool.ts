@@ -19,7 +19,11 @@ export interface WorkerPoolLimits {
   idleWorkers?: number;
   /** an idle worker is ended after this long, ms */
   idleMs?: number;
-  /** a worker whose heap exceeds this many MiB after a job is ended instead of kept idle */
+  /**
+   * a worker whose memory (heap and buffers) exceeds this many MiB after a job is ended instead of kept idle:
+   * V8 gives a heap's pages back to the system only slowly, so a thread kept after a large job holds its peak
+   * for the idle time. Unset: always kept.
+   */
   keepHeapMb?: number;
 }
 
@@ -32,16 +36,11 @@ export interface JobOptions {
   transfer?: ArrayBuffer[];
 }
 
-/** `heapBytes`: the worker's heap after the job (its isolate's, not the process's) */
+/** `heapBytes`: the worker's heap and buffers after the job (its isolate's, not the process's) */
 type WorkerMessage<Result> = { progress: number } | { result: Result; heapBytes: number } | { error: string };
 
 const DEFAULT_IDLE_WORKERS = 2;
 const DEFAULT_IDLE_MS = 30_000;
-/**
- * A worker whose heap grew past this during a job is ended instead of kept idle: V8 gives a heap's pages back
- * to the system only slowly, so a thread kept after a large import holds its peak for the idle time.
- */
-const DEFAULT_KEEP_HEAP_MB = 64;
 /**
  * Young generation of a worker, at most: V8 keeps it resident once used. 32 MiB costs a large import no time
  * against 64 MiB and keeps about 40 MiB less resident; 16 MiB made it twice as slow (docs/PERFORMANCE.md).
@@ -86,7 +85,7 @@ export class WorkerPool<Job, Result> {
         worker.off('error', onError);
         worker.off('exit', onExit);
         if ('result' in outcome) {
-          if (outcome.heapBytes <= (this.limits.keepHeapMb ?? DEFAULT_KEEP_HEAP_MB) * 1024 * 1024) {
+          if (this.limits.keepHeapMb === undefined || outcome.heapBytes <= this.limits.keepHeapMb * 1024 * 1024) {
             this.putBack(worker);
             resolve(outcome.result);
             return;
@@ -169,7 +168,10 @@ export function serveJobs<Job, Result>(run: (job: Job, progress: (fraction: numb
   const post = (message: WorkerMessage<Result>, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   port.on('message', (job: Job) => {
     run(job, (fraction) => post({ progress: fraction })).then(
-      (result) => post({ result, heapBytes: process.memoryUsage().heapTotal }, transferOf?.(result)),
+      (result) => {
+        const memory = process.memoryUsage();
+        post({ result, heapBytes: memory.heapTotal + memory.external }, transferOf?.(result));
+      },
       (error: unknown) => post({ error: error instanceof Error ? error.message : String(error) }),
     );
   });
