@@ -161,7 +161,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     seats,
     files,
     content,
-    collabFiles: new CollabFileService(storage, files, content),
+    collabFiles: new CollabFileService(storage, files, content, attachments),
     revisions: new RevisionService(storage, content, outbox),
     tables,
     callbacks,

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { LoopPause } from '../loop-pause.js';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction, type UpdateObject } from 'kysely';
 import { ApiError, Errors } from '../errors.js';
+import type { TaskConfig } from '../config.js';
 import type { Db, Storage } from '../storage/database.js';
 import type { Database, TasksTable } from '../storage/schema.js';
 import { eventId } from '../events/outbox.js';
@@ -63,20 +64,8 @@ export interface TaskHandler {
   run(context: TaskContext): Promise<TaskOutcome>;
 }
 
-export interface TaskEngineSettings {
-  /** tasks this process runs at once */
-  concurrency: number;
-  /** running tasks of one application at once, across processes (checked when a task is claimed) */
-  perAppConcurrency: number;
-  /** how often the engine looks for waiting tasks when nothing woke it, in ms */
-  pollMs: number;
-  /** a running task's lease; renewed every third of it; a task whose lease ran out is presumed orphaned */
-  leaseMs: number;
-  /** runs of one task before a task orphaned again (its process died each time) is failed with 120003 */
-  maxAttempts: number;
-  /** finished tasks (and their blobs) are kept this long, in ms */
-  retentionMs: number;
-}
+/** The engine's settings: SVC_TASK_* (src/config.ts); whether this process runs tasks at all is the caller's choice. */
+export type TaskEngineSettings = Omit<TaskConfig, 'worker'>;
 
 export interface TaskLog {
   warn(object: Record<string, unknown>, message: string): void;

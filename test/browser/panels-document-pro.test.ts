@@ -54,6 +54,56 @@ describe('documentPro panels in a browser', () => {
     }
   });
 
+  it('Ctrl+Enter puts a page break: what follows starts the next page, here and in a second browser; the toolbar button adds another', async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const writerContext = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const readerContext = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-break' } });
+      const writer = await writerContext.newPage();
+      const frame = await openEditor(writer, host, svc, 'pro-break', 'user-token');
+      await frame.locator('.ProseMirror').click();
+      await writer.keyboard.type('Chapter one');
+      await writer.keyboard.press('Control+Enter');
+      await writer.keyboard.type('Chapter two');
+      await expect.poll(async () => (await svc.call('GET', '/sdk/v2/collab-files/pro-break/plain-text')).body.data.content).toBe('Chapter one\n\f\nChapter two');
+
+      const reader = await readerContext.newPage();
+      const seen = await openEditor(reader, host, svc, 'pro-break', 'user-token');
+      /** The sheet (1-based) the top of the paragraph saying `text` lies on, inside its margins, or 0 (its text nodes only: a collaborator's caret label sits inside). */
+      const sheetOf = (editor: typeof frame, text: string) =>
+        editor.locator('.svc-paged').evaluate((paged, wanted) => {
+          const zoom = Number((paged as HTMLElement).style.zoom || 1);
+          const block = [...paged.querySelectorAll('.ProseMirror > p')].find((element) => [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('') === wanted);
+          if (!block) return 0;
+          const top = block.getBoundingClientRect().top / zoom;
+          const sheets = [...paged.querySelectorAll('.svc-page-sheet')].map((sheet) => sheet.getBoundingClientRect());
+          return sheets.findIndex((sheet) => top >= sheet.top / zoom + 96 - 2 && top <= sheet.bottom / zoom - 96) + 1;
+        }, text);
+      for (const editor of [frame, seen]) {
+        await expect.poll(() => editor.locator('.ProseMirror .page-break').count()).toBe(1);
+        await expect.poll(() => sheetOf(editor, 'Chapter one')).toBe(1);
+        await expect.poll(() => sheetOf(editor, 'Chapter two')).toBe(2);
+        await expect.poll(() => editor.locator('.svc-page-sheet').count()).toBe(2);
+      }
+      await reader.screenshot({ path: '/tmp/document-pro-page-break.png' });
+
+      await writer.keyboard.press('Enter');
+      await writer.keyboard.type('Chapter three');
+      await frame.locator('.svc-tool[data-tool="pageBreak"]').click();
+      await writer.keyboard.type('Appendix');
+      await expect.poll(() => sheetOf(seen, 'Appendix')).toBe(3);
+      await expect.poll(() => sheetOf(seen, 'Chapter three')).toBe(2);
+      await expect.poll(async () => (await svc.call('GET', '/sdk/v2/collab-files/pro-break/plain-text')).body.data.content).toBe('Chapter one\n\f\nChapter two\nChapter three\n\f\nAppendix');
+    } finally {
+      await writerContext.close();
+      await readerContext.close();
+      await host.close();
+      await svc.close();
+    }
+  });
+
   it('lays the text out on A4 pages with numbers and zoom, and the table of contents scrolls to a heading', async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);

@@ -77,6 +77,12 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     await poll(() => slideTitles(alice.editor)).toEqual(['Hello from Alice and Bob']);
     await poll(plainText).toBe('Hello from Alice and Bob');
     await alice.page.screenshot({ path: '/tmp/presentation-alice.png' });
+
+    // a text box has no pages: Ctrl+Enter is a line break there, never a page break
+    await bob.page.keyboard.press('Control+Enter');
+    await bob.page.keyboard.type('second line');
+    await poll(plainText).toBe('Hello from Alice and Bob\nsecond line');
+    expect(await bob.editor.locator('.svc-box-text .page-break').count()).toBe(0);
   }, BROWSER_TEST_TIMEOUT_MS);
 
   it('slides added, duplicated, deleted and reordered converge in both pages and the backend', async () => {

@@ -60,6 +60,7 @@ const EVERYTHING: JSONContent = {
       ],
     },
     { type: 'horizontalRule' },
+    { type: 'pageBreak' },
     { type: 'bookmark', attrs: { name: 'conclusion' }, content: [paragraph(text('The end.'))] },
   ],
 };
@@ -76,6 +77,7 @@ const EXPECTED_PLAIN = [
   'const x = 1;',
   'Name\tScore',
   'Ann\t9',
+  '\f',
   'The end.',
 ].join('\n');
 
@@ -101,6 +103,9 @@ describe('rich-text binding: the editor and the server read the same model', () 
     for (const name of MARKS) expect(schema.marks[name], name).toBeDefined();
     for (const name of ['mention', 'fileMention', 'dateMention', 'hardBreak', 'image']) expect(schema.nodes[name]!.isInline, name).toBe(true);
     expect(schema.nodes.bookmark!.spec.content).toBe('block+');
+    expect(schema.nodes.pageBreak!.isBlock && schema.nodes.pageBreak!.isLeaf).toBe(true);
+    // a paragraph stays the block the editor makes by default (the page break's priority must not change it)
+    expect(schema.topNodeType.contentMatch.defaultType?.name).toBe('paragraph');
   });
 
   it('what the editor writes, the server reads: plain text, word count, mentions, bookmarks', () => {

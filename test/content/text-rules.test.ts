@@ -60,6 +60,25 @@ describe('rich text', () => {
     );
   });
 
+  it('reads a form feed as a page break and writes a page break as a form feed line', () => {
+    const line = fc.string({ maxLength: 20 }).map((text) => text.replace(/[\r\n\f]/g, ''));
+    const page = fc.array(line, { minLength: 1, maxLength: 5 }).map((lines) => lines.join('\n')).filter((text) => text.length > 0);
+    fc.assert(
+      fc.property(fc.array(page, { minLength: 1, maxLength: 6 }), (pages) => {
+        const text = pages.join('\n\f\n');
+        const blocks = paragraphsFromText(text);
+        expect(blocks.filter((block) => block.type === 'pageBreak')).toHaveLength(pages.length - 1);
+        const doc = new Y.Doc();
+        const root = doc.getXmlFragment('default');
+        root.insert(0, toYNodes(blocks));
+        expect(richTextToPlain(root)).toBe(text);
+      }),
+    );
+    // a form feed inside a line (old printouts) breaks the page there, with no empty paragraph around it
+    expect(paragraphsFromText('end\fstart').map((block) => block.type)).toEqual(['paragraph', 'pageBreak', 'paragraph']);
+    expect(paragraphsFromText('\fstart').map((block) => block.type)).toEqual(['pageBreak', 'paragraph']);
+  });
+
   it('accepts only known nodes and marks in fragments, and never throws anything but InvalidFragment', () => {
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 5 }), (value) => {

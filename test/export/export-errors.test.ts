@@ -116,8 +116,9 @@ describe('wps export through LibreOffice (a stand-in soffice records the call)',
     const { mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } = await import('node:fs');
     const os = await import('node:os');
     const path = await import('node:path');
-    // LibreOffice is an optional component the test machine lacks: this stand-in answers as `soffice --convert-to`
-    // does (writes <outdir>/input.doc) and records its arguments, so the plumbing around it is what is tested.
+    // LibreOffice is an optional component many machines lack (test/import/libreoffice.test.ts runs the real one
+    // where it is): this stand-in answers as `soffice --convert-to` does (writes <outdir>/input.doc) and records
+    // its arguments, so the plumbing around it is what is tested.
     const bin = mkdtempSync(path.join(os.tmpdir(), 'fake-soffice-'));
     const soffice = path.join(bin, 'soffice');
     writeFileSync(

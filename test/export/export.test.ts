@@ -1,5 +1,5 @@
-import ExcelJS from 'exceljs';
 import { imageSize } from 'image-size';
+import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { parse as parsePptx } from 'pptxtojson/dist/index.js';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -12,7 +12,7 @@ import { ticketFor, upload } from '../attachments/support.js';
 import { createBase, createTable, insertRows } from '../tables/helpers.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
-import { author, createFile, exportFile, paragraph, setCells, text, writeRichText } from './support.js';
+import { author, createFile, exportFile, paragraph, setCells, text, workbookOf, writeRichText } from './support.js';
 
 const REPORT: ProseMirrorNode[] = [
   { type: 'heading', attrs: { level: 1 }, content: [text('Quarterly report')] },
@@ -41,12 +41,6 @@ async function pdfText(bytes: Uint8Array): Promise<{ pages: number; text: string
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   const { totalPages, text: content } = await extractText(pdf, { mergePages: true });
   return { pages: totalPages, text: content };
-}
-
-async function workbookOf(bytes: Buffer): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
-  return workbook;
 }
 
 // Chromium and the worker threads are shared by the tests of one database: each test uses its own files.
@@ -129,6 +123,30 @@ for (const database of testDatabases()) {
       expect(html).toContain('[remote chart]');
       const pdf = await pdfText((await exportFile(svc, 'pro', 'pdf')).bytes);
       expect(pdf.text).toContain('Hello old friend');
+    });
+
+    it('documentPro with a page break → docx holds a Word page break, pdf one more page, md a thematic break', async () => {
+      const before = paragraph(text('Before the break'));
+      const after = paragraph(text('After the break'));
+      await createFile(svc, 'paged', 'documentPro');
+      await writeRichText(svc, 'paged', [before, { type: 'pageBreak' }, after]);
+      await createFile(svc, 'unpaged', 'documentPro');
+      await writeRichText(svc, 'unpaged', [before, after]);
+
+      const docx = (await exportFile(svc, 'paged', 'docx')).bytes;
+      const documentXml = await (await JSZip.loadAsync(docx)).file('word/document.xml')!.async('string');
+      expect(documentXml.match(/<w:br w:type="page"\/>/g)).toHaveLength(1);
+      const { value: html } = await mammoth.convertToHtml({ buffer: docx }, { styleMap: ["br[type='page'] => hr.page-break"] });
+      expect(html).toMatch(/Before the break<\/p>.*<hr class="page-break" \/>.*<p>After the break/s);
+
+      const paged = await pdfText((await exportFile(svc, 'paged', 'pdf')).bytes);
+      const unpaged = await pdfText((await exportFile(svc, 'unpaged', 'pdf')).bytes);
+      expect(unpaged.pages).toBe(1);
+      expect(paged.pages).toBe(2);
+      expect(paged.text).toContain('After the break');
+
+      expect((await exportFile(svc, 'paged', 'md')).bytes.toString('utf8')).toBe('Before the break\n\n---\n\nAfter the break\n');
+      expect(imageSize((await exportFile(svc, 'paged', 'jpg')).bytes).height).toBeGreaterThan(imageSize((await exportFile(svc, 'unpaged', 'jpg')).bytes).height!);
     });
 
     it('spreadsheet → xlsx: values, formulas with their results, every sheet', async () => {

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
 import * as Y from 'yjs';
 import { richTextOf, sheetsOf, type Cell } from '../../src/domain/content/model.js';
@@ -59,4 +60,11 @@ export async function exportFile(svc: TestService, fileId: string, type: string)
   const response = await fetch(downloadUrl);
   expect(response.status).toBe(200);
   return { bytes: Buffer.from(await response.arrayBuffer()), response, downloadUrl };
+}
+
+/** An exported workbook, read back by exceljs (an independent reader of the format). */
+export async function workbookOf(bytes: Buffer): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  return workbook;
 }

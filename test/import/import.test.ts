@@ -1,10 +1,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { Document, HeadingLevel, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import pptxgen from 'pptxgenjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse as parsePptx } from 'pptxtojson/dist/index.js';
+import * as Y from 'yjs';
+import { jpeg, png, SVG } from '../attachments/images.js';
+import { fetchAttachment } from '../attachments/support.js';
+import { exportFile } from '../export/support.js';
+import { DEFAULT_USER } from '../support/integrator.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait as importAndWaitRaw, postImport, PROGRESS, waitForTask } from './support.js';
@@ -31,6 +37,23 @@ async function docxFixture(): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 
+/** Page breaks as Word writes Ctrl+Enter (a paragraph of its own) and inside a paragraph's text. */
+async function pageBreakDocx(): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph('Chapter one'),
+          new Paragraph({ children: [new PageBreak()] }),
+          new Paragraph('Chapter two'),
+          new Paragraph({ children: [new TextRun('before'), new PageBreak(), new TextRun('after')] }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
 async function xlsxFixture(): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   const sales = workbook.addWorksheet('Sales');
@@ -43,10 +66,26 @@ async function xlsxFixture(): Promise<Uint8Array> {
 }
 
 async function pptxFixture(): Promise<Uint8Array> {
-  const pptx = new (pptxgen as unknown as typeof import('pptxgenjs').default)();
+  const pptx = new PptxGen();
   pptx.layout = 'LAYOUT_16x9';
   pptx.addSlide().addText('Welcome aboard', { x: 1, y: 1, w: 5, h: 1 });
   pptx.addSlide().addText('Second slide text', { x: 0.5, y: 2, w: 4, h: 1 });
+  return new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+}
+
+const PptxGen = pptxgen as unknown as typeof import('pptxgenjs').default;
+const dataUrl = (mimeType: string, bytes: Uint8Array) => `${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
+
+/** Pictures on slides: a PNG beside a text box and an SVG (not kept), a JPEG in a group, the same PNG again on slide 2. */
+async function pptxPicturesFixture(): Promise<Uint8Array> {
+  const pptx = new PptxGen();
+  pptx.layout = 'LAYOUT_16x9'; // 10 × 5.625 in = 720 × 405 pt, scaled by 4/3 to the model's 960 × 540
+  const first = pptx.addSlide();
+  first.addText('Pictures ahead', { x: 0.5, y: 0.5, w: 5, h: 1 });
+  first.addImage({ data: dataUrl('image/png', png(40, 20)), x: 2, y: 2.5, w: 2, h: 1 });
+  first.addImage({ data: dataUrl('image/svg+xml', SVG), x: 5, y: 2.5, w: 1, h: 1 });
+  first.addImage({ data: dataUrl('image/jpeg', jpeg(30, 30)), x: 7, y: 3, w: 1.5, h: 1.5 });
+  pptx.addSlide().addImage({ data: dataUrl('image/png', png(40, 20)), x: 0, y: 0, w: 10, h: 5 });
   return new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
 }
 
@@ -89,6 +128,20 @@ for (const database of testDatabases()) {
       expect(xml).toContain('<heading level="1">');
       expect(xml).toContain('<bold>strongly</bold>');
       expect(xml).toContain('<table>');
+    });
+
+    it('page breaks of docx, html and txt become pageBreak nodes (a form feed line in the plain text), no empty paragraph beside them', async () => {
+      await importAndWait(svc, { fileId: 'paged-docx', type: 'documentPro' }, { name: 'paged.docx', data: await pageBreakDocx() });
+      expect(await plainText('paged-docx')).toBe('Chapter one\n\f\nChapter two\nbefore\n\f\nafter');
+      const blocks = (await svc.services.content.read(svc.app.id, 'paged-docx')).getXmlFragment('default').toArray();
+      expect(blocks.map((block) => (block as { nodeName?: string }).nodeName)).toEqual(['paragraph', 'pageBreak', 'paragraph', 'paragraph', 'pageBreak', 'paragraph']);
+
+      const html = '<p>Intro</p><div style="page-break-before: always">Body</div><p style="break-after: page">End</p><p>Appendix<br clear="all" style="page-break-before:always">Notes</p>';
+      await importAndWait(svc, { fileId: 'paged-html', type: 'documentPro' }, { name: 'paged.html', data: text(html) });
+      expect(await plainText('paged-html')).toBe('Intro\n\f\nBody\nEnd\n\f\nAppendix\n\f\nNotes');
+
+      await importAndWait(svc, { fileId: 'paged-txt', type: 'document' }, { name: 'paged.txt', data: text('page one\fpage two') });
+      expect(await plainText('paged-txt')).toBe('page one\n\f\npage two');
     });
 
     it('md and txt → document, html → documentPro; the legacy v1 pair works the same', async () => {
@@ -181,6 +234,45 @@ for (const database of testDatabases()) {
       expect(box.get('x')).toBeGreaterThan(80);
       expect(box.get('x')).toBeLessThan(120);
       expect(box.get('width')).toBeGreaterThan(400);
+    });
+
+    it('pptx pictures → image boxes at their place backed by image attachments; exported to pptx they come back', async () => {
+      await importAndWait(svc, { fileId: 'album', type: 'presentation' }, { name: 'album.pptx', data: await pptxPicturesFixture() });
+      const doc = await svc.services.content.read(svc.app.id, 'album');
+      const slides = doc.getArray<Y.Map<any>>('slides').toArray();
+      const boxesOf = (slide: Y.Map<any>) => (slide.get('boxes') as Y.Array<Y.Map<unknown>>).toArray().map((box) => box.toJSON() as Record<string, unknown>);
+      const [title, picture, photo] = boxesOf(slides[0]!);
+      expect(boxesOf(slides[0]!)).toHaveLength(3); // the SVG has no box
+      expect(title).toMatchObject({ type: 'text', x: 48, y: 48, width: 480, height: 96 });
+      expect(picture).toMatchObject({ type: 'image', x: 192, y: 240, width: 192, height: 96, alt: expect.stringMatching(/\.png$/) });
+      expect(photo).toMatchObject({ type: 'image', x: 672, y: 288, width: 144, height: 144, alt: expect.stringMatching(/\.jpeg$/) });
+      const [backdrop] = boxesOf(slides[1]!);
+      expect(backdrop).toMatchObject({ type: 'image', x: 0, y: 0, width: 960, height: 480, src: picture!.src });
+
+      // each picture is an image attachment of the new file, served with its sniffed type
+      const stored = await svc.services.storage.db.selectFrom('attachments').select(['guid', 'mime_type', 'width', 'height', 'bucket']).where('file_id', '=', 'album').orderBy('mime_type').execute();
+      expect(stored).toMatchObject([
+        { mime_type: 'image/jpeg', width: 30, height: 30, bucket: 'images' },
+        { mime_type: 'image/png', width: 40, height: 20, bucket: 'images' },
+      ]);
+      const served = await fetchAttachment(svc, picture!.src as string);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(png(40, 20));
+
+      // round trip: the export writes the pictures back at the same place and size
+      svc.integrator.addFile({ id: 'album', type: 'presentation', name: 'Album', grants: { [DEFAULT_USER.id]: { readable: true, editable: true, exportable: true } } });
+      const exported = await parsePptx(new Uint8Array((await exportFile(svc, 'album', 'pptx')).bytes).buffer, { imageMode: 'base64' });
+      const pictures = exported.slides.map((slide) => slide.elements.filter((element) => element.type === 'image'));
+      // the export's slides are the model's 960 × 540 points
+      expect([exported.size.width, exported.size.height].map(Math.round)).toEqual([960, 540]);
+      const pointsOf = (element: { left: number; top: number; width: number; height: number }) => [element.left, element.top, element.width, element.height].map(Math.round);
+      expect(pictures[0]!.map(pointsOf)).toEqual([
+        [192, 240, 192, 96],
+        [672, 288, 144, 144],
+      ]);
+      expect(pictures[1]!.map(pointsOf)).toEqual([[0, 0, 960, 480]]);
+      expect((pictures[0]![0] as { base64: string }).base64).toBe(`data:${dataUrl('image/png', png(40, 20))}`);
     });
 
     it('a fileUrl on the (allowed) loopback network is fetched; a metadata address is refused at once', async () => {
@@ -311,9 +403,10 @@ describe('import limits [sqlite]', { timeout: 120_000 }, () => {
 });
 
 describe('legacy formats through LibreOffice (a stand-in soffice) [sqlite]', { timeout: 120_000 }, () => {
-  // LibreOffice is an optional component the test machine lacks: this stand-in answers as `soffice --convert-to
-  // docx` does (writes <outdir>/input.docx, here the file it was given), fails when the file starts with FAIL and
-  // never ends when it starts with HANG, so what import makes of LibreOffice's outcomes is what is tested.
+  // LibreOffice is an optional component many machines lack (libreoffice.test.ts runs the real one where it is):
+  // this stand-in answers as `soffice --convert-to docx` does (writes <outdir>/input.docx, here the file it was
+  // given), fails when the file starts with FAIL and never ends when it starts with HANG, so what import makes of
+  // LibreOffice's outcomes is what is tested.
   let bin: string;
   let svc: TestService;
   beforeEach(async () => {

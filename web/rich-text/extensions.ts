@@ -30,7 +30,8 @@ export interface RichTextOptions {
  */
 export function richTextExtensions(options: RichTextOptions): AnyExtension[] {
   return [
-    ...modelExtensions(options.host),
+    // a text box (a fragment other than the document's) has no pages: Ctrl+Enter stays a line break there
+    ...modelExtensions(options.host, { pageBreaks: options.fragment === undefined }),
     Markdown,
     wordPaste,
     Collaboration.configure(options.fragment ? { fragment: options.fragment } : { document: options.doc, field: 'default' }),

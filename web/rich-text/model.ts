@@ -12,6 +12,7 @@ import { Bookmark } from './nodes/bookmark.js';
 import { DateMention } from './nodes/date-mention.js';
 import { FileMention, type MentionedFile } from './nodes/file-mention.js';
 import { image } from './nodes/image.js';
+import { PageBreak } from './nodes/page-break.js';
 import { userMention } from './nodes/mention.js';
 
 /** What the model's nodes and marks ask of the page they live in (none of it changes what they store). */
@@ -37,9 +38,10 @@ export const READING_HOST: ModelHost = {
  * attributes the server's model code reads (src/domain/content/rich-text.ts). The standard ones come from
  * Tiptap as they are; ours (mentions, bookmark, image display, link defaults) are in nodes/ and marks/.
  * Undo and redo are the collaboration binding's (extensions.ts), so StarterKit's history is off; so is its
- * trailing paragraph, which two editors would each add to the shared document at once.
+ * trailing paragraph, which two editors would each add to the shared document at once. `pageBreaks` false:
+ * page breaks are shown but not inserted (a presentation's text boxes have no pages).
  */
-export function modelExtensions(host: ModelHost): AnyExtension[] {
+export function modelExtensions(host: ModelHost, { pageBreaks = true }: { pageBreaks?: boolean } = {}): AnyExtension[] {
   return [
     StarterKit.configure({ undoRedo: false, link: false, trailingNode: false }),
     TaskList,
@@ -50,6 +52,7 @@ export function modelExtensions(host: ModelHost): AnyExtension[] {
     FileMention.configure({ open: host.openFile }),
     DateMention.configure({ typed: host.dateTyped }),
     Bookmark,
+    PageBreak.configure({ insertable: pageBreaks }),
     link,
     Highlight,
     TextStyle,

@@ -54,6 +54,7 @@ function buttons(actions: ToolbarActions): Button[][] {
       { tool: 'unlink', icon: '↛', label: t('toolbar.unlink'), run: (e) => e.chain().focus().unsetLink().run(), shown: (e) => e.isActive('link') },
       { tool: 'image', icon: '▣', label: t('toolbar.image'), run: () => (actions.insertImage(), true) },
       { tool: 'date', icon: '▤', label: t('toolbar.date'), run: () => (actions.insertDate(), true) },
+      { tool: 'pageBreak', icon: '⤓', label: t('toolbar.pageBreak'), run: (e) => e.chain().focus().setPageBreak().run() },
       { tool: 'table', icon: '▦', label: t('toolbar.table'), run: (e) => e.chain().focus().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
       { tool: 'addRow', icon: '+―', label: t('toolbar.addRow'), run: (e) => e.chain().focus().addRowAfter().run(), shown: inTable },
       { tool: 'addColumn', icon: '+|', label: t('toolbar.addColumn'), run: (e) => e.chain().focus().addColumnAfter().run(), shown: inTable },

@@ -4,8 +4,9 @@ import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
 import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
 import { t as shellText } from '../shared/i18n/index.js';
+import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
-import { shownText, SheetValues } from './values.js';
+import { SheetValues } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
 
@@ -45,6 +46,7 @@ export class SpreadsheetEditor {
   private readonly tabs: HTMLElement;
   private readonly notice: HTMLElement;
   private readonly freezeButton: HTMLButtonElement;
+  private readonly formatPicker: FormatPicker;
   private activeId: string;
   private editable: boolean;
   private noticeTimer = 0;
@@ -98,7 +100,7 @@ export class SpreadsheetEditor {
       frozenRows: () => this.workbook.frozenRows(this.sheet),
       renderCell: (cell, row, column) => {
         const shown = this.values.shown(this.sheet, row, column);
-        cell.textContent = shownText(shown);
+        cell.textContent = shown.text;
         if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
         if (shown.kind === 'error') {
@@ -124,6 +126,11 @@ export class SpreadsheetEditor {
     const toolbar = context.shell.toolbar;
     this.freezeButton = toolButton(t('toolbar.freeze'), '❄', () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)));
     this.freezeButton.setAttribute('aria-pressed', 'false');
+    this.formatPicker = new FormatPicker((code) => {
+      this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
+      this.selectionChanged();
+      this.grid.focus();
+    });
     toolbar.append(
       toolButton(shellText('toolbar.undo'), '↶', () => this.editable && this.undo.undo()),
       toolButton(shellText('toolbar.redo'), '↷', () => this.editable && this.undo.redo()),
@@ -132,6 +139,7 @@ export class SpreadsheetEditor {
       toolButton(t('toolbar.insertColumn'), '+⇠', () => this.shiftSelected('column', 1)),
       toolButton(t('toolbar.deleteColumn'), '−⇠', () => this.shiftSelected('column', -1)),
       this.freezeButton,
+      this.formatPicker.element,
     );
 
     this.bindFormulaBar();
@@ -167,6 +175,7 @@ export class SpreadsheetEditor {
     this.editable = editable;
     this.grid.setReadOnly(!editable);
     this.formulaInput.readOnly = !editable;
+    this.formatPicker.disabled = !editable;
     this.root.classList.toggle('svc-sheet-read-only', !editable);
     this.renderTabs();
   }
@@ -229,7 +238,7 @@ export class SpreadsheetEditor {
     const rows: string[][] = [];
     for (let row = range.top; row <= bottom; row++) {
       const line: string[] = [];
-      for (let column = range.left; column <= right; column++) line.push(shownText(this.values.shown(this.sheet, row, column)));
+      for (let column = range.left; column <= right; column++) line.push(this.values.shown(this.sheet, row, column).text);
       rows.push(line);
     }
     return formatTsv(rows);
@@ -319,6 +328,7 @@ export class SpreadsheetEditor {
     const range = normalizeRange(selection.active, selection.extent);
     this.nameBox.value = rangeText(range);
     if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, selection.active.row, selection.active.column);
+    this.formatPicker.show(this.workbook.format(this.sheet, selection.active.row, selection.active.column));
     for (const listener of this.selectionListeners) listener();
   }
 

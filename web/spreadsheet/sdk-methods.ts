@@ -1,7 +1,8 @@
 import { ProtocolError } from '../../sdk/protocol.js';
 import { BridgeError, type EditorMethod } from '../shared/bridge.js';
 import { rangeText, resolveA1, type SpreadsheetEditor } from './editor.js';
-import { shownText, type ShownValue } from './values.js';
+import { findCells, matchAddress, type SearchOptions } from './search.js';
+import type { ShownValue } from './values.js';
 import { WorkbookError, type Sheet } from './workbook.js';
 
 /** Most cells one getRangeValues or setContent call may carry (the frame's messages are copied whole). */
@@ -110,6 +111,16 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
       if (!located) throw invalid(`"${cell}" is not a range of this spreadsheet`);
       return located;
     },
+    search: (query, options) => {
+      if (typeof query !== 'string' || query === '') throw invalid('search needs the text to find (a non-empty string)');
+      const flags = (options ?? {}) as SearchOptions;
+      if (typeof flags !== 'object' || Array.isArray(flags)) throw invalid('options must be an object such as {matchCase: true, wholeCell: true}');
+      const matches = findCells(editor, query, { matchCase: flags.matchCase === true, wholeCell: flags.wholeCell === true });
+      const first = matches[0];
+      if (first) editor.locate(matchAddress(editor, first));
+      return matches.map((match) => ({ sheetId: match.sheetId, range: rangeText({ top: match.row, left: match.column, bottom: match.row, right: match.column }) }));
+    },
+    getSelections: () => [{ sheetId: editor.activeSheetId, range: rangeText(editor.grid.selectedRange) }],
     exportCsv: computed((sheetId) => {
       const sheet = sheetArgument(sheetId);
       const used = editor.usedRange(sheet);
@@ -117,7 +128,7 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
       const lines: string[] = [];
       for (let row = 0; row <= used.bottom; row++) {
         const fields: string[] = [];
-        for (let column = 0; column <= used.right; column++) fields.push(csvField(shownText(editor.values.shown(sheet, row, column))));
+        for (let column = 0; column <= used.right; column++) fields.push(csvField(editor.values.shown(sheet, row, column).text));
         lines.push(fields.join(','));
       }
       return lines.join('\r\n');

@@ -1,30 +1,28 @@
 import { FormulaError, SpreadsheetCalculation, type CellValue } from '../../src/domain/sheets/formulas/index.js';
+import { formatValue } from '../../src/domain/sheets/number-format.js';
 import type { Sheet, Workbook } from './workbook.js';
 
-/** What a cell shows: its value and how to draw it. */
+/** What a cell shows: its value, the text its number format makes of it, and how to draw it. */
 export interface ShownValue {
   value: string | number | boolean;
+  /** as the grid, the clipboard and CSV export write it */
+  text: string;
   kind: 'empty' | 'number' | 'text' | 'boolean' | 'error' | 'pending';
 }
 
-const EMPTY: ShownValue = { value: '', kind: 'empty' };
+const EMPTY: ShownValue = { value: '', text: '', kind: 'empty' };
 
-/** Text of a shown value, as the grid, the clipboard and CSV export write it. */
-export function shownText(shown: ShownValue): string {
-  if (shown.kind === 'boolean') return shown.value ? 'TRUE' : 'FALSE';
-  return String(shown.value);
-}
-
-function shownOf(value: CellValue | string | number | boolean | undefined): ShownValue {
+function shownOf(value: CellValue | string | number | boolean | undefined, format: string | undefined): ShownValue {
   if (value === undefined || value === null || value === '') return EMPTY;
-  if (value instanceof FormulaError) return { value: value.code, kind: 'error' };
-  if (typeof value === 'number') return { value, kind: 'number' };
-  if (typeof value === 'boolean') return { value, kind: 'boolean' };
-  return { value, kind: 'text' };
+  if (value instanceof FormulaError) return { value: value.code, text: value.code, kind: 'error' };
+  const text = formatValue(value, format);
+  if (typeof value === 'number') return { value, text, kind: 'number' };
+  if (typeof value === 'boolean') return { value, text, kind: 'boolean' };
+  return { value, text, kind: 'text' };
 }
 
 /** A formula cell before the engine has computed the workbook (only between first paint and `compute`). */
-const PENDING: ShownValue = { value: '…', kind: 'pending' };
+const PENDING: ShownValue = { value: '…', text: '…', kind: 'pending' };
 
 /**
  * The values cells show: a value as stored, a formula as the shared formula engine computes it (the same
@@ -63,10 +61,10 @@ export class SheetValues {
   shown(sheet: Sheet, row: number, column: number): ShownValue {
     const cell = this.workbook.cell(sheet, row, column);
     if (!cell) return EMPTY;
-    if (typeof cell.f !== 'string' || cell.f.length < 2) return shownOf(cell.v);
+    if (typeof cell.f !== 'string' || cell.f.length < 2) return shownOf(cell.v, cell.z);
     if (!this.calculation) return PENDING;
     this.calculation.flush();
-    return shownOf(this.calculation.workbook.value(this.workbook.idOf(sheet), row, column));
+    return shownOf(this.calculation.workbook.value(this.workbook.idOf(sheet), row, column), cell.z);
   }
 
   /** Why a formula shows #ERROR! (it does not parse), for the cell's tooltip. */

@@ -10,7 +10,8 @@ import {
   type Cell,
 } from '../../src/domain/content/model.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
-import { invalidInput, isEmptyCell, toCell, type CellInput } from '../../src/domain/sheets/cells.js';
+import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, type CellInput } from '../../src/domain/sheets/cells.js';
+import { formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
 import { shiftFormula, type StructureEdit } from '../../src/domain/sheets/formulas/index.js';
 import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
 import type { CellRange } from '../shared/grid/grid.js';
@@ -41,7 +42,7 @@ export interface SheetSummary {
 /** A refused edit, with a key of the editor's messages so the page can say why. */
 export class WorkbookError extends Error {
   constructor(
-    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet',
+    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge',
     message: string,
   ) {
     super(message);
@@ -113,13 +114,43 @@ export class Workbook {
     return isEmptyCell(value) ? undefined : (value as Cell);
   }
 
-  /** What the formula bar shows: the formula, else the value as typed. */
+  /** What the formula bar shows: the formula, else the value as typed (a date as a date, which reads back the same). */
   input(sheet: Sheet, row: number, column: number): string {
     const cell = this.cell(sheet, row, column);
     if (!cell) return '';
     if (typeof cell.f === 'string' && cell.f !== '') return cell.f;
     if (typeof cell.v === 'boolean') return cell.v ? 'TRUE' : 'FALSE';
+    if (typeof cell.v === 'number' && isDateFormat(cell.z)) return formatNumber(cell.v, Number.isInteger(cell.v) ? TYPED_DATE : TYPED_DATE_TIME);
     return cell.v === undefined || cell.v === null ? '' : String(cell.v);
+  }
+
+  /** The cell's number format code; undefined for General. */
+  format(sheet: Sheet, row: number, column: number): string | undefined {
+    return formatOf(this.cells(sheet)?.get(cellKey(row, column)));
+  }
+
+  /**
+   * Gives every cell of `range` the number format `code` (null: General), empty cells too, so what is typed
+   * there later shows in it. At most MAX_FORMATTED_CELLS cells at once: formats are kept per cell.
+   */
+  setFormat(sheet: Sheet, range: CellRange, code: string | null): void {
+    const reason = code === null ? undefined : invalidFormatCode(code);
+    if (reason) throw new WorkbookError('invalidValue', reason);
+    const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
+    if (size > MAX_FORMATTED_CELLS) throw new WorkbookError('formatTooLarge', `a number format is given to at most ${MAX_FORMATTED_CELLS} cells at once, not ${size}`);
+    this.change(() => {
+      const cells = this.cellsForWriting(sheet);
+      for (let row = range.top; row <= range.bottom; row++) {
+        for (let column = range.left; column <= range.right; column++) {
+          const key = cellKey(row, column);
+          const stored = cells.get(key);
+          const next = withFormat(stored, code);
+          if (next === null) {
+            if (stored !== undefined) cells.delete(key);
+          } else if (formatOf(stored) !== next.z || stored === undefined) cells.set(key, next);
+        }
+      }
+    });
   }
 
   columnWidth(sheet: Sheet, column: number): number {
@@ -159,7 +190,7 @@ export class Workbook {
     }
     const inputs = block.map((line) => line.map(parseTyped));
     for (const line of inputs) {
-      for (const input of line) {
+      for (const { input } of line) {
         const reason = invalidInput(input);
         if (reason) throw new WorkbookError('invalidValue', reason);
       }
@@ -167,9 +198,12 @@ export class Workbook {
     this.change(() => {
       const cells = this.cellsForWriting(sheet);
       inputs.forEach((line, r) =>
-        line.forEach((input, c) => {
+        line.forEach(({ input, format }, c) => {
           const key = cellKey(row + r, column + c);
-          const next = toCell(input);
+          const stored = cells.get(key);
+          const next = toCell(input, stored);
+          // a date or percentage typed into a General cell gives it the format it was typed in, as spreadsheets do
+          if (next !== null && format !== undefined && next.z === undefined) next.z = format;
           if (next === null) cells.delete(key);
           else cells.set(key, next);
         }),
@@ -186,12 +220,13 @@ export class Workbook {
   clear(sheet: Sheet, range: CellRange): void {
     const cells = this.cells(sheet);
     if (!cells) return;
-    const keys: string[] = [];
-    cells.forEach((_value, key) => {
+    const cleared: Array<[string, ReturnType<typeof toCell>]> = [];
+    cells.forEach((value, key) => {
       const at = parseCellKey(key);
-      if (at && at.row >= range.top && at.row <= range.bottom && at.column >= range.left && at.column <= range.right) keys.push(key);
+      // clearing keeps a cell's number format (as the Delete key does in spreadsheets)
+      if (at && at.row >= range.top && at.row <= range.bottom && at.column >= range.left && at.column <= range.right && !isEmptyCell(value)) cleared.push([key, toCell(null, value)]);
     });
-    if (keys.length > 0) this.change(() => keys.forEach((key) => cells.delete(key)));
+    if (cleared.length > 0) this.change(() => cleared.forEach(([key, next]) => (next === null ? cells.delete(key) : cells.set(key, next))));
   }
 
   /** Inserts (delta > 0) or removes (delta < 0) rows or columns at `at`, moving the cells below or right. */
@@ -332,17 +367,42 @@ export class Workbook {
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))%$/;
+const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+/** How a typed date is shown, and how the formula bar writes a date so that it reads back the same. */
+const TYPED_DATE = 'yyyy-mm-dd';
+const TYPED_DATE_TIME = 'yyyy-mm-dd hh:mm:ss';
+/** Most cells one number format change touches. */
+export const MAX_FORMATTED_CELLS = 100_000;
+/** Days between the serial epoch 1899-12-30 (docs/SHEETS.md "Dates") and 1970-01-01. */
+const EPOCH_OFFSET_DAYS = 25_569;
 
-/** Typed text as a cell input: a number when it reads as one, TRUE/FALSE, else the text (formulas stay text). */
-export function parseTyped(text: string): CellInput {
+/**
+ * Typed text as a cell input: a number when it reads as one, a percentage (`12.5%` is 0.125, shown `0.0%`), a date
+ * (`2024-03-15`, `2024/3/15 9:30`: its serial number, shown as typed), TRUE/FALSE, else the text (formulas stay
+ * text). `format` is the number format the way it was typed implies.
+ */
+export function parseTyped(text: string): { input: CellInput; format?: string } {
   const trimmed = text.trim();
-  if (trimmed === '') return null;
-  if (text.startsWith('=')) return text;
+  if (trimmed === '') return { input: null };
+  if (text.startsWith('=')) return { input: text };
   if (NUMBER.test(trimmed)) {
     const value = Number(trimmed);
-    if (Number.isFinite(value)) return value;
+    if (Number.isFinite(value)) return { input: value };
+  }
+  const percent = PERCENT.exec(trimmed);
+  if (percent) {
+    const decimals = (percent[1]!.split('.')[1] ?? '').length;
+    return { input: Number(percent[1]) / 100, format: decimals > 0 ? `0.${'0'.repeat(decimals)}%` : '0%' };
+  }
+  const date = DATE.exec(trimmed);
+  if (date) {
+    const [, year, month, day, hours, minutes, seconds] = date.map(Number) as number[];
+    const time = Date.UTC(year!, month! - 1, day!, hours || 0, minutes || 0, seconds || 0);
+    const valid = new Date(time).getUTCDate() === day && (hours || 0) < 24;
+    if (valid) return { input: time / 86_400_000 + EPOCH_OFFSET_DAYS, format: date[4] === undefined ? TYPED_DATE : date[6] === undefined ? 'yyyy-mm-dd hh:mm' : TYPED_DATE_TIME };
   }
   const upper = trimmed.toUpperCase();
-  if (upper === 'TRUE' || upper === 'FALSE') return upper === 'TRUE';
-  return text;
+  if (upper === 'TRUE' || upper === 'FALSE') return { input: upper === 'TRUE' };
+  return { input: text };
 }

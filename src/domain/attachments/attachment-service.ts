@@ -22,6 +22,13 @@ export function attachmentPath(guid: string): string {
   return `/sdk/v2/attachments/${guid}`;
 }
 
+const ATTACHMENT_PATH = /^\/sdk\/v2\/attachments\/([A-Za-z0-9-]{1,64})$/;
+
+/** The guid an attachment path (as content stores it) names; undefined for anything else (an external image). */
+export function attachmentGuidOf(src: string): string | undefined {
+  return ATTACHMENT_PATH.exec(src)?.[1];
+}
+
 /** One upload to prepare (an entry of the `POST /uploader/token` body). */
 export interface UploadRequest {
   /** default `images` */
@@ -193,6 +200,24 @@ export class AttachmentService {
       stored.push(picture.guid);
     }
     return stored;
+  }
+
+  /**
+   * Copies the application's attachments `guids` to `fileId` under new guids, in `db` (the transaction that
+   * creates that file): a file owns its images, so a copy keeps showing them after the original is deleted and
+   * to readers who may not read the original. Guids that are not attachments of the application are skipped.
+   * Returns old guid → new guid for those copied.
+   */
+  async copyTo(db: Db, appId: string, fileId: string, guids: readonly string[]): Promise<Map<string, string>> {
+    const renamed = new Map<string, string>();
+    for (const guid of new Set(guids)) {
+      const row = await db.selectFrom('attachments').selectAll().where('app_id', '=', appId).where('guid', '=', guid).executeTakeFirst();
+      if (!row) continue;
+      const copy = { ...row, guid: crypto.randomUUID(), file_id: fileId, created_at: Date.now() };
+      await db.insertInto('attachments').values(copy).execute();
+      renamed.set(guid, copy.guid);
+    }
+    return renamed;
   }
 
   async store(grant: UploadGrant, data: Buffer): Promise<StoredAttachment> {

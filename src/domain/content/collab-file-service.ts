@@ -2,10 +2,12 @@ import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { App } from '../apps/app-service.js';
+import { attachmentGuidOf, attachmentPath, type AttachmentService } from '../attachments/attachment-service.js';
 import type { CollabFile, FileService } from '../files/file-service.js';
 import { mentionsOfContent } from './mentions.js';
 import type { ContentActor, ContentService } from './content-service.js';
-import { richTextOf, type ContentKind } from './model.js';
+import { imageReferencesOf } from './image-references.js';
+import { docFromState, richTextOf, type ContentKind } from './model.js';
 import { plainTextOf } from './plain-text.js';
 import { bookmarksIn, InvalidFragment, paragraphsFromText, parseFragment, richTextToPlain, toYNodes, type ProseMirrorNode } from './rich-text.js';
 import { countKeywords, countWords } from './word-count.js';
@@ -26,6 +28,7 @@ export class CollabFileService {
     private readonly storage: Storage,
     private readonly files: FileService,
     private readonly content: ContentService,
+    private readonly attachments: AttachmentService,
   ) {}
 
   /** Reads the file's current content with `use` (a shared document: read it, never change it). */
@@ -35,19 +38,34 @@ export class CollabFileService {
   }
 
   /**
-   * Creates `targetId` as a full, independent copy of `sourceId`'s content (same type). A target that
-   * exists is refused (70012) and nothing changes; if storing the content fails the new file is removed.
+   * Creates `targetId` as a full, independent copy of `sourceId`'s content (same type), with its own copies of
+   * the images the content shows (docs/ATTACHMENTS.md). A target that exists is refused (70012) and nothing
+   * changes; the file, its content and its images commit together, so a failure or a crash leaves no copy behind.
    */
   async copy(app: App, sourceId: string, targetId: string, actor: ContentActor): Promise<CollabFile> {
     const kind = await this.content.kindOf(app.id, sourceId);
     if (targetId === sourceId) throw new ApiError(Errors.fileExists, `file ${targetId} already exists`);
-    const state = await this.content.state(app.id, sourceId);
-    // The new file and its content commit together: a failure or a crash leaves no empty copy behind.
-    return this.storage.db.transaction().execute(async (trx) => {
-      const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId }, trx);
-      await this.content.initialize(trx, app.id, targetId, kind, state);
-      return created;
-    });
+    const doc = docFromState(await this.content.state(app.id, sourceId));
+    try {
+      const images = imageReferencesOf(doc, kind).flatMap((reference) => {
+        const guid = attachmentGuidOf(reference.src);
+        return guid ? [{ reference, guid }] : [];
+      });
+      return await this.storage.db.transaction().execute(async (trx) => {
+        const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId }, trx);
+        const renamed = await this.attachments.copyTo(trx, app.id, targetId, images.map((image) => image.guid));
+        doc.transact(() => {
+          for (const { reference, guid } of images) {
+            const copied = renamed.get(guid);
+            if (copied) reference.set(attachmentPath(copied));
+          }
+        });
+        await this.content.initialize(trx, app.id, targetId, kind, Y.encodeStateAsUpdate(doc));
+        return created;
+      });
+    } finally {
+      doc.destroy();
+    }
   }
 
   plainText(appId: string, fileId: string): Promise<string> {

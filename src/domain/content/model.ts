@@ -25,6 +25,8 @@ export const SLIDES_ROOT = 'slides';
 export interface Cell {
   v?: string | number | boolean | null;
   f?: string;
+  /** number format code (`#,##0.00`, `yyyy-mm-dd`; src/domain/sheets/number-format.ts); absent: General */
+  z?: string;
 }
 
 /**

@@ -19,7 +19,8 @@ export interface ProseMirrorNode {
 export const TEXTBLOCK_NODES = ['paragraph', 'heading', 'codeBlock'] as const;
 /** Block nodes that hold other blocks. `bookmark` (documentPro) names the blocks it wraps. */
 export const CONTAINER_NODES = ['blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'table', 'tableRow', 'tableCell', 'tableHeader', 'bookmark'] as const;
-export const LEAF_BLOCK_NODES = ['horizontalRule', 'image'] as const;
+/** `pageBreak`: what follows starts on a new page (documentPro's pages, pdf and docx exports). */
+export const LEAF_BLOCK_NODES = ['horizontalRule', 'pageBreak', 'image'] as const;
 export const INLINE_NODES = ['hardBreak', 'mention', 'fileMention', 'dateMention', 'image'] as const;
 export const MARKS = ['bold', 'italic', 'underline', 'strike', 'code', 'link', 'highlight', 'textStyle', 'subscript', 'superscript'] as const;
 
@@ -34,7 +35,10 @@ const MAX_DEPTH = 64;
 // ---------------------------------------------------------------------------------------------------
 // Plain text
 
-/** Whether the node is a leaf (no content, one position in ProseMirror's counting): images, rules, hard breaks, mentions. */
+/** What a page break reads as in plain text: a line holding one form feed (U+000C), the plain-text page break. */
+export const PAGE_BREAK_TEXT = '\f';
+
+/** Whether the node is a leaf (no content, one position in ProseMirror's counting): images, rules, page breaks, hard breaks, mentions. */
 export function isLeafNode(nodeName: string): boolean {
   return leafNodes.has(nodeName);
 }
@@ -101,13 +105,15 @@ function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void
       }
     } else if (child instanceof Y.XmlElement && isTextblock(child)) {
       lines.push(inlineText(child.toArray()));
+    } else if (name === 'pageBreak') {
+      lines.push(PAGE_BREAK_TEXT);
     } else if (name !== 'horizontalRule' && name !== 'image') {
       collectLines(child, lines);
     }
   }
 }
 
-/** The text of a rich-text fragment in reading order: one line per textblock, table rows tab-separated. */
+/** The text of a rich-text fragment in reading order: one line per textblock, table rows tab-separated, a page break a form feed line. */
 export function richTextToPlain(fragment: Y.XmlFragment | Y.XmlElement): string {
   const lines: string[] = [];
   collectLines(fragment, lines);
@@ -311,7 +317,22 @@ export function toProseMirrorNodes(node: Y.XmlFragment | Y.XmlElement, depth = 0
   return out;
 }
 
-/** Paragraphs for plain text, one per line. */
-export function paragraphsFromText(text: string): ProseMirrorNode[] {
+function linesToParagraphs(text: string): ProseMirrorNode[] {
   return text.split(/\r\n|\r|\n/).map((line) => (line.length > 0 ? { type: 'paragraph', content: [{ type: 'text', text: line }] } : { type: 'paragraph' }));
+}
+
+/**
+ * Blocks for plain text: one paragraph per line, a form feed a page break (the line ends around it are
+ * its own, so the plain text of the result is the text again); the empty text before, between or after
+ * form feeds makes no paragraph.
+ */
+export function paragraphsFromText(text: string): ProseMirrorNode[] {
+  const pages = text.split(/(?:\r\n|\r|\n)?\f(?:\r\n|\r|\n)?/);
+  if (pages.length === 1) return linesToParagraphs(text);
+  const blocks: ProseMirrorNode[] = [];
+  pages.forEach((part, index) => {
+    if (index > 0) blocks.push({ type: 'pageBreak' });
+    if (part.length > 0) blocks.push(...linesToParagraphs(part));
+  });
+  return blocks;
 }

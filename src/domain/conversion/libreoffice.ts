@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { abortReason, ConversionFailed, ConversionTimedOut } from './conversion-errors.js';
 
 /**
@@ -29,8 +30,10 @@ export function findSoffice(searchPath = process.env.PATH ?? ''): string | undef
  * Converts `input` (a file with extension `from`) with `soffice --headless --convert-to <to>`, `to` being the
  * output extension, optionally with a filter (`docx`, `doc:MS Word 97`), and answers the bytes LibreOffice wrote.
  * It runs as a child process in a temporary directory of its own (profile included, so conversions never share
- * state), killed past `deadlineMs` (ConversionTimedOut) or on `signal` (its reason); the directory is removed in
- * every case. Anything else that goes wrong is a ConversionFailed (`not-started` when soffice cannot be run).
+ * state and two run at once), killed past `deadlineMs` (ConversionTimedOut) or on `signal` (its reason); the
+ * directory is removed in every case. Anything else that goes wrong is a ConversionFailed (`not-started` when
+ * soffice cannot be run). LibreOffice recognises a file by its content, not its name: a file it recognises as
+ * nothing else is read as plain text.
  */
 export async function convertWithLibreOffice(
   soffice: string,
@@ -44,18 +47,38 @@ export async function convertWithLibreOffice(
     const source = path.join(dir, `input.${from}`);
     const outDir = path.join(dir, 'out');
     await writeFile(source, input);
-    await runSoffice(soffice, [`-env:UserInstallation=file://${path.join(dir, 'profile')}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', to, '--outdir', outDir, source], from, options);
+    const profile = pathToFileURL(path.join(dir, 'profile')).href;
+    const stderr = await runSoffice(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', to, '--outdir', outDir, source], from, options);
     try {
       return await readFile(path.join(outDir, `input.${to.split(':')[0]}`));
     } catch {
-      throw new ConversionFailed(`LibreOffice finished without writing the converted ${from} file`);
+      // soffice exits with 0 when it cannot load the file ("source file could not be loaded") or cannot write
+      // it as `to` ("no export filter": it read the file as another kind of document, often as plain text)
+      throw new ConversionFailed(`LibreOffice could not convert this ${from} file to ${to.split(':')[0]}${stderr ? ` (${stderr})` : ''}`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-function runSoffice(soffice: string, args: string[], from: string, { signal, deadlineMs }: { signal: AbortSignal; deadlineMs: number }): Promise<void> {
+/**
+ * What soffice says on stderr that is not noise of its launcher (its Java helper is looked for on every start),
+ * each message once, without the server's directories (`/tmp/svc-soffice-…/out/input.pptx` → `input.pptx`).
+ */
+export function sofficeMessages(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((line) => line.replace(/(?:[A-Za-z]:)?(?:[\\/][^\s\\/]+)+[\\/](?=[^\s\\/]+)/g, '').trim())
+    .filter((line) => line !== '' && !/^Warning: failed to launch javaldx/.test(line))
+    .filter((line, index, lines) => lines.indexOf(line) === index)
+    .join('; ')
+    .slice(0, 300);
+}
+
+const STDERR_GRACE_MS = 500;
+
+/** Runs soffice to its end; answers what it said on stderr (sofficeMessages). */
+function runSoffice(soffice: string, args: string[], from: string, { signal, deadlineMs }: { signal: AbortSignal; deadlineMs: number }): Promise<string> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     // soffice is a launcher that starts soffice.bin: in a process group of its own both are killed together
@@ -63,7 +86,7 @@ function runSoffice(soffice: string, args: string[], from: string, { signal, dea
     const child = spawn(soffice, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-300);
+      stderr = (stderr + chunk).slice(-2000);
     });
     let stoppedBecause: Error | undefined;
     const stop = (reason: Error) => {
@@ -82,14 +105,22 @@ function runSoffice(soffice: string, args: string[], from: string, { signal, dea
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (error) reject(error);
-      else resolve();
+      else resolve(sofficeMessages(stderr));
     };
     child.on('error', (error) => settle(stoppedBecause ?? new ConversionFailed(`LibreOffice could not be started: ${error.message}`, 'not-started')));
-    // 'exit', not 'close': a process left behind holding stderr must not hold the conversion up
-    child.on('exit', (code) => {
+    const finish = (code: number | null) => {
       if (stoppedBecause) settle(stoppedBecause);
-      else if (code !== 0) settle(new ConversionFailed(`LibreOffice could not convert this ${from} file (exit code ${code}${stderr.trim() ? `: ${stderr.trim()}` : ''})`));
+      else if (code !== 0) settle(new ConversionFailed(`LibreOffice could not convert this ${from} file (exit code ${code}${sofficeMessages(stderr) ? `: ${sofficeMessages(stderr)}` : ''})`));
       else settle();
+    };
+    // stderr's last words may come after 'exit': wait for 'close', but a process left behind holding stderr
+    // open must not hold the conversion up for more than a moment
+    child.on('exit', (code) => {
+      const grace = setTimeout(() => finish(code), STDERR_GRACE_MS);
+      child.once('close', () => {
+        clearTimeout(grace);
+        finish(code);
+      });
     });
   });
 }

@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
-import { boxTypeOf, docFromState, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../content/model.js';
+import { formatOf } from '../sheets/cells.js';
+import { boxTypeOf, cellKey, docFromState, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../content/model.js';
 import { toProseMirrorNodes, type ProseMirrorNode } from '../content/rich-text.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
 import { calculationOf, FormulaError, sheetIds, type ErrorCode } from '../sheets/formulas/index.js';
@@ -36,6 +37,8 @@ export interface WorkbookCell {
   error?: ErrorCode;
   /** the value is a date-time: `value` is its ISO 8601 text */
   date?: boolean;
+  /** the cell's number format code (docs/SHEETS.md "Number formats"); absent: General */
+  format?: string;
 }
 
 export interface WorkbookSheet {
@@ -99,10 +102,13 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       const cells: WorkbookCell[] = [];
       let rowCount = 0;
       let columnCount = 0;
+      const stored = sheet.get('cells');
       workbook.forEachCell(ids[index]!, { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 }, (row, column, value, formula) => {
         const cell: WorkbookCell =
           value instanceof FormulaError ? { row, column, value: value.code, error: value.code } : { row, column, value };
         if (formula !== undefined) cell.formula = formula.replace(/^=/, '');
+        const format = stored instanceof Y.Map ? formatOf(stored.get(cellKey(row, column))) : undefined;
+        if (format !== undefined) cell.format = format;
         cells.push(cell);
         rowCount = Math.max(rowCount, row + 1);
         columnCount = Math.max(columnCount, column + 1);

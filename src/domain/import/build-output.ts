@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
-import { newSlide, newTextBox, richTextOf, slidesOf } from '../content/model.js';
+import { attachmentPath } from '../attachments/attachment-service.js';
+import { newImageBox, newSlide, newTextBox, richTextOf, slidesOf } from '../content/model.js';
 import { toYNodes } from '../content/rich-text.js';
 import { MAX_COLUMNS as MAX_TABLE_COLUMNS } from '../tables/limits.js';
 import type { FileType } from '../files/file-types.js';
@@ -94,8 +95,10 @@ export function buildOutput(content: ReadContent, target: FileType): ConversionO
           slidesOf(doc).push(slides.map(() => newSlide()));
           slides.forEach((slide, index) => {
             const boxes = slidesOf(doc).get(index).get('boxes') as Y.Array<Y.Map<unknown>>;
-            boxes.push(slide.boxes.map((box) => newTextBox(box)));
-            slide.boxes.forEach((box, boxIndex) => (boxes.get(boxIndex).get('content') as Y.XmlFragment).insert(0, toYNodes(box.blocks)));
+            boxes.push(slide.boxes.map((box) => (box.type === 'image' ? newImageBox(box, { src: attachmentPath(box.guid), alt: box.alt }) : newTextBox(box))));
+            slide.boxes.forEach((box, boxIndex) => {
+              if (box.type === 'text') (boxes.get(boxIndex).get('content') as Y.XmlFragment).insert(0, toYNodes(box.blocks));
+            });
           });
         }),
       };

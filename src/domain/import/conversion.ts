@@ -1,5 +1,5 @@
 import type { ProseMirrorNode } from '../content/rich-text.js';
-import type { Cell } from '../content/model.js';
+import type { BoxFrame, Cell } from '../content/model.js';
 import type { ErrorName } from '../../errors.js';
 import type { FileType } from '../files/file-types.js';
 import type { ZipLimits } from './zip-guard.js';
@@ -13,7 +13,7 @@ export type ReadContent =
   | { shape: 'workbook'; sheets: ReadSheet[] }
   | { shape: 'slides'; slides: ReadSlide[]; images: ExtractedImage[] };
 
-/** An image found inside the file (a docx picture): stored as an attachment of the new file; `guid` is already in the content. */
+/** An image found inside the file (a docx or pptx picture): stored as an attachment of the new file; `guid` is already in the content. */
 export interface ExtractedImage {
   guid: string;
   data: Uint8Array;
@@ -31,8 +31,12 @@ export interface ReadSheet {
   rows: Array<Array<ReadCell | undefined>>;
 }
 
+/** A box of a slide in the model's points: a text box with its rich text, or a picture (one of `images` by guid). */
+export type ReadBox = BoxFrame & ({ type: 'text'; blocks: ProseMirrorNode[] } | { type: 'image'; guid: string; alt: string });
+
 export interface ReadSlide {
-  boxes: Array<{ x: number; y: number; width: number; height: number; blocks: ProseMirrorNode[] }>;
+  /** in drawing order, the last one on top */
+  boxes: ReadBox[];
 }
 
 /** Reports how far reading got, 0-1 (bytes or rows read). */

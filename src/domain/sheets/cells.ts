@@ -1,4 +1,5 @@
 import type { Cell } from '../content/model.js';
+import { GENERAL } from './number-format.js';
 
 /**
  * Cell values as the values API sees them. Cells are the content model's (docs/CONTENT-MODEL.md): plain
@@ -25,7 +26,7 @@ export function isEmptyCell(value: unknown): boolean {
 }
 
 /** How a read shows formula cells: their computed value, or their text. */
-export type ValueRender = 'value' | 'formula';
+export type ValueRender = 'value' | 'formula' | 'formatted';
 
 /** Why an input value cannot be stored; undefined when it can. */
 export function invalidInput(input: unknown): string | undefined {
@@ -39,16 +40,32 @@ export function invalidInput(input: unknown): string | undefined {
 }
 
 /**
- * The stored cell for an input, or null to clear the cell. A string starting with "=" (and longer than
- * that) is a formula: only its text is stored.
+ * The stored cell for an input, or null to remove the cell. A string starting with "=" (and longer than
+ * that) is a formula: only its text is stored. The number format of the cell that was there (`stored`) stays:
+ * a format belongs to the cell, not to its value, so typing into or clearing a formatted cell keeps it.
  */
-export function toCell(input: CellInput): Cell | null {
-  if (input === null || input === '') return null;
-  if (typeof input === 'string' && input.length > 1 && input.startsWith('=')) return { f: input };
-  return { v: input };
+export function toCell(input: CellInput, stored?: unknown): Cell | null {
+  const format = formatOf(stored);
+  let cell: Cell | null = null;
+  if (input !== null && input !== '') cell = typeof input === 'string' && input.length > 1 && input.startsWith('=') ? { f: input } : { v: input };
+  if (format === undefined) return cell;
+  return { ...cell, z: format };
+}
+
+/** The cell with number format `code` (null or General: none), or null when nothing is left to store. */
+export function withFormat(stored: unknown, code: string | null): Cell | null {
+  const cell: Cell = isCell(stored) ? { ...stored } : {};
+  if (code === null || code === GENERAL) delete cell.z;
+  else cell.z = code;
+  return isEmptyCell(cell) && cell.z === undefined ? null : cell;
+}
+
+/** The number format code of a stored cell, undefined for General. */
+export function formatOf(stored: unknown): string | undefined {
+  return isCell(stored) && typeof stored.z === 'string' && stored.z !== '' ? stored.z : undefined;
 }
 
 export function sameCell(stored: unknown, next: Cell): boolean {
   if (!isCell(stored)) return false;
-  return stored.v === next.v && stored.f === next.f && Object.keys(stored).length === Object.keys(next).length;
+  return stored.v === next.v && stored.f === next.f && stored.z === next.z && Object.keys(stored).length === Object.keys(next).length;
 }

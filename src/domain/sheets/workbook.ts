@@ -3,8 +3,9 @@ import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
 import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf } from '../content/model.js';
-import { invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
-import { calculationOf, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
+import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
+import { formatValue } from './number-format.js';
+import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
 import { invalidSheetName } from './sheet-names.js';
 
 /**
@@ -114,10 +115,13 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
   const found: DisplayValue[] = [];
   let lastRow = -1;
   let lastColumn = -1;
+  const cells = render === 'formatted' ? cellsOf(sheet) : undefined;
   calculationOf(doc).forEachCell(sheetIds(doc)[index]!, range, (row, column, value, formula) => {
     rows.push(row);
     columns.push(column);
-    found.push(render === 'formula' && formula !== undefined ? formula : toDisplay(value));
+    if (render === 'formula' && formula !== undefined) found.push(formula);
+    else if (cells && !(value instanceof FormulaError)) found.push(formatValue(toDisplay(value), formatOf(cells.get(cellKey(row, column)))));
+    else found.push(toDisplay(value));
     if (row > lastRow) lastRow = row;
     if (column > lastColumn) lastColumn = column;
   });
@@ -185,10 +189,15 @@ function putValues(sheet: Sheet, row: number, column: number, values: readonly (
   values.forEach((line, r) => {
     line.forEach((input, c) => {
       const key = cellKey(row + r, column + c);
-      const next = toCell(input);
       const stored = cells.get(key);
+      const next = toCell(input, stored);
       if (next === null) {
         if (stored !== undefined) cells.delete(key);
+        return;
+      }
+      if (isEmptyCell(next)) {
+        // a formatted cell cleared: only its format stays, and an empty cell does not grow the sheet
+        if (!sameCell(stored, next)) cells.set(key, next);
         return;
       }
       lastRow = Math.max(lastRow, row + r);

@@ -39,7 +39,8 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Copy a collaborative file',
         description:
           'Needs `copyable` on the source. Creates `fileId` (body) as a new file of the same type with a full, independent copy of ' +
-          'the current content (live edits included); later edits of either file do not reach the other. An existing fileId is ' +
+          'the current content (live edits included) and its own copies of the images the content shows (docs/ATTACHMENTS.md); later ' +
+          'edits of either file do not reach the other, and deleting the original leaves the copy whole. An existing fileId is ' +
           'refused with 70012 and nothing changes. Not idempotent.',
         params: FileIdParams,
         body: Type.Object({ fileId: Type.String({ pattern: FILE_ID_PATTERN, description: 'id of the new copy' }) }),

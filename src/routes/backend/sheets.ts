@@ -60,11 +60,18 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `readable`. Rows run from the range\'s first row to its last non-empty row, each from the range\'s first ' +
           'column to its last non-empty cell (trailing empty rows and cells trimmed); empty cells inside read as "". ' +
           'Numbers, text and booleans keep their types; dates are serial numbers (days since 1899-12-30). Formulas read as ' +
-          'computed by the formula engine (errors as their code, e.g. "#DIV/0!"), or as their text with valueRenderOption=FORMULA.',
+          'computed by the formula engine (errors as their code, e.g. "#DIV/0!"), or as their text with valueRenderOption=FORMULA, or ' +
+          'as the text they show under their number format with valueRenderOption=FORMATTED_VALUE.',
         params: FileIdParams,
         querystring: Type.Object({
           range: Range,
-          valueRenderOption: Type.Optional(Type.String({ enum: ['UNFORMATTED_VALUE', 'FORMULA'], default: 'UNFORMATTED_VALUE' })),
+          valueRenderOption: Type.Optional(
+            Type.String({
+              enum: ['UNFORMATTED_VALUE', 'FORMULA', 'FORMATTED_VALUE'],
+              default: 'UNFORMATTED_VALUE',
+              description: 'FORMATTED_VALUE: every cell as the text it shows under its number format (docs/SHEETS.md "Number formats")',
+            }),
+          ),
         }),
         response: {
           200: BackendOk(
@@ -78,7 +85,7 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { range, valueRenderOption } = request.query;
-      const render = valueRenderOption === 'FORMULA' ? 'formula' : 'value';
+      const render = valueRenderOption === 'FORMULA' ? 'formula' : valueRenderOption === 'FORMATTED_VALUE' ? 'formatted' : 'value';
       return ok(await app.services.sheets.read(callerOf(request), request.params.fileId, range, render));
     },
   );

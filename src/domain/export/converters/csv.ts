@@ -1,16 +1,16 @@
-import { numberToText } from '../../sheets/formulas/values.js';
 import type { WorkbookCell, WorkbookSource } from '../source.js';
-import type { Progress } from './shared.js';
+import { shownCellText, type Progress } from './shared.js';
 
 /**
  * spreadsheet → CSV (RFC 4180): the first sheet, rows up to the last non-empty one, computed values of
- * formulas (numbers as the spreadsheet shows them, booleans TRUE/FALSE, errors as their code). UTF-8 with
+ * formulas (numbers as the spreadsheet shows them: under their number format when they have one, else 15
+ * significant digits; booleans TRUE/FALSE, errors as their code). UTF-8 with
  * a byte-order mark, so spreadsheet programs read CJK text correctly; CRLF line ends.
  */
 
 function field(cell: WorkbookCell | undefined): string {
-  if (!cell || cell.value === null) return '';
-  const text = typeof cell.value === 'number' ? numberToText(cell.value) : typeof cell.value === 'boolean' ? (cell.value ? 'TRUE' : 'FALSE') : cell.value;
+  if (!cell) return '';
+  const text = shownCellText(cell);
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -8,6 +8,7 @@ import {
   ImageRun,
   LevelFormat,
   Packer,
+  PageBreak,
   Paragraph,
   Table,
   TableCell,
@@ -210,6 +211,10 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListP
         out.push(new Paragraph({ alignment: AlignmentType.CENTER, children: image ? [image] : [] }));
         break;
       }
+      case 'pageBreak':
+        // as Word writes Ctrl+Enter: a paragraph holding the break (the docx reader turns it back into one pageBreak)
+        out.push(new Paragraph({ children: [new PageBreak()] }));
+        break;
       case 'horizontalRule':
         out.push(new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'C0C4CC', space: 1 } }, children: [] }));
         break;

@@ -1,8 +1,7 @@
 import type { ProseMirrorNode } from '../../content/rich-text.js';
-import { numberToText } from '../../sheets/formulas/values.js';
 import { columnLetters } from '../../sheets/a1.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
-import { escapeHtml, inlineLabel, safeHref, type Progress } from './shared.js';
+import { escapeHtml, inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
 
 /**
  * Any source → one self-contained HTML page that headless Chromium prints to PDF or photographs to JPEG
@@ -150,6 +149,9 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string {
       case 'horizontalRule':
         out += '<hr>';
         break;
+      case 'pageBreak':
+        out += '<div class="page-break"></div>';
+        break;
       default:
         // bookmarks and unknown containers: their content
         out += children();
@@ -173,7 +175,8 @@ table.doc-table{border-collapse:collapse;width:100%;margin:0 0 8pt}
 img{max-width:100%}.block-image{text-align:center}
 .mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}
 hr{border:0;border-top:1px solid #c0c4cc}a{color:#1f6feb}
-@media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}}`;
+.page-break{break-after:page;height:0}
+@media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}.page-break{height:auto;margin:18pt 0;border-top:1px dashed #c0c4cc}}`;
 
 function richTextHtml(source: RichTextSource, context: Context, fontCss: string): RenderedHtml {
   return { html: page(source.title, RICH_TEXT_CSS, blocks(context, source.blocks), fontCss), page: { format: 'A4', margin: 0, imageWidth: 794 } };
@@ -181,9 +184,8 @@ function richTextHtml(source: RichTextSource, context: Context, fontCss: string)
 
 function cellHtml(cell: WorkbookCell | undefined): string {
   if (!cell || cell.value === null) return '<td></td>';
-  if (typeof cell.value === 'number') return `<td class="n">${escapeHtml(numberToText(cell.value))}</td>`;
-  if (typeof cell.value === 'boolean') return `<td class="b">${cell.value ? 'TRUE' : 'FALSE'}</td>`;
-  return `<td${cell.error ? ' class="e"' : ''}>${escapeHtml(cell.value)}</td>`;
+  const kind = cell.error ? ' class="e"' : typeof cell.value === 'number' ? ' class="n"' : typeof cell.value === 'boolean' ? ' class="b"' : '';
+  return `<td${kind}>${escapeHtml(shownCellText(cell))}</td>`;
 }
 
 const WORKBOOK_CSS = `

@@ -5,7 +5,8 @@ import { inlineLabel, safeHref, type Progress } from './shared.js';
 /**
  * document / documentPro → Markdown (CommonMark with the GFM table, strike-through and task-list
  * extensions). Marks Markdown lacks (underline, highlight, sub/superscript) keep their text; images of the
- * file's app are embedded as data: URIs so the file stands alone; bookmarks keep their content.
+ * file's app are embedded as data: URIs so the file stands alone; bookmarks keep their content; a page break
+ * is a thematic break (`---`), Markdown having no pages.
  */
 
 interface Context {
@@ -140,6 +141,8 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string[] {
         out.push(imageMarkdown(context, node.attrs));
         break;
       case 'horizontalRule':
+      case 'pageBreak':
+        // Markdown has no pages: a page break keeps its division as a thematic break (docs/IMPORT-EXPORT.md)
         out.push('---');
         break;
       default:

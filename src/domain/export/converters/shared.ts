@@ -1,5 +1,19 @@
 import type { ProseMirrorNode } from '../../content/rich-text.js';
-import type { ExportSource } from '../source.js';
+import { numberToText } from '../../sheets/formulas/values.js';
+import { formatValue } from '../../sheets/number-format.js';
+import type { ExportSource, WorkbookCell } from '../source.js';
+
+/**
+ * The text a workbook cell shows (csv fields, pdf cells): its value under its number format when it has one,
+ * else numbers with 15 significant digits, booleans TRUE / FALSE, errors as their code.
+ */
+export function shownCellText(cell: WorkbookCell): string {
+  if (cell.value === null) return '';
+  if (cell.format !== undefined && cell.error === undefined) return formatValue(cell.value, cell.format);
+  if (typeof cell.value === 'number') return numberToText(cell.value);
+  if (typeof cell.value === 'boolean') return cell.value ? 'TRUE' : 'FALSE';
+  return cell.value;
+}
 
 /** How far a conversion is: converters call `step()` once per unit of work (a block, a row, a slide). */
 export interface Progress {

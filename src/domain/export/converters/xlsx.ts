@@ -51,7 +51,8 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
     for (const cell of sheet.cells) {
       const target = worksheet.getCell(cell.row + 1, cell.column + 1);
       target.value = cellValue(cell);
-      if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
+      if (cell.format !== undefined) target.numFmt = cell.format;
+      else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
       progress.step();
     }
     if (sheet.frozenRows > 0) worksheet.getRow(1).font = { bold: true };

@@ -10,6 +10,14 @@ import { ConversionError, type ExtractedImage } from '../conversion.js';
  * (text straight in a list item gets its paragraph, unknown elements give their text). Used by docx (through
  * mammoth), md (through markdown-it), html and pptx text boxes.
  */
+/**
+ * The element that stands for a page break in the HTML given to the parser. Not `<hr>`: an HTML parser closes
+ * the paragraph an `<hr>` is in, leaving the text after it outside and an empty paragraph behind; an unknown
+ * element stays where it is and ProseMirror's parser splits the paragraph around the block itself.
+ */
+export const PAGE_BREAK_TAG = 'svc-page-break';
+export const PAGE_BREAK_MARKER = `<${PAGE_BREAK_TAG}></${PAGE_BREAK_TAG}>`;
+
 const nodes: Record<string, NodeSpec> = {
   doc: { content: 'block+' },
   paragraph: { group: 'block', content: 'inline*', parseDOM: [{ tag: 'p' }, { tag: 'div' }] },
@@ -21,6 +29,9 @@ const nodes: Record<string, NodeSpec> = {
   },
   blockquote: { group: 'block', content: 'block+', parseDOM: [{ tag: 'blockquote' }] },
   codeBlock: { group: 'block', content: 'text*', marks: '', code: true, parseDOM: [{ tag: 'pre', preserveWhitespace: 'full' }] },
+  // the marker markPageBreaks and the docx reader put in, and the editor's own HTML (web/rich-text/nodes/page-break.ts)
+  // priority: before the paragraph's `div` rule
+  pageBreak: { group: 'block', parseDOM: [{ tag: PAGE_BREAK_TAG }, { tag: 'div[data-page-break]', priority: 60 }] },
   horizontalRule: { group: 'block', parseDOM: [{ tag: 'hr' }] },
   bulletList: { group: 'block', content: 'listItem+', parseDOM: [{ tag: 'ul' }] },
   orderedList: {
@@ -83,6 +94,13 @@ const marks: Record<string, MarkSpec> = {
 /** The few DOM members used here (the server has no DOM typings; linkedom provides the objects). */
 interface DomElement {
   readonly children: ArrayLike<DomElement>;
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly parentElement: DomElement | null;
+  readonly ownerDocument: { createElement(tag: string): DomElement };
+  before(node: DomElement): void;
+  after(node: DomElement): void;
+  replaceWith(node: DomElement): void;
   getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
@@ -131,6 +149,36 @@ function safeLinks(body: DomElement): void {
   }
 }
 
+/** CSS that breaks the page before or after an element: `page-break-before/after: always` (or left, right), `break-before/after: page` (or left, right, recto, verso). */
+const PAGE_BREAK_STYLE = /(?:^|;)\s*(?:page-)?break-(before|after)\s*:\s*(?:always|page|left|right|recto|verso)\s*(?:!important\s*)?(?=;|$)/gi;
+
+/**
+ * Page breaks written as CSS become PAGE_BREAK_TAG markers before or after their element (the schema's
+ * `pageBreak`); a `<br>` that breaks the page (Word's own HTML) is replaced by one. An element holding
+ * nothing but a marker is replaced by it (Word writes a page break as a paragraph or span of its own): no
+ * empty paragraph is left beside the break.
+ */
+function markPageBreaks(body: DomElement): void {
+  for (const element of Array.from(body.querySelectorAll('[style]'))) {
+    const sides = new Set(Array.from((element.getAttribute('style') ?? '').matchAll(PAGE_BREAK_STYLE), (match) => match[1]!.toLowerCase()));
+    if (sides.size === 0) continue;
+    const marker = () => element.ownerDocument.createElement(PAGE_BREAK_TAG);
+    if (element.tagName.toLowerCase() === 'br') {
+      element.replaceWith(marker());
+      continue;
+    }
+    if (sides.has('before')) element.before(marker());
+    if (sides.has('after')) element.after(marker());
+  }
+  for (const marker of Array.from(body.querySelectorAll(PAGE_BREAK_TAG))) {
+    let parent = marker.parentElement;
+    while (parent && parent !== body && parent.children.length === 1 && (parent.textContent ?? '').trim() === '') {
+      parent.replaceWith(marker);
+      parent = marker.parentElement;
+    }
+  }
+}
+
 /** Block nodes of the content model for an HTML document or fragment; `images` collects embedded pictures. */
 export function htmlToBlocks(html: string, images: ExtractedImage[] = []): ProseMirrorNode[] {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
@@ -141,6 +189,7 @@ export function htmlToBlocks(html: string, images: ExtractedImage[] = []): Prose
   for (const element of Array.from(body.querySelectorAll('script, style, template, head'))) element.remove();
   moveDataImages(body, images);
   safeLinks(body);
+  markPageBreaks(body);
   const json = parser.parse(body as unknown as Parameters<typeof parser.parse>[0]).toJSON() as { content?: unknown[] };
   try {
     return parseFragment(json.content ?? []);

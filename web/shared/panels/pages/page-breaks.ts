@@ -17,11 +17,22 @@ export interface PageBreak {
 const SPLITTABLE = new Set(['bulletList', 'orderedList', 'taskList', 'listItem', 'taskItem', 'blockquote', 'bookmark']);
 export const GAP_CLASS = 'svc-page-gap';
 
+/** A page break (docs/CONTENT-MODEL.md `pageBreak`) somewhere inside the node: the container must be laid out child by child. */
+function holdsPageBreak(node: ProseMirrorNode): boolean {
+  let found = false;
+  node.descendants((child) => {
+    if (child.type.name === 'pageBreak') found = true;
+    return !found;
+  });
+  return found;
+}
+
 /**
- * Where the document's blocks must be pushed down so that none crosses a page's bottom margin, measured on
- * the rendered editor (`zoom` is its CSS zoom). The gaps already in place are discounted, so the answer does
- * not depend on the previous one. A block taller than a page starts a page and runs over; a list, quote or
- * bookmark that does not fit is split between its items.
+ * Where the document's blocks must be pushed down so that none crosses a page's bottom margin and the block
+ * after a page break starts a new page, measured on the rendered editor (`zoom` is its CSS zoom). The gaps
+ * already in place are discounted, so the answer does not depend on the previous one. A block taller than a
+ * page starts a page and runs over; a list, quote or bookmark that does not fit, follows a page break or
+ * holds one is laid out item by item.
  */
 export function pageBreaks(view: EditorView, zoom: number): { breaks: PageBreak[]; pages: number } {
   const rootTop = view.dom.getBoundingClientRect().top;
@@ -29,6 +40,8 @@ export function pageBreaks(view: EditorView, zoom: number): { breaks: PageBreak[
   /** new gaps so far minus old gaps so far: how far every later block moves */
   let shift = 0;
   let bottom = 0;
+  /** the page of a page break whose next block is still to place: that block starts on the page after it */
+  let breakPage: number | undefined;
 
   const place = (node: ProseMirrorNode, pos: number): void => {
     const dom = view.nodeDOM(pos);
@@ -41,22 +54,28 @@ export function pageBreaks(view: EditorView, zoom: number): { breaks: PageBreak[
     const page = Math.floor(top / PAGE_PITCH);
     const contentTop = page * PAGE_PITCH + PAGE.marginTop;
     const contentBottom = page * PAGE_PITCH + PAGE.height - PAGE.marginBottom;
-    let gap = 0;
-    if (top < contentTop - 1) gap = contentTop - top;
-    else if (top + height > contentBottom + 1) {
-      if (SPLITTABLE.has(node.type.name) && node.childCount > 0 && top < contentBottom) {
-        shift -= oldGap;
-        node.forEach((child, offset) => place(child, pos + 1 + offset));
-        return;
-      }
-      if (top > contentTop + 1 || height <= CONTENT_HEIGHT) gap = PAGE_PITCH + contentTop - top;
+    const overflows = top + height > contentBottom + 1;
+    const splittable = SPLITTABLE.has(node.type.name) && node.childCount > 0;
+    if (splittable && (breakPage !== undefined || holdsPageBreak(node) || (overflows && top >= contentTop - 1 && top < contentBottom))) {
+      shift -= oldGap;
+      node.forEach((child, offset) => place(child, pos + 1 + offset));
+      return;
     }
+    let gap = 0;
+    if (breakPage !== undefined) {
+      if (page <= breakPage) gap = (breakPage + 1) * PAGE_PITCH + PAGE.marginTop - top;
+      breakPage = undefined;
+    } else if (top < contentTop - 1) gap = contentTop - top;
+    else if (overflows && (top > contentTop + 1 || height <= CONTENT_HEIGHT)) gap = PAGE_PITCH + contentTop - top;
     gap = Math.round(gap);
     if (gap > 0) breaks.push({ pos, height: gap });
     shift += gap - oldGap;
     bottom = Math.max(bottom, top + gap + height);
+    if (node.type.name === 'pageBreak') breakPage = Math.floor((top + gap) / PAGE_PITCH);
   };
 
   view.state.doc.forEach((node, offset) => place(node, offset));
-  return { breaks, pages: Math.max(1, Math.floor(bottom / PAGE_PITCH) + 1) };
+  // a break at the very end leaves an empty page after it, as in a word processor
+  const lastPage = Math.max(Math.floor(bottom / PAGE_PITCH), breakPage === undefined ? 0 : breakPage + 1);
+  return { breaks, pages: lastPage + 1 };
 }
