@@ -97,6 +97,36 @@ describe('xlsx → spreadsheet, streamed from the reader to the encoder [sqlite]
     ]);
   });
 
+  it('number formats come along: cells show in the editor and FORMATTED_VALUE as in the workbook; csv dates as dates', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Formats');
+    const cells: Array<[ExcelJS.CellValue, string | undefined]> = [
+      [1234.5, '#,##0.00'],
+      [0.256, '0.0%'],
+      [new Date(Date.UTC(2024, 2, 15)), 'yyyy-mm-dd'],
+      [45366.375, 'yyyy-mm-dd hh:mm'],
+      [-42, '#,##0;(#,##0)'],
+      [7, undefined],
+      [0.5, '# ?/?'],
+    ];
+    cells.forEach(([value, format], index) => {
+      const cell = sheet.getCell(1, index + 1);
+      cell.value = value;
+      if (format) cell.numFmt = format;
+    });
+    const done = await importAndWait(svc, { fileId: 'formatted', type: 'spreadsheet' }, { name: 'formatted.xlsx', data: new Uint8Array(await book.xlsx.writeBuffer()) });
+    expect(done.body.status, done.text).toBe(0);
+    const shown = await svc.call('GET', '/sdk/v2/api/files/formatted/sheets/values', { query: { range: 'A1:G1', valueRenderOption: 'FORMATTED_VALUE' } });
+    // a fraction format is not one the service shows: the cell keeps no format and shows as General
+    expect(shown.body.data.values).toEqual([['1,234.50', '25.6%', '2024-03-15', '2024-03-15 09:00', '(42)', '7', '0.5']]);
+    expect(await values('formatted', 'A1:C1')).toEqual([[1234.5, 0.256, 45366]]);
+
+    const csv = new TextEncoder().encode('when,amount\n2024-03-15,12\n2024-03-16 08:30,13\n');
+    expect((await importAndWait(svc, { fileId: 'dated', type: 'spreadsheet' }, { name: 'dated.csv', data: csv })).body.status).toBe(0);
+    const dates = await svc.call('GET', '/sdk/v2/api/files/dated/sheets/values', { query: { range: 'A2:B3', valueRenderOption: 'FORMATTED_VALUE' } });
+    expect(dates.body.data.values).toEqual([['2024-03-15', '12'], ['2024-03-16 08:30:00', '13']]);
+  });
+
   it('a worksheet listing a row after a later one fails as corrupt (121005) and creates no file', async () => {
     const done = await importAndWait(svc, { fileId: 'disordered', type: 'spreadsheet' }, { name: 'disordered.xlsx', data: await rowsSwapped(bytes) });
     expect(done.body.status, done.text).toBe(121005);

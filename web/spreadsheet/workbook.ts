@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/content/model.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
 import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, type CellInput } from '../../src/domain/sheets/cells.js';
-import { formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
+import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
 import { shiftFormula, type StructureEdit } from '../../src/domain/sheets/formulas/index.js';
 import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
 import type { CellRange } from '../shared/grid/grid.js';
@@ -120,7 +120,7 @@ export class Workbook {
     if (!cell) return '';
     if (typeof cell.f === 'string' && cell.f !== '') return cell.f;
     if (typeof cell.v === 'boolean') return cell.v ? 'TRUE' : 'FALSE';
-    if (typeof cell.v === 'number' && isDateFormat(cell.z)) return formatNumber(cell.v, Number.isInteger(cell.v) ? TYPED_DATE : TYPED_DATE_TIME);
+    if (typeof cell.v === 'number' && isDateFormat(cell.z)) return formatNumber(cell.v, dateFormatFor(cell.v));
     return cell.v === undefined || cell.v === null ? '' : String(cell.v);
   }
 
@@ -369,9 +369,6 @@ export class Workbook {
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))%$/;
 const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
-/** How a typed date is shown, and how the formula bar writes a date so that it reads back the same. */
-const TYPED_DATE = 'yyyy-mm-dd';
-const TYPED_DATE_TIME = 'yyyy-mm-dd hh:mm:ss';
 /** Most cells one number format change touches. */
 export const MAX_FORMATTED_CELLS = 100_000;
 /** Days between the serial epoch 1899-12-30 (docs/SHEETS.md "Dates") and 1970-01-01. */
@@ -400,7 +397,7 @@ export function parseTyped(text: string): { input: CellInput; format?: string } 
     const [, year, month, day, hours, minutes, seconds] = date.map(Number) as number[];
     const time = Date.UTC(year!, month! - 1, day!, hours || 0, minutes || 0, seconds || 0);
     const valid = new Date(time).getUTCDate() === day && (hours || 0) < 24;
-    if (valid) return { input: time / 86_400_000 + EPOCH_OFFSET_DAYS, format: date[4] === undefined ? TYPED_DATE : date[6] === undefined ? 'yyyy-mm-dd hh:mm' : TYPED_DATE_TIME };
+    if (valid) return { input: time / 86_400_000 + EPOCH_OFFSET_DAYS, format: date[4] === undefined ? DATE_FORMAT : date[6] === undefined ? 'yyyy-mm-dd hh:mm' : DATE_TIME_FORMAT };
   }
   const upper = trimmed.toUpperCase();
   if (upper === 'TRUE' || upper === 'FALSE') return { input: upper === 'TRUE' };

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf } from '../content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../content/model.js';
 import { ConversionError, type ReadCell, type WorkbookSink } from './conversion.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 
@@ -94,7 +94,9 @@ export class SpreadsheetEncoder implements WorkbookSink {
       encoder.writeLeftID(parent);
       encoder.writeString(cellKey(index, column));
       encoder.writeLen(1);
-      encoder.writeAny(cell.f !== undefined ? { f: cell.f } : { v: cell.v ?? null });
+      const stored: Cell = cell.f !== undefined ? { f: cell.f } : { v: cell.v ?? null };
+      if (cell.z !== undefined) stored.z = cell.z;
+      encoder.writeAny(stored);
       sheet.cells++;
       if (column + 1 > sheet.columns) sheet.columns = column + 1;
     }

@@ -14,6 +14,14 @@
 
 /** The format of a cell without one. */
 export const GENERAL = 'General';
+/** How a date without a format of its own is shown (typed, or from a csv), and how the editor writes one back. */
+export const DATE_FORMAT = 'yyyy-mm-dd';
+export const DATE_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+
+/** The format a date given as `serial` is shown with when nothing says otherwise: with its time when it has one. */
+export function dateFormatFor(serial: number): string {
+  return Number.isInteger(serial) ? DATE_FORMAT : DATE_TIME_FORMAT;
+}
 /** Longest format code stored on a cell. */
 export const MAX_FORMAT_CODE = 255;
 

@@ -1,5 +1,6 @@
 import { ConversionError, type FormatReader, type ReadCell } from '../conversion.js';
 import { parseIsoDate } from '../../tables/fields/date.js';
+import { dateFormatFor } from '../../sheets/number-format.js';
 import { serialOfEpochMs } from './serial-dates.js';
 import { decodeText } from './text-decoding.js';
 
@@ -85,7 +86,10 @@ export function csvCell(field: string): ReadCell | undefined {
   if (upper === 'TRUE' || upper === 'FALSE') return { v: upper === 'TRUE' };
   if (ISO_DAY.test(field)) {
     const ms = parseIsoDate(field);
-    if (ms !== undefined) return { v: serialOfEpochMs(ms), date: true };
+    if (ms !== undefined) {
+      const serial = serialOfEpochMs(ms);
+      return { v: serial, date: true, z: dateFormatFor(serial) };
+    }
   }
   return { v: field };
 }

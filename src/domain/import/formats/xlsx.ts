@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
+import { dateFormatFor, GENERAL, invalidFormatCode } from '../../sheets/number-format.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
 // exceljs translates a shared formula to each cell of its range with this helper; its stream reader does not.
@@ -70,7 +71,19 @@ function formulaOf(text: string, address: string, shared: SharedFormulas): strin
   return text;
 }
 
-/** An exceljs value as a cell of the model: formulas keep their text, dates become serial numbers. */
+/**
+ * An exceljs cell as a cell of the model: formulas keep their text, dates become serial numbers, and a number
+ * format the service can show is kept (`z`; General and codes it cannot read are left out).
+ */
+function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas): ReadCell | undefined {
+  const read = toCell(cell.value, cell.address, shared);
+  if (!read) return undefined;
+  const code = typeof cell.numFmt === 'string' ? cell.numFmt : undefined;
+  if (code !== undefined && code !== GENERAL && invalidFormatCode(code) === undefined) read.z = code;
+  else if (read.date && typeof read.v === 'number') read.z = dateFormatFor(read.v);
+  return read;
+}
+
 function toCell(value: CellValue, address: string, shared: SharedFormulas): ReadCell | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return { v: value };
@@ -164,7 +177,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
         row.eachCell({ includeEmpty: false }, (cell, column) => {
-          cells[column - 1] = toCell(cell.value, cell.address, shared);
+          cells[column - 1] = cellOf(cell, shared);
         });
         sink.row(row.number - 1, cells);
       }
