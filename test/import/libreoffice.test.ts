@@ -18,6 +18,7 @@ import { createFile, exportFile, paragraph, text, writeRichText } from '../expor
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
+import { renderedPages } from '../preview/support.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait, postImport, waitForTask } from './support.js';
 
@@ -170,16 +171,7 @@ describe.runIf(soffice)('legacy formats through the real LibreOffice [sqlite]', 
       svc.integrator.addFile({ id: 'shared-deck', name: 'Deck.ppt', type: 'file', ext: 'ppt', downloadUrl, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
       const created = await svc.call('POST', '/sdk/v2/api/cloud-files/shared-deck/create');
       expect(created.status, created.text).toBe(200);
-      let shown = '';
-      await expect
-        .poll(
-          async () => {
-            shown = (await svc.call('GET', '/sdk/v2/api/cloud-files/shared-deck/page', { query: { lang: 'en' } })).text;
-            return shown.includes('Preparing the preview');
-          },
-          { timeout: 60_000, interval: 200 },
-        )
-        .toBe(false);
+      const shown = (await renderedPages(svc, 'shared-deck')).join('');
       expect(shown).toContain('Legacy deck');
       expect(shown).toContain(`data:image/png;base64,${png(40, 20).toString('base64')}`);
     } finally {

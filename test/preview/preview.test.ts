@@ -11,11 +11,10 @@ import { png } from '../attachments/images.js';
 import { testDatabases } from '../support/databases.js';
 import { pdfFixture } from '../support/pdf-fixtures.js';
 import { DEFAULT_USER } from '../support/integrator.js';
-import { startService, type CallResult, type TestService } from '../support/service.js';
+import { startService, type TestService } from '../support/service.js';
+import { create, page, part, settledPage, viewerData } from './support.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
-const create = (fileId: string) => `/sdk/v2/api/cloud-files/${fileId}/create`;
-const page = (fileId: string) => `/sdk/v2/api/cloud-files/${fileId}/page`;
 
 async function docxFixture(): Promise<Buffer> {
   const doc = new Document({
@@ -61,33 +60,6 @@ afterAll(() => new Promise<void>((resolve) => fixtures.close(() => resolve())));
 
 function addPreviewFile(svc: TestService, id: string, name: string, ext: string, downloadUrl: string): void {
   svc.integrator.addFile({ id, name, type: 'file', ext, downloadUrl, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
-}
-
-/** The viewer data of a ready viewer page (its parts' links, relative to the page). */
-function viewerData(page: CallResult): ViewerData {
-  const json = page.text.match(/<script type="application\/json" id="svc-preview">(.*?)<\/script>/)?.[1];
-  expect(json, page.text).toBeDefined();
-  return JSON.parse(json!) as ViewerData;
-}
-
-/** A part through its link, as the viewer's browser asks for it: no signature, no token. */
-function part(svc: TestService, fileId: string, link: string): Promise<Response> {
-  return fetch(`${svc.url}/sdk/v2/api/cloud-files/${fileId}/${link}`);
-}
-
-/** Opens the page until the preview is no longer being built; answers the last page. */
-async function settledPage(svc: TestService, fileId: string, lang = 'en'): Promise<CallResult> {
-  let last: CallResult | undefined;
-  await expect
-    .poll(
-      async () => {
-        last = await svc.call('GET', page(fileId), { query: { lang } });
-        return last.text.includes('Preparing the preview');
-      },
-      { timeout: 60_000, interval: 200 },
-    )
-    .toBe(false);
-  return last!;
 }
 
 for (const database of testDatabases()) {
