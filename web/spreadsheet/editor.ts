@@ -23,6 +23,17 @@ export function toolButton(label: string, text: string, action: () => void): HTM
   return node;
 }
 
+/** Draws what a cell shows into the grid's cell: its text, a class by its kind, and an error's reason as tooltip. */
+export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
+  const shown = values.shown(sheet, row, column);
+  cell.textContent = shown.text;
+  if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+  if (shown.kind === 'error') {
+    const problem = values.problem(sheet, row, column);
+    if (problem) cell.title = problem;
+  }
+}
+
 /** `A1` for one cell, `A1:C3` for a range (no sheet name). */
 export function rangeText(range: CellRange): string {
   return formatA1({ sheetName: null, startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right });
@@ -99,14 +110,8 @@ export class SpreadsheetEditor {
       rowHeader: (row) => String(row + 1),
       frozenRows: () => this.workbook.frozenRows(this.sheet),
       renderCell: (cell, row, column) => {
-        const shown = this.values.shown(this.sheet, row, column);
-        cell.textContent = shown.text;
-        if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+        drawValue(cell, this.values, this.sheet, row, column);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
-        if (shown.kind === 'error') {
-          const problem = this.values.problem(this.sheet, row, column);
-          if (problem) cell.title = problem;
-        }
       },
       editCell: (host) =>
         textCellEditor(host, {
