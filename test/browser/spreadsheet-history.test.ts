@@ -45,12 +45,20 @@ describe('spreadsheet history in a browser', () => {
     await expect.poll(() => oldGrid.getAttribute('aria-readonly')).toBe('true');
     await expect.poll(() => sheet.frame.locator('.svc-sheet:not(.svc-old-sheet)').isVisible()).toBe(false);
     await expect.poll(() => old.getByRole('tab').allTextContents()).toEqual(['Sheet1', 'Sheet2']);
-    // typing into the old grid changes nothing, there or in the file
+    // typing, deleting, cutting or pasting in the old grid changes nothing, there or in the file; copying copies what it shows
+    const clipboard = sheet.frame.locator('body');
     await oldCell(0, 0).click();
     await page.keyboard.type('99');
     await page.keyboard.press('Enter');
+    await oldCell(0, 0).click();
     await page.keyboard.press('Delete');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+X');
+    await expect.poll(() => clipboard.evaluate(() => navigator.clipboard.readText())).toBe('1,234.50\n2,469.00');
+    await clipboard.evaluate(() => navigator.clipboard.writeText('pasted'));
+    await page.keyboard.press('Control+V');
     await expect.poll(() => oldCell(0, 0).textContent()).toBe('1,234.50');
+    await expect.poll(() => oldCell(1, 0).textContent()).toBe('2,469.00');
     await expect.poll(() => values('A1:A2')).toEqual([[10], [20]]);
     await old.getByRole('tab', { name: 'Sheet2' }).click();
     await expect.poll(() => oldCell(0, 0).textContent()).toBe('second sheet then');

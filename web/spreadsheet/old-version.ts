@@ -2,7 +2,7 @@ import type * as Y from 'yjs';
 import { columnLetters } from '../../src/domain/sheets/a1.js';
 import { VirtualGrid } from '../shared/grid/grid.js';
 import type { VersionRenderer } from '../shared/panels/history/old-version-view.js';
-import { drawValue } from './editor.js';
+import { drawValue, shownTsv } from './editor.js';
 import { t } from './messages.js';
 import { SheetValues } from './values.js';
 import { DEFAULT_COLUMN_WIDTH, Workbook, type Sheet } from './workbook.js';
@@ -14,7 +14,8 @@ export const spreadsheetVersions: VersionRenderer = (doc, page) => new OldWorkbo
  * A recorded workbook drawn read-only: the shared grid over its cells, with its sheet tabs, each cell showing
  * what it showed then (formulas computed by the shared engine over the old document, values under their
  * number formats), through the same model and value code as the live editor. The grid has no cell editor and
- * no clipboard or resize callbacks, so nothing here writes; the document is a copy the view owns.
+ * no paste, clear or resize callbacks, so nothing here writes (Ctrl+C copies what the cells show, as in the live
+ * grid); the document is a copy the view owns.
  */
 class OldWorkbookView {
   private readonly workbook: Workbook;
@@ -47,6 +48,8 @@ class OldWorkbookView {
       renderCell: (cell, row, column) => {
         if (this.sheet) drawValue(cell, this.values, this.sheet, row, column);
       },
+      // copying what the old cells showed is reading; cut's clearing half has no callback here
+      onCopy: (range) => (this.sheet ? shownTsv(this.workbook, this.values, this.sheet, range) : ''),
     });
     this.grid.setReadOnly(true);
     this.renderTabs();
