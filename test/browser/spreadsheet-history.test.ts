@@ -87,4 +87,34 @@ describe('spreadsheet history in a browser', () => {
     await expect.poll(() => sheet.frame.getByRole('region', { name: 'Comments' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('a reader views an old version but cannot save or restore one; hideRevision shows the live sheet again', async () => {
+    const { svc } = suite;
+    await suite.create('history-ro');
+    const values = '/sdk/v2/api/files/history-ro/sheets/values';
+    expect((await svc.call('POST', values, { body: { range: 'A1', resource: { values: [['then']] } } })).status).toBe(200);
+    const revision = await svc.call('POST', '/sdk/v2/collab-files/history-ro/revisions', { body: { title: 'Kept' } });
+    expect(revision.status).toBe(200);
+    expect((await svc.call('POST', values, { body: { range: 'A1', resource: { values: [['now']] } } })).status).toBe(200);
+    svc.integrator.addUser({ id: 'reader', name: 'Rita', token: 'reader-token' });
+    svc.integrator.grant('history-ro', 'reader', { readable: true, editable: false });
+    const { sheet, errors, close } = await suite.open('history-ro', 'reader-token');
+    await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('now');
+
+    await sheet.frame.getByRole('button', { name: 'History' }).click();
+    const panel = sheet.frame.locator('.svc-panel-history');
+    await expect.poll(() => panel.locator('.svc-revision-list .svc-panel-item').allTextContents()).toEqual([expect.stringContaining('Kept')]);
+    await expect.poll(() => panel.locator('.svc-revision-create').isVisible()).toBe(false);
+    await expect.poll(() => panel.locator('.svc-history-restore').count()).toBe(0);
+
+    await panel.locator('.svc-revision-list .svc-history-view').click();
+    const old = sheet.frame.locator('.svc-old-version');
+    await expect.poll(() => old.getByRole('gridcell').first().textContent()).toBe('then');
+    await expect.poll(() => old.locator('.svc-history-restore').count()).toBe(0);
+    await sheet.call('hideRevision');
+    await expect.poll(() => old.isVisible()).toBe(false);
+    await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('now');
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
