@@ -155,6 +155,9 @@ export const Errors = {
   previewFormatUnsupported: { http: 400, code: 123001, tableCode: 70000 },
   previewNotAPreviewFile: { http: 400, code: 123002, tableCode: 70000 },
   previewNotCreated: { http: 404, code: 123003, tableCode: 70000 },
+  previewTooManyPages: { http: 400, code: 123004, tableCode: 70000 },
+  previewLinkInvalid: { http: 403, code: 123005, tableCode: 20000 },
+  previewLinkExpired: { http: 410, code: 123006, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

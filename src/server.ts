@@ -88,6 +88,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
     await services.tasks.stop();
     await services.exports.stop();
     await services.imports.stop();
+    await services.previews.stop();
     await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();

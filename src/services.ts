@@ -151,7 +151,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
   );
   tasks.register(exportTaskHandler(exports));
-  const previews = new PreviewService({ access, callbacks, outbound, tasks, imports, exports, config: config.imports });
+  const previews = new PreviewService({ apps, access, callbacks, outbound, tasks, imports, exports, config: config.imports });
   return {
     config,
     storage,

@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 /**
  * The editor application served at `/sdk/v2/collab-files/{fileId}`: one entry (`main.ts`) that loads the
- * editor of the file's kind as its own chunk. The server reads the manifest to write the page's script and
+ * editor of the file's kind as its own chunk; the preview viewer (`preview/viewer.ts`) is a second entry. The server reads the manifest to write the page's script and
  * preload tags (src/routes/editor-page/assets.ts), so there is no index.html here.
  */
 export default defineConfig({
@@ -11,6 +11,8 @@ export default defineConfig({
   base: '/sdk/v2/editor/',
   publicDir: false,
   logLevel: 'warn',
+  // pdf.js's worker (preview/pdf-worker.ts) is a module worker, as the rest of the build is ES modules
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('../dist/public/editor', import.meta.url)),
     emptyOutDir: true,
@@ -18,6 +20,12 @@ export default defineConfig({
     sourcemap: true,
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
-    rolldownOptions: { input: { main: fileURLToPath(new URL('main.ts', import.meta.url)) } },
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('main.ts', import.meta.url)),
+        // the preview viewer (src/routes/preview-page), its pdf.js and pdf.js's worker as chunks of their own
+        preview: fileURLToPath(new URL('preview/viewer.ts', import.meta.url)),
+      },
+    },
   },
 });

@@ -48,6 +48,8 @@ export interface File {
   /** preview files: where the service downloads it and its extension (defaults: `/download/{id}` here, `pdf`) */
   downloadUrl?: string;
   ext?: string;
+  /** preview files: the bytes `/download/{id}` serves (404 without them) */
+  content?: Buffer;
 }
 
 export interface Department {
@@ -188,6 +190,22 @@ export class ReferenceIntegrator {
     return record;
   }
 
+  /**
+   * `GET /download/{id}`: a preview file's bytes, where its default `downloadUrl` points. An integrator's real
+   * store would answer a pre-signed, expiring link instead; the service only ever fetches what `/files/{id}` named.
+   */
+  private download(path: string, res: http.ServerResponse): boolean {
+    const match = path.match(/^\/download\/([^/]+)$/);
+    if (!match) return false;
+    const file = this.files.get(decodeURIComponent(match[1]!));
+    if (file?.type !== 'file' || !file.content) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no such download' }));
+      return true;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': file.content.length }).end(file.content);
+    return true;
+  }
+
   grant(fileId: string, userId: string, permissions: Permissions): void {
     const file = this.files.get(fileId);
     if (!file) throw new Error(`no file ${fileId}`);
@@ -200,6 +218,7 @@ export class ReferenceIntegrator {
       if (await this.site?.handle(req, res, url)) return;
       const call: ServedCall = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers };
       this.calls.push(call);
+      if (call.method === 'GET' && this.download(url.pathname, res)) return;
       const body = await readBody(req);
       const override = await this.intercept?.(call);
       if (override) {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 
 /**
@@ -23,6 +24,14 @@ export function png(width: number, height: number, colour: [number, number, numb
   const header = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 2, 0, 0, 0])]);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => colour).flat())]);
   const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A real RGB PNG of random pixels: it does not compress, so the file is about width × height × 3 bytes. */
+export function noisyPng(width: number, height: number): Buffer {
+  const header = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 2, 0, 0, 0])]);
+  const rows = Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), crypto.randomBytes(width * 3)]));
+  const pixels = zlib.deflateSync(Buffer.concat(rows), { level: 1 });
   return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 

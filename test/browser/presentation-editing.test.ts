@@ -249,10 +249,18 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     expect(list.threads[0].selection).toEqual({ slideId, detached: false });
     expect(list.threads[0].selectionTitle).toBe(slideId);
 
-    // Bob replies; a new slide has no comments
-    await bob.editor.getByRole('textbox', { name: 'Reply…' }).fill('Done');
-    await bob.editor.getByRole('button', { name: 'Reply', exact: true }).click();
-    await poll(() => alice.editor.locator('.svc-comment p').allTextContents()).toEqual(['Make the title bigger', 'Done']);
+    // Bob starts a reply; a comment Alice adds meanwhile redraws his panel without taking his text or his focus
+    const reply = bob.editor.getByRole('textbox', { name: 'Reply…' });
+    await reply.click();
+    await bob.page.keyboard.type('Do');
+    await alice.editor.getByRole('textbox', { name: 'Add a comment…' }).fill('And the colours');
+    await alice.editor.getByRole('button', { name: 'Comment', exact: true }).click();
+    await poll(() => bob.editor.locator('.svc-comment p').allTextContents()).toEqual(['And the colours', 'Make the title bigger']);
+    await bob.page.keyboard.type('ne');
+    const typing = bob.editor.locator('textarea:focus');
+    await poll(() => typing.inputValue()).toBe('Done');
+    await bob.editor.locator('form:has(textarea:focus)').getByRole('button', { name: 'Reply', exact: true }).click();
+    await poll(() => alice.editor.locator('.svc-comment p').allTextContents()).toEqual(['And the colours', 'Make the title bigger', 'Done']);
     await alice.editor.getByRole('toolbar').getByRole('button', { name: 'New slide' }).click();
     await poll(() => alice.editor.locator('.svc-comments-status').textContent()).toBe('No comments on this slide yet.');
   }, BROWSER_TEST_TIMEOUT_MS);

@@ -24,4 +24,17 @@ describe('worker pool', { timeout: 120_000 }, () => {
     await expect(hog).rejects.toMatchObject({ why: 'out-of-memory', message: 'the conversion needs more than its 64 MiB of memory' });
     expect((await pool.run({ op: 'thread' }, options())).threadId).not.toBe(first.threadId);
   });
+
+  it('with keepHeapMb, a thread left holding more than that after its job is ended, not kept (an import pool)', async () => {
+    const keeping = new WorkerPool<ProbeJob, { threadId: number }>(new URL('./fixtures/probe-worker.js', import.meta.url), { memoryMb: 64, idleWorkers: 1, keepHeapMb: 32 });
+    try {
+      const small = await keeping.run({ op: 'thread' }, options());
+      expect((await keeping.run({ op: 'thread' }, options())).threadId).toBe(small.threadId);
+      const large = await keeping.run({ op: 'thread', holdMb: 40 }, options());
+      expect(large.threadId).toBe(small.threadId);
+      expect((await keeping.run({ op: 'thread' }, options())).threadId).not.toBe(large.threadId);
+    } finally {
+      await keeping.close();
+    }
+  });
 });

@@ -4,8 +4,12 @@ import { Document, Packer, Paragraph, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
+import { PDF_MAX_PAGES } from '../../src/domain/preview/preview-service.js';
+import { viewSignature } from '../../src/domain/preview/view-link.js';
+import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
 import { png } from '../attachments/images.js';
 import { testDatabases } from '../support/databases.js';
+import { pdfFixture } from '../support/pdf-fixtures.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type CallResult, type TestService } from '../support/service.js';
 
@@ -40,6 +44,11 @@ beforeAll(async () => {
   served.set('/picture.png', png(40, 30));
   served.set('/book.xlsx', await xlsxFixture());
   served.set('/archive.zip', Buffer.from('PK not really'));
+  served.set('/three.pdf', pdfFixture(['First page', 'Second page', 'Third page']));
+  served.set('/locked.pdf', pdfFixture(['Locked away'], { password: 'open sesame' }));
+  served.set('/damaged.pdf', pdfFixture(['Cut short', 'Never seen']).subarray(0, 180));
+  served.set('/notes.pdf', Buffer.from('%PDF-1.7\nthese are notes, not a pdf'));
+  served.set('/endless.pdf', pdfFixture(Array.from({ length: PDF_MAX_PAGES + 1 }, (_, index) => `Page ${index + 1}`)));
   fixtures = http.createServer((request, response) => {
     const body = served.get(request.url ?? '');
     if (!body) response.writeHead(404).end();
@@ -52,6 +61,18 @@ afterAll(() => new Promise<void>((resolve) => fixtures.close(() => resolve())));
 
 function addPreviewFile(svc: TestService, id: string, name: string, ext: string, downloadUrl: string): void {
   svc.integrator.addFile({ id, name, type: 'file', ext, downloadUrl, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
+}
+
+/** The viewer data of a ready viewer page (its parts' links, relative to the page). */
+function viewerData(page: CallResult): ViewerData {
+  const json = page.text.match(/<script type="application\/json" id="svc-preview">(.*?)<\/script>/)?.[1];
+  expect(json, page.text).toBeDefined();
+  return JSON.parse(json!) as ViewerData;
+}
+
+/** A part through its link, as the viewer's browser asks for it: no signature, no token. */
+function part(svc: TestService, fileId: string, link: string): Promise<Response> {
+  return fetch(`${svc.url}/sdk/v2/api/cloud-files/${fileId}/${link}`);
 }
 
 /** Opens the page until the preview is no longer being built; answers the last page. */
@@ -79,7 +100,7 @@ for (const database of testDatabases()) {
       await svc.close();
     });
 
-    it('a docx is read by the importer and shown as the export HTML, escaped, with the viewer headers', async () => {
+    it('a docx is read by the importer and shown as the export HTML, escaped, from its own sandboxed link', async () => {
       addPreviewFile(svc, 'report', 'Report.docx', 'docx', `${fixtureUrl}/report.docx`);
       const created = await svc.call('POST', create('report'));
       expect(created.status, created.text).toBe(200);
@@ -89,29 +110,54 @@ for (const database of testDatabases()) {
       expect(shown.headers.get('content-type')).toMatch(/^text\/html/);
       expect(shown.headers.get('cache-control')).toBe('no-store');
       expect(shown.headers.get('referrer-policy')).toBe('no-referrer');
-      expect(shown.headers.get('content-security-policy')).toContain('frame-ancestors *');
-      expect(shown.text).toContain('Quarterly preview report');
+      const policy = shown.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain('frame-ancestors *');
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).not.toContain('unsafe-eval');
       expect(shown.text).toContain('Zoom in');
-      // the file's text is escaped twice: once in the export page, once as the frame's srcdoc attribute
-      expect(shown.text).not.toContain('<script>alert');
-      expect(shown.text).toContain('&amp;#60;script&amp;#62;alert(1)');
+      expect(shown.text).toMatch(/<script type="module" src="\/sdk\/v2\/editor\/assets\/preview-[\w-]+\.js">/);
+      // nothing of the file is in the viewer page itself
+      expect(shown.text).not.toContain('Quarterly preview report');
+      const data = viewerData(shown);
+      expect(data).toMatchObject({ shows: 'pages', layout: 'document' });
+      const pages = (data as Extract<ViewerData, { shows: 'pages' }>).pages;
+      expect(pages).toHaveLength(1);
+      expect(pages[0]).toMatch(/^view\/pages\/1\?app=.+&task=.+&expires=\d+&sig=[\w-]+$/);
+
+      const page1 = await part(svc, 'report', pages[0]!);
+      const html = await page1.text();
+      expect(page1.status, html).toBe(200);
+      expect(page1.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page1.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(page1.headers.get('cache-control')).toMatch(/^private, max-age=\d+, immutable$/);
+      expect(page1.headers.get('content-security-policy')).toMatch(/^sandbox allow-same-origin; default-src 'none'/);
+      expect(page1.headers.get('content-security-policy')).toContain("frame-ancestors 'self' *");
+      expect(html).toContain('Quarterly preview report');
+      expect(html).not.toContain('<script>alert');
+      expect(html).toContain('&#60;script&#62;alert(1)');
       const chinese = await svc.call('GET', page('report'), { query: { lang: 'zh-CN' } });
       expect(chinese.text).toContain('放大');
     });
 
-    it('a workbook is one page per sheet, with page navigation; with a token the read permission is asked again on the page', async () => {
+    it('a workbook is one page per sheet, each at its own link; with a token the read permission is asked again on the page', async () => {
       addPreviewFile(svc, 'book', 'Book.xlsx', 'xlsx', `${fixtureUrl}/book.xlsx`);
       expect((await svc.call('POST', create('book'))).status).toBe(200);
       const shown = await settledPage(svc, 'book');
       expect(shown.status, shown.text).toBe(200);
-      expect(shown.text.match(/<iframe /g)).toHaveLength(2);
       expect(shown.text).toContain('id="next"');
-      const [first, second] = shown.text.split('<iframe ').slice(1);
+      const data = viewerData(shown) as Extract<ViewerData, { shows: 'pages' }>;
+      expect(data).toMatchObject({ shows: 'pages', layout: 'sheet' });
+      expect(data.pages).toHaveLength(2);
+      const [first, second] = await Promise.all(data.pages.map(async (link) => (await part(svc, 'book', link)).text()));
       expect(first).toContain('Revenue');
       expect(first).toContain('North');
       expect(first).not.toContain('Rent');
       expect(second).toContain('Costs');
       expect(second).toContain('Rent');
+      const beyond = await part(svc, 'book', data.pages[1]!.replace('view/pages/2', 'view/pages/3'));
+      expect(beyond.status).toBe(404);
+      expect(await beyond.text()).toContain('<code>123003</code>');
+
       svc.integrator.grant('book', DEFAULT_USER.id, { readable: false });
       svc.services.access.forget();
       const refused = await svc.call('GET', page('book'), { query: { lang: 'en' } });
@@ -119,13 +165,88 @@ for (const database of testDatabases()) {
       expect(refused.text).toContain('<code>40300</code>');
     });
 
-    it('an image is shown as it is; without a token the application itself asks the integrator', async () => {
+    it('an image is served from its link with its type, not inlined; without a token the application itself asks the integrator', async () => {
       addPreviewFile(svc, 'picture', 'Picture.png', 'png', `${fixtureUrl}/picture.png`);
       const created = await svc.call('POST', create('picture'), { token: null });
       expect(created.status, created.text).toBe(200);
       const shown = await settledPage(svc, 'picture');
       expect(shown.status, shown.text).toBe(200);
-      expect(shown.text).toContain(`src="data:image/png;base64,${png(40, 30).toString('base64')}"`);
+      expect(shown.text).not.toContain('base64');
+      expect(shown.text).not.toContain('id="next"');
+      const data = viewerData(shown) as Extract<ViewerData, { shows: 'image' }>;
+      expect(data.shows).toBe('image');
+      const image = await part(svc, 'picture', data.src);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toBe('image/png');
+      expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(image.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+      expect(Buffer.from(await image.arrayBuffer()).equals(png(40, 30))).toBe(true);
+    });
+
+    it('a pdf is checked and kept as it is, its page count recorded; the viewer fetches it from its link', async () => {
+      addPreviewFile(svc, 'three', 'Three.pdf', 'pdf', `${fixtureUrl}/three.pdf`);
+      expect((await svc.call('POST', create('three'))).status).toBe(200);
+      const shown = await settledPage(svc, 'three');
+      expect(shown.status, shown.text).toBe(200);
+      expect(shown.headers.get('content-security-policy')).toContain("worker-src 'self'");
+      expect(shown.headers.get('content-security-policy')).toContain("connect-src 'self'");
+      const data = viewerData(shown) as Extract<ViewerData, { shows: 'pdf' }>;
+      expect(data).toMatchObject({ shows: 'pdf', pageCount: 3 });
+      const file = await part(svc, 'three', data.src);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('application/pdf');
+      expect(file.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      expect(Buffer.from(await file.arrayBuffer()).equals(served.get('/three.pdf')!)).toBe(true);
+    });
+
+    it('a damaged pdf, a pdf that is no pdf, one with a password and one with too many pages give their codes', async () => {
+      const cases: Array<[string, string, number]> = [
+        ['damaged', '/damaged.pdf', 121005],
+        ['notes', '/notes.pdf', 121005],
+        ['locked', '/locked.pdf', 121006],
+        ['endless', '/endless.pdf', 123004],
+      ];
+      for (const [id, path] of cases) {
+        addPreviewFile(svc, id, `${id}.pdf`, 'pdf', `${fixtureUrl}${path}`);
+        expect((await svc.call('POST', create(id))).status).toBe(200);
+      }
+      for (const [id, , code] of cases) {
+        const shown = await settledPage(svc, id);
+        expect(shown.status, shown.text).toBe(200);
+        expect(shown.text, id).toContain(`<code>${code}</code>`);
+        expect(shown.text).not.toContain('svc-preview');
+      }
+      const locked = await settledPage(svc, 'locked');
+      expect(locked.text).toContain('password');
+      const endless = await settledPage(svc, 'endless');
+      expect(endless.text).toContain(`${PDF_MAX_PAGES + 1} pages`);
+    });
+
+    it("a part's link works only as made: altered, for another file, with another app's secret or expired it is refused", async () => {
+      addPreviewFile(svc, 'three', 'Three.pdf', 'pdf', `${fixtureUrl}/three.pdf`);
+      addPreviewFile(svc, 'picture', 'Picture.png', 'png', `${fixtureUrl}/picture.png`);
+      expect((await svc.call('POST', create('three'))).status).toBe(200);
+      expect((await svc.call('POST', create('picture'))).status).toBe(200);
+      const { src } = viewerData(await settledPage(svc, 'three')) as Extract<ViewerData, { shows: 'pdf' }>;
+      await settledPage(svc, 'picture');
+      const link = new URLSearchParams(src.slice(src.indexOf('?') + 1));
+      const grant = { appId: svc.app.id, fileId: 'three', taskId: link.get('task')!, expiresAt: Number(link.get('expires')) };
+      const query = (changes: Record<string, string>) => `view/file?${new URLSearchParams({ ...Object.fromEntries(link), ...changes })}`;
+
+      const expectRefused = async (fileId: string, path: string, status: number, code: number) => {
+        const response = await part(svc, fileId, path);
+        expect(response.status, path).toBe(status);
+        expect(await response.text()).toContain(`<code>${code}</code>`);
+      };
+      await expectRefused('three', query({ sig: `${link.get('sig')!.slice(0, -2)}AA` }), 403, 123005);
+      await expectRefused('picture', query({}), 403, 123005);
+      await expectRefused('three', query({ expires: String(grant.expiresAt + 1) }), 403, 123005);
+      const other = await svc.createApp();
+      await expectRefused('three', query({ app: other.id, sig: viewSignature(other.secret, { ...grant, appId: other.id }) }), 404, 123003);
+      const past = { ...grant, expiresAt: Date.now() - 1000 };
+      await expectRefused('three', query({ expires: String(past.expiresAt), sig: viewSignature(svc.app.secret, past) }), 410, 123006);
+      await expectRefused('three', 'view/file?app=x', 400, 40000);
+      expect((await part(svc, 'three', query({}))).status).toBe(200);
     });
 
     it('an unsupported type and an unreachable downloadUrl give an error page with their codes', async () => {

@@ -1,4 +1,5 @@
 import type { EditorContext } from '../shared/editor-context.js';
+import { redrawKeepingFocus } from '../shared/panels/keep-focus.js';
 import type { Panel, PanelHost } from '../shared/panels/panel-host.js';
 import { t } from './messages.js';
 
@@ -41,6 +42,8 @@ export class SlideComments implements Panel {
   private readonly status: HTMLElement;
   private slideId: string | undefined;
   private reading = 0;
+  /** each open thread's reply box, kept across reads so text being typed survives a comment arriving meanwhile */
+  private readonly replies = new Map<string, HTMLFormElement>();
 
   constructor(
     private readonly context: EditorContext,
@@ -87,7 +90,8 @@ export class SlideComments implements Panel {
       }
       if (reading !== this.reading) return;
       this.status.textContent = threads.length === 0 ? t('comments.empty') : '';
-      this.list.replaceChildren(...threads.map((thread) => this.thread(thread, users)));
+      for (const guid of this.replies.keys()) if (!threads.some((thread) => thread.selectionGuid === guid && thread.status === 'open')) this.replies.delete(guid);
+      redrawKeepingFocus(this.list, () => threads.map((thread) => this.thread(thread, users)));
     } catch (error) {
       if (reading === this.reading) this.status.textContent = t('comments.loadFailed', { message: error instanceof Error ? error.message : String(error) });
     }
@@ -115,7 +119,12 @@ export class SlideComments implements Panel {
       item.append(closed);
     } else if (this.context.boot.permissions.commentable && thread.comments[0]) {
       const first = thread.comments[0].guid;
-      item.append(this.composer(t('comments.replyPlaceholder'), t('comments.reply'), (content) => this.write(`comments/${encodeURIComponent(first)}/replies`, { content })));
+      let reply = this.replies.get(thread.selectionGuid);
+      if (!reply) {
+        reply = this.composer(t('comments.replyPlaceholder'), t('comments.reply'), (content) => this.write(`comments/${encodeURIComponent(first)}/replies`, { content }));
+        this.replies.set(thread.selectionGuid, reply);
+      }
+      item.append(reply);
     }
     return item;
   }

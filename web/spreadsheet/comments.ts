@@ -6,6 +6,7 @@ import { renderInlineNodes } from '../shared/panels/composer/inline-content.js';
 import { MentionComposer } from '../shared/panels/composer/mention-composer.js';
 import { CommentStore, type ThreadData } from '../shared/panels/comments/comment-store.js';
 import { formatTime } from '../shared/panels/format.js';
+import { redrawKeepingFocus } from '../shared/panels/keep-focus.js';
 import { messageOf } from '../shared/panels/messages.js';
 import type { Panel, PanelHost } from '../shared/panels/panel-host.js';
 import { element } from '../shared/shell.js';
@@ -110,7 +111,7 @@ export class CellComments implements Panel {
       this.list.replaceChildren(element('p', 'svc-thread-detached', t('comments.none')));
       return;
     }
-    this.list.replaceChildren(...threads.map((thread) => this.renderThread(thread, commentable)));
+    redrawKeepingFocus(this.list, () => threads.map((thread) => this.renderThread(thread, commentable)));
   }
 
   private renderThread(thread: ThreadData<ResolvedCellSelection>, commentable: boolean): HTMLElement {

@@ -19,6 +19,12 @@ export interface WorkerPoolLimits {
   idleWorkers?: number;
   /** an idle worker is ended after this long, ms */
   idleMs?: number;
+  /**
+   * a worker whose memory (heap and buffers) exceeds this many MiB after a job is ended instead of kept idle:
+   * V8 gives a heap's pages back to the system only slowly, so a thread kept after a large job holds its peak
+   * for the idle time. Unset: always kept.
+   */
+  keepHeapMb?: number;
 }
 
 export interface JobOptions {
@@ -30,10 +36,16 @@ export interface JobOptions {
   transfer?: ArrayBuffer[];
 }
 
-type WorkerMessage<Result> = { progress: number } | { result: Result } | { error: string };
+/** `heapBytes`: the worker's heap and buffers after the job (its isolate's, not the process's) */
+type WorkerMessage<Result> = { progress: number } | { result: Result; heapBytes: number } | { error: string };
 
 const DEFAULT_IDLE_WORKERS = 2;
 const DEFAULT_IDLE_MS = 30_000;
+/**
+ * Young generation of a worker, at most: V8 keeps it resident once used. 32 MiB costs a large import no time
+ * against 64 MiB and keeps about 40 MiB less resident; 16 MiB made it twice as slow (docs/PERFORMANCE.md).
+ */
+const YOUNG_GENERATION_MAX_MB = 32;
 
 // Under tsx (tests, npm run demo) this module is TypeScript, and so is the entry a worker loads: that thread
 // registers tsx's loader itself first (tsx is a development dependency, never needed by a build, which runs the
@@ -41,7 +53,7 @@ const DEFAULT_IDLE_MS = 30_000;
 const COMPILED = import.meta.url.endsWith('.js');
 
 function startWorker(entry: URL, memoryMb: number): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(memoryMb / 8))) };
+  const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(YOUNG_GENERATION_MAX_MB, Math.max(8, Math.floor(memoryMb / 8))) };
   if (COMPILED) return new Worker(entry, { resourceLimits });
   const source = entry.href.replace(/\.js$/, '.ts');
   return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); })`, { eval: true, resourceLimits });
@@ -66,15 +78,25 @@ export class WorkerPool<Job, Result> {
     const worker = this.take();
     worker.ref();
     return new Promise<Result>((resolve, reject) => {
-      const finish = (outcome: { result: Result } | { error: Error }) => {
+      const finish = (outcome: { result: Result; heapBytes: number } | { error: Error }) => {
         clearTimeout(timer);
         options.signal.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
         if ('result' in outcome) {
-          this.putBack(worker);
-          resolve(outcome.result);
+          if (this.limits.keepHeapMb === undefined || outcome.heapBytes <= this.limits.keepHeapMb * 1024 * 1024) {
+            this.putBack(worker);
+            resolve(outcome.result);
+            return;
+          }
+          // the caller goes on to store the result (a large import: tens of MiB more): the thread's heap is
+          // given back first, so the two do not add up
+          const result = outcome.result;
+          worker.terminate().then(
+            () => resolve(result),
+            () => resolve(result),
+          );
         } else {
           void worker.terminate();
           reject(outcome.error);
@@ -83,7 +105,7 @@ export class WorkerPool<Job, Result> {
       const onAbort = () => finish({ error: abortReason(options.signal) });
       const onMessage = (message: WorkerMessage<Result>) => {
         if ('progress' in message) options.onProgress?.(message.progress);
-        else if ('result' in message) finish({ result: message.result });
+        else if ('result' in message) finish(message);
         else finish({ error: new ConversionFailed(message.error) });
       };
       const onError = (error: Error & { code?: string }) =>
@@ -146,7 +168,10 @@ export function serveJobs<Job, Result>(run: (job: Job, progress: (fraction: numb
   const post = (message: WorkerMessage<Result>, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   port.on('message', (job: Job) => {
     run(job, (fraction) => post({ progress: fraction })).then(
-      (result) => post({ result }, transferOf?.(result)),
+      (result) => {
+        const memory = process.memoryUsage();
+        post({ result, heapBytes: memory.heapTotal + memory.external }, transferOf?.(result));
+      },
       (error: unknown) => post({ error: error instanceof Error ? error.message : String(error) }),
     );
   });

@@ -42,13 +42,24 @@ export interface ReadSlide {
 /** Reports how far reading got, 0-1 (bytes or rows read). */
 export type ReportFraction = (fraction: number) => void;
 
-/** One module per format (formats/*.ts). */
+/**
+ * Where a streaming workbook reader hands what it reads, sheet by sheet and row by row, instead of returning
+ * every cell at once: a million cells held as objects cost more memory than the file they came from.
+ */
+export interface WorkbookSink {
+  /** a sheet starts; its rows follow until the next sheet. `position` orders the sheets (lower first; ties keep the order they came in) */
+  beginSheet(name: string, position: number): void;
+  /** a row of the current sheet: 0-based `index`, each greater than the last; `undefined` for an empty cell */
+  row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void;
+}
+
+/** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */
 export interface FormatReader {
-  /** file extensions (lower case, no dot) this module reads */
-  readonly extensions: readonly string[];
   /** zip containers are inspected for bombs before the reader sees them */
   readonly zip: boolean;
   read(bytes: Buffer, report: ReportFraction): Promise<ReadContent>;
+  /** workbook formats that can stream: the same content as `read`, handed to `sink` as it is read */
+  readWorkbook?(bytes: Buffer, sink: WorkbookSink, report: ReportFraction): Promise<void>;
 }
 
 /** A refusal raised inside a converter, carried across the worker boundary by name. */
@@ -82,7 +93,25 @@ export interface ConverterJob {
   zipLimits: ZipLimits;
 }
 
-export type ConverterAnswer = { output: ConversionOutput } | { refused: ErrorName; message: string };
+/**
+ * The converter thread's output: a content state as the parts it was encoded in, joined (joinParts) by the
+ * caller once the thread has ended, so that a large state is never held twice by the thread.
+ */
+export type ConverterOutput = Exclude<ConversionOutput, { target: 'content' }> | { target: 'content'; stateParts: Uint8Array[]; images: ExtractedImage[] };
+
+export type ConverterAnswer = { output: ConverterOutput } | { refused: ErrorName; message: string };
+
+/** The parts of a state, in order, as one array. */
+export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
 
 /** The converter thread's entry, by its compiled name (the worker pool loads the .ts under tsx). */
 export const CONVERTER_WORKER = new URL('./converter-worker.js', import.meta.url);

@@ -9,6 +9,7 @@ import { CellWriter, jsonKeysOf, LinkChecks, resolveColumns, toValueMap, valueMa
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from './fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from './fields/registry.js';
 import { newGuid, newRowGuids } from './guids.js';
+import { MAX_COLUMNS } from './limits.js';
 import type { TableChange } from './table-notices.js';
 
 /** Rows a new table starts with unless `withoutInitRows` (what a user sees in a fresh grid). */
@@ -17,8 +18,8 @@ export const DEFAULT_VIEW_NAME = 'Grid view';
 export const MAX_ROWS_PER_REQUEST = 2000;
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
-/** Columns per table, and tables per base: generous, but bounded so one table stays one page of metadata. */
-export const MAX_COLUMNS = 500;
+export { MAX_COLUMNS };
+/** Tables per base: bounded like the columns of a table (limits.ts). */
 export const MAX_TABLES_PER_BASE = 500;
 /** Row guids per query when checking Link cells: below either engine's limit on bound parameters. */
 const MAX_STATEMENT_PARAMETERS = 30_000;

@@ -83,6 +83,12 @@ export function pageAssets(fileType?: EditorFileType): PageAssets | undefined {
   return { entry: EDITOR_ASSETS_PATH + main.file, styles: [...styles], preloads: [...preloads] };
 }
 
+/** The preview viewer's script (web/preview/viewer.ts), or undefined when the browser side has not been built. */
+export function previewViewerScript(): string | undefined {
+  const chunk = manifest()?.['preview/viewer.ts'];
+  return chunk ? EDITOR_ASSETS_PATH + chunk.file : undefined;
+}
+
 /**
  * Serves the browser builds: the editor application's hashed assets (cached for good) and the SDK at fixed
  * names (`sdk.mjs`, `sdk.js`), which integrators' pages load from their own origin, hence

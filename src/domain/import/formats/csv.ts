@@ -92,7 +92,6 @@ export function csvCell(field: string): ReadCell | undefined {
 
 /** CSV (comma, semicolon or tab separated, UTF-8): one sheet named after nothing in the file, "Sheet1". */
 export const csv: FormatReader = {
-  extensions: ['csv'],
   zip: false,
   async read(bytes, report) {
     const text = decodeText(bytes);

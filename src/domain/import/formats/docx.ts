@@ -13,7 +13,6 @@ const MAMMOTH_PAGE_BREAK = '<hr class="page-break" />';
  * Word's "page break before" paragraph property is not read by mammoth and is lost.
  */
 export const docx: FormatReader = {
-  extensions: ['docx'],
   zip: true,
   async read(bytes, report) {
     let html: string;

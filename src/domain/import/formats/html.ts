@@ -4,7 +4,6 @@ import { decodeText } from './text-decoding.js';
 
 /** HTML: its body's structure and formatting; scripts and styles are dropped. */
 export const html: FormatReader = {
-  extensions: ['html', 'htm'],
   zip: false,
   async read(bytes, report) {
     const images: Parameters<typeof htmlToBlocks>[1] = [];

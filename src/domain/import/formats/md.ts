@@ -8,7 +8,6 @@ const markdown = new MarkdownIt({ html: false, linkify: true });
 
 /** Markdown (CommonMark with tables and strikethrough): headings, emphasis, lists, links, code, tables. */
 export const md: FormatReader = {
-  extensions: ['md', 'markdown'],
   zip: false,
   async read(bytes, report) {
     const html = markdown.render(decodeText(bytes));

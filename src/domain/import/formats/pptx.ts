@@ -67,7 +67,6 @@ class Pictures {
  * of pictures are not kept: the whole picture fills its box.
  */
 export const pptx: FormatReader = {
-  extensions: ['pptx'],
   zip: true,
   async read(bytes, report) {
     let parsed: Awaited<ReturnType<typeof parse>>;

@@ -4,7 +4,6 @@ import { decodeText } from './text-decoding.js';
 
 /** Plain text: one paragraph per line. */
 export const txt: FormatReader = {
-  extensions: ['txt'],
   zip: false,
   async read(bytes, report) {
     const blocks = paragraphsFromText(decodeText(bytes).replace(/\0/g, ''));

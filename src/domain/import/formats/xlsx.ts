@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
+import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ReadCell, type ReadSheet } from '../conversion.js';
+import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
@@ -13,22 +15,72 @@ const { slideFormula } = createRequire(import.meta.url)('exceljs/lib/utils/share
 /** Chunk size of the stream the reader consumes: progress moves with the bytes read. */
 const CHUNK = 64 * 1024;
 
+/** What sharedFormulaMarks puts before a formula's text (private-use characters, which no formula holds). */
+const SHARED_MASTER = '\uE000';
+const SHARED_DEPENDENT = '\uE001';
+
+/**
+ * exceljs' stream reader keeps the text of a cell's <f> element but drops its attributes, so a shared formula
+ * (what Excel writes when a formula is filled down or across: the text once, in the range's first cell, and
+ * `<f t="shared" si="N"/>` in the others) came back as empty formulas. This rewrites a worksheet's XML on its
+ * way to the reader so that the text says what the attributes did: the first cell's formula is marked
+ * `SHARED_MASTER N SHARED_MASTER text`, each other cell's is `SHARED_DEPENDENT N`; toCell slides the first
+ * cell's formula to each of the others, as Excel does. Tags are rewritten whole: a chunk's unfinished last tag
+ * waits for the next chunk.
+ */
+async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  for await (const chunk of chunks) {
+    const text = carry + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    const open = text.lastIndexOf('<');
+    const cut = open >= 0 && !text.includes('>', open) ? open : text.length;
+    carry = text.slice(cut);
+    yield markSharedFormulas(text.slice(0, cut));
+  }
+  yield markSharedFormulas(carry + decoder.end());
+}
+
+function markSharedFormulas(xml: string): string {
+  return xml.replace(/<f\b([^>]*?)(\/?)>/g, (tag, attributes: string, selfClosing: string) => {
+    const group = /\bt="shared"/.test(attributes) ? /\bsi="(\d+)"/.exec(attributes)?.[1] : undefined;
+    if (group === undefined) return tag;
+    if (/\bref="/.test(attributes) && !selfClosing) return `<f>${SHARED_MASTER}${group}${SHARED_MASTER}`;
+    return selfClosing ? `<f>${SHARED_DEPENDENT}${group}</f>` : `<f>${SHARED_DEPENDENT}${group}`;
+  });
+}
+
 type CellValue = ExcelJS.CellValue;
 
+/** The shared formulas of a sheet met so far, by group (si): the first cell's formula and address. */
+type SharedFormulas = Map<string, { formula: string; address: string }>;
+
+/** A formula's text as marked by sharedFormulaMarks, as the cell's own formula (undefined: unknown group). */
+function formulaOf(text: string, address: string, shared: SharedFormulas): string | undefined {
+  if (text.startsWith(SHARED_MASTER)) {
+    const end = text.indexOf(SHARED_MASTER, 1);
+    const formula = text.slice(end + 1);
+    shared.set(text.slice(1, end), { formula, address });
+    return formula;
+  }
+  if (text.startsWith(SHARED_DEPENDENT)) {
+    const master = shared.get(text.slice(1));
+    return master && slideFormula(master.formula, master.address, address);
+  }
+  return text;
+}
+
 /** An exceljs value as a cell of the model: formulas keep their text, dates become serial numbers. */
-function toCell(value: CellValue, address: string, masters: Map<string, string>): ReadCell | undefined {
+function toCell(value: CellValue, address: string, shared: SharedFormulas): ReadCell | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return { v: value };
   if (typeof value === 'string') return value === '' ? undefined : { v: value };
   if (value instanceof Date) return { v: serialOfEpochMs(value.getTime()), date: true };
   if ('formula' in value && typeof value.formula === 'string') {
-    masters.set(address, value.formula);
-    return { f: `=${value.formula}` };
-  }
-  if ('sharedFormula' in value && typeof value.sharedFormula === 'string') {
-    const master = masters.get(value.sharedFormula);
-    if (master !== undefined) return { f: `=${slideFormula(master, value.sharedFormula, address)}` };
-    return toCell((value as { result?: CellValue }).result ?? null, address, masters);
+    const formula = formulaOf(value.formula, address, shared);
+    // a cell of a shared formula whose first cell was not met keeps the value Excel computed
+    if (formula === undefined) return toCell((value as { result?: CellValue }).result ?? null, address, shared);
+    return { f: `=${formula}` };
   }
   if ('richText' in value && Array.isArray(value.richText)) return { v: value.richText.map((run) => run.text).join('') };
   if ('text' in value && typeof value.text === 'string') return { v: value.text };
@@ -64,58 +116,78 @@ async function workbookParts(bytes: Buffer): Promise<{ sheets: Array<{ part: str
   return { sheets, date1904 };
 }
 
+/** exceljs' WorkbookReader hands each worksheet's XML to this method, which sharedFormulaMarks wraps. */
+interface WorksheetParsing {
+  _parseWorksheet(chunks: AsyncIterable<Buffer | string>, sheetNo: string): Iterable<unknown>;
+}
+
+/**
+ * Reads the workbook as a stream (exceljs WorkbookReader) and hands each row to `sink` as it comes, so memory
+ * follows one row, not the sheet; progress is the share of the file's bytes read.
+ */
+async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFraction): Promise<void> {
+  let consumed = 0;
+  const input = Readable.from(
+    (function* chunks() {
+      for (let at = 0; at < bytes.length; at += CHUNK) {
+        consumed = Math.min(bytes.length, at + CHUNK);
+        report((0.95 * consumed) / bytes.length);
+        yield bytes.subarray(at, at + CHUNK);
+      }
+    })(),
+  );
+  const { sheets: order, date1904 } = await workbookParts(bytes);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
+  // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
+  // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
+  Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
+  const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
+  Object.assign(reader, { _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => parseWorksheet(sharedFormulaMarks(chunks), sheetNo) });
+  let part = '';
+  (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
+    if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
+  });
+  let sheets = 0;
+  try {
+    for await (const worksheet of reader) {
+      const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
+      const position = order.findIndex((entry) => entry.part === part);
+      const name = order[position]?.name ?? `Sheet${part}`;
+      sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
+      sheets++;
+      const shared: SharedFormulas = new Map();
+      let previous = 0;
+      for await (const row of sheetReader) {
+        // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
+        if (!Number.isSafeInteger(row.number) || row.number < 1) throw new ConversionError('importCorrupt', `the worksheet ${name} has a row without a valid row number`);
+        if (row.number <= previous) throw new ConversionError('importCorrupt', `the worksheet ${name} lists row ${row.number} after row ${previous}`);
+        previous = row.number;
+        const cells: Array<ReadCell | undefined> = [];
+        row.eachCell({ includeEmpty: false }, (cell, column) => {
+          cells[column - 1] = toCell(cell.value, cell.address, shared);
+        });
+        sink.row(row.number - 1, cells);
+      }
+    }
+  } catch (error) {
+    if (error instanceof ConversionError) throw error;
+    throw new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
+  }
+  if (sheets === 0) throw new ConversionError('importCorrupt', 'the workbook has no worksheet');
+  report(1);
+}
+
 /**
  * Excel workbooks (xlsx, xlsm; macros are not kept): every sheet, values, formulas (their text; the service
- * computes them), dates as serial numbers. Read as a stream (exceljs WorkbookReader), so memory follows the
- * content, not the XML; progress is the share of the file's bytes read.
+ * computes them), dates as serial numbers. A spreadsheet import streams the rows (readWorkbook) into its encoder;
+ * `read` collects them, for a table, which needs a whole sheet to type its columns.
  */
 export const xlsx: FormatReader = {
-  extensions: ['xlsx', 'xlsm'],
   zip: true,
+  readWorkbook,
   async read(bytes, report) {
-    let consumed = 0;
-    const input = Readable.from(
-      (function* chunks() {
-        for (let at = 0; at < bytes.length; at += CHUNK) {
-          consumed = Math.min(bytes.length, at + CHUNK);
-          report((0.95 * consumed) / bytes.length);
-          yield bytes.subarray(at, at + CHUNK);
-        }
-      })(),
-    );
-    const { sheets: order, date1904 } = await workbookParts(bytes);
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
-    // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
-    // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
-    Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
-    let part = '';
-    (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-      if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
-    });
-    const sheets: Array<ReadSheet & { position: number }> = [];
-    try {
-      for await (const worksheet of reader) {
-        const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
-        const position = order.findIndex((entry) => entry.part === part);
-        const sheet = { name: order[position]?.name ?? `Sheet${part}`, rows: [] as ReadSheet['rows'], position: position < 0 ? order.length + Number(part) : position };
-        const masters = new Map<string, string>();
-        for await (const row of sheetReader) {
-          const cells: Array<ReadCell | undefined> = [];
-          row.eachCell({ includeEmpty: false }, (cell, column) => {
-            cells[column - 1] = toCell(cell.value, cell.address, masters);
-          });
-          sheet.rows[row.number - 1] = cells;
-        }
-        for (let index = 0; index < sheet.rows.length; index++) sheet.rows[index] ??= [];
-        sheets.push(sheet);
-      }
-    } catch (error) {
-      if (error instanceof ConversionError) throw error;
-      throw new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
-    }
-    if (sheets.length === 0) throw new ConversionError('importCorrupt', 'the workbook has no worksheet');
-    report(1);
-    sheets.sort((a, b) => a.position - b.position);
-    return { shape: 'workbook', sheets: sheets.map(({ name, rows }) => ({ name, rows })) };
+    const collector = new WorkbookCollector();
+    await readWorkbook(bytes, collector, report);
+    return collector.content();
   },
 };

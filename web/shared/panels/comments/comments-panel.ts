@@ -11,6 +11,7 @@ import type { PanelsContext } from '../panels-context.js';
 import { anchorOf } from './anchor.js';
 import { CommentHighlights } from './comment-highlights.js';
 import { CommentStore, type CommentData, type DocumentSelection, type ThreadData } from './comment-store.js';
+import { redrawKeepingFocus } from '../keep-focus.js';
 import { t } from './messages.js';
 
 interface Draft {
@@ -197,10 +198,7 @@ export class CommentsPanel implements Panel {
     const commentable = this.commentable;
     this.addButton.disabled = !commentable;
     if (!commentable && this.draft) this.draft = undefined;
-    this.draftArea.replaceChildren();
-    if (this.draft) {
-      this.draftArea.append(element('blockquote', 'svc-thread-quote', this.draft.quote), this.draft.composer.element);
-    }
+    redrawKeepingFocus(this.draftArea, () => (this.draft ? [element('blockquote', 'svc-thread-quote', this.draft.quote), this.draft.composer.element] : []));
     const threads = this.store.threads;
     this.highlights.show(
       threads
@@ -213,7 +211,7 @@ export class CommentsPanel implements Panel {
       this.list.replaceChildren(element('p', 'svc-panel-empty', commentable ? t('comments.empty') : t('comments.readOnly')));
       return;
     }
-    this.list.replaceChildren(...shown.map((thread) => this.renderThread(thread, commentable)));
+    redrawKeepingFocus(this.list, () => shown.map((thread) => this.renderThread(thread, commentable)));
   }
 
   private renderThread(thread: ThreadData, commentable: boolean): HTMLElement {

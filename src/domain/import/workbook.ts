@@ -1,0 +1,45 @@
+import type { ReadCell, ReadContent, ReadSheet, WorkbookSink } from './conversion.js';
+
+/** Unique, non-empty sheet names (the model requires both); later duplicates get " (2)", " (3)". */
+export function uniqueNames(names: readonly string[], fallback: (index: number) => string): string[] {
+  const seen = new Set<string>();
+  return names.map((raw, index) => {
+    const base = raw.trim().slice(0, 28) || fallback(index);
+    let name = base;
+    for (let n = 2; seen.has(name.toLowerCase()); n++) name = `${base} (${n})`;
+    seen.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/** The indexes of sheets given in arrival order with their positions, in the order they are shown (a stable sort). */
+export function sheetOrder(positions: readonly number[]): number[] {
+  return positions.map((_, index) => index).sort((a, b) => positions[a]! - positions[b]! || a - b);
+}
+
+/** A workbook sink that keeps every row: for targets that need the whole sheet at once (a table infers its columns' types). */
+export class WorkbookCollector implements WorkbookSink {
+  private readonly sheets: Array<ReadSheet & { position: number }> = [];
+
+  beginSheet(name: string, position: number): void {
+    this.sheets.push({ name, rows: [], position });
+  }
+
+  row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void {
+    const sheet = this.sheets.at(-1);
+    if (!sheet) throw new Error('a row came before its sheet');
+    sheet.rows[index] = [...cells];
+  }
+
+  content(): ReadContent & { shape: 'workbook' } {
+    const order = sheetOrder(this.sheets.map((sheet) => sheet.position));
+    return {
+      shape: 'workbook',
+      sheets: order.map((index) => {
+        const { name, rows } = this.sheets[index]!;
+        for (let row = 0; row < rows.length; row++) rows[row] ??= [];
+        return { name, rows };
+      }),
+    };
+  }
+}

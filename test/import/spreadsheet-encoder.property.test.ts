@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/domain/content/model.js';
+import { joinParts, type ReadCell } from '../../src/domain/import/conversion.js';
+import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
+
+/** A sheet as a streaming reader hands it on: a name, a position, rows in increasing order (sparse). */
+interface StreamedSheet {
+  name: string;
+  position: number;
+  rows: Array<{ index: number; cells: Array<ReadCell | undefined> }>;
+}
+
+const cell: fc.Arbitrary<ReadCell | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.record({ v: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean()) }),
+  fc.record({ f: fc.string().map((body) => `=${body}`) }),
+);
+
+const sheet: fc.Arbitrary<StreamedSheet> = fc.record({
+  name: fc.oneof(fc.constantFrom('Data', 'data', ' ', ''), fc.string({ maxLength: 40 })),
+  position: fc.integer({ min: 0, max: 5 }),
+  rows: fc
+    .uniqueArray(fc.integer({ min: 0, max: 3000 }), { maxLength: 12 })
+    .chain((indexes) => fc.tuple(...[...indexes].sort((a, b) => a - b).map((index) => fc.array(cell, { maxLength: 30 }).map((cells) => ({ index, cells }))))),
+});
+
+function encode(sheets: readonly StreamedSheet[]): Y.Doc {
+  const encoder = new SpreadsheetEncoder();
+  for (const streamed of sheets) {
+    encoder.beginSheet(streamed.name, streamed.position);
+    for (const row of streamed.rows) encoder.row(row.index, row.cells);
+  }
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, joinParts(encoder.finish()));
+  return doc;
+}
+
+describe('SpreadsheetEncoder: rows streamed to Yjs structs', () => {
+  it('decodes to the sheets, in position order (ties in arrival order), with every cell, unique names and their sizes', () => {
+    fc.assert(
+      fc.property(fc.array(sheet, { minLength: 1, maxLength: 5 }), (sheets) => {
+        const doc = encode(sheets);
+        const expectedOrder = sheets.map((streamed, arrival) => ({ streamed, arrival })).sort((a, b) => a.streamed.position - b.streamed.position || a.arrival - b.arrival);
+        const decoded = sheetsOf(doc).toArray();
+        expect(decoded).toHaveLength(sheets.length);
+        const names = decoded.map((map) => map.get('name') as string);
+        expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
+        decoded.forEach((map, place) => {
+          const { streamed } = expectedOrder[place]!;
+          const expected = new Map<string, unknown>();
+          let columns = 0;
+          for (const row of streamed.rows) {
+            row.cells.forEach((value, column) => {
+              if (!value) return;
+              expected.set(cellKey(row.index, column), value.f !== undefined ? { f: value.f } : { v: value.v });
+              columns = Math.max(columns, column + 1);
+            });
+          }
+          const cells = map.get('cells') as Y.Map<unknown>;
+          expect(Object.fromEntries(cells.entries())).toEqual(Object.fromEntries(expected));
+          expect(map.get('rowCount')).toBe(Math.max(DEFAULT_ROW_COUNT, (streamed.rows.at(-1)?.index ?? -1) + 1));
+          expect(map.get('columnCount')).toBe(Math.max(DEFAULT_COLUMN_COUNT, columns));
+          if (streamed.name.trim() !== '') expect(names[place]!.startsWith(streamed.name.trim().slice(0, 28))).toBe(true);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a sheet of more cells than one block of structs keeps all of them, and takes edits like any document', () => {
+    const rows = Array.from({ length: 9000 }, (_, index) => ({ index, cells: [{ v: index }, { v: `row ${index}` }, undefined, { f: `=A${index + 1}*2` }, { v: index % 2 === 0 }] }));
+    const doc = encode([{ name: 'Big', position: 0, rows }, { name: 'Small', position: 1, rows: [{ index: 4, cells: [undefined, { v: 'x' }] }] }]);
+    const [big, small] = sheetsOf(doc).toArray();
+    const cells = big!.get('cells') as Y.Map<unknown>;
+    expect(cells.size).toBe(36_000);
+    expect(cells.get('8999:3')).toEqual({ f: '=A9000*2' });
+    expect((small!.get('cells') as Y.Map<unknown>).get('4:1')).toEqual({ v: 'x' });
+    // another client's edit of an imported cell replaces it, as with cells set through Y.Map
+    const other = new Y.Doc();
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(doc));
+    (sheetsOf(other).get(0).get('cells') as Y.Map<unknown>).set('8999:3', { v: 1 });
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(other, Y.encodeStateVector(doc)));
+    expect(cells.get('8999:3')).toEqual({ v: 1 });
+    expect(cells.size).toBe(36_000);
+  });
+
+  it('refuses a sheet past the row limit with importContentTooComplex', () => {
+    const encoder = new SpreadsheetEncoder();
+    encoder.beginSheet('Huge', 0);
+    expect(() => encoder.row(1_048_576, [{ v: 1 }])).toThrow(expect.objectContaining({ error: 'importContentTooComplex' }));
+  });
+});
