@@ -1,4 +1,5 @@
 import { parseA1 } from '../../src/domain/sheets/a1.js';
+import type { EditorMethod } from '../shared/bridge.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import type { CellRange } from '../shared/grid/grid.js';
 import { renderInlineNodes } from '../shared/panels/composer/inline-content.js';
@@ -7,8 +8,9 @@ import { CommentStore, type ThreadData } from '../shared/panels/comments/comment
 import { formatTime } from '../shared/panels/format.js';
 import { redrawKeepingFocus } from '../shared/panels/keep-focus.js';
 import { messageOf } from '../shared/panels/messages.js';
+import type { Panel, PanelHost } from '../shared/panels/panel-host.js';
 import { element } from '../shared/shell.js';
-import { rangeText, toolButton, type SpreadsheetEditor } from './editor.js';
+import { rangeText, type SpreadsheetEditor } from './editor.js';
 import { t } from './messages.js';
 import '../shared/panels/panels.css';
 
@@ -34,14 +36,16 @@ function areaOf(range: string): CellRange | undefined {
 }
 
 /**
- * Comments on cells, in the side panel: the threads on the active cell with their replies, resolve and reopen,
- * and a box to start a thread on the selected cells (the spreadsheet selection module: `{sheetId, range}`).
+ * Comments on cells, a panel of the side area (beside the history): the threads on the active cell with their
+ * replies, resolve and reopen, and a box to start a thread on the selected cells (the spreadsheet selection module: `{sheetId, range}`).
  * Cells with an open thread are marked. The comment routes and `svc:conversation` keep every page current;
  * the service sends the spec's Comment events (`selectionTitle`, and `replyTo` / `replyComment` on replies).
  */
-export class CellComments {
+export class CellComments implements Panel {
+  readonly id = 'comments';
+  readonly label = t('toolbar.comment');
+  readonly element = element('section', 'svc-sheet-comments');
   readonly store: CommentStore<CellSelection, ResolvedCellSelection>;
-  private readonly panel = element('section', 'svc-sheet-comments');
   private readonly heading = element('h2', 'svc-sheet-comments-title');
   private readonly notice = element('p', 'svc-panel-notice');
   private readonly list = element('div', 'svc-thread-list');
@@ -52,20 +56,17 @@ export class CellComments {
   constructor(
     private readonly context: EditorContext,
     private readonly editor: SpreadsheetEditor,
+    private readonly panels: PanelHost,
   ) {
     this.store = new CommentStore(context.api, context.session);
-    this.panel.setAttribute('aria-label', t('toolbar.comment'));
+    this.element.setAttribute('aria-label', t('toolbar.comment'));
     this.notice.hidden = true;
     this.composer = new MentionComposer(context.api, {
       placeholder: t('comments.placeholder'),
       submitLabel: t('comments.add'),
       submit: (content) => this.change(() => this.store.create({ sheetId: editor.activeSheetId, range: rangeText(editor.grid.selectedRange) }, content)),
     });
-    const close = toolButton(t('comments.close'), '✕', () => this.toggle(false));
-    const header = element('div', 'svc-panel-bar');
-    header.append(this.heading, close);
-    this.panel.append(header, this.notice, this.list, this.composer.element);
-    context.shell.side.append(this.panel);
+    this.element.append(this.heading, this.notice, this.list, this.composer.element);
     editor.onSelection(() => this.render());
     editor.setCellMarker((row, column) => this.openThreadAt(row, column) !== undefined);
     this.store.onChange(() => {
@@ -75,10 +76,15 @@ export class CellComments {
     void this.store.reload().catch((error: unknown) => this.showNotice(messageOf(error)));
   }
 
-  /** Shows or hides the side panel (toolbar button, SDK showComments/hideComments). */
-  toggle(show = this.context.shell.side.hidden): void {
-    this.context.shell.side.hidden = !show;
-    if (show) this.render();
+  shown(): void {
+    this.render();
+  }
+
+  methods(): Record<string, EditorMethod> {
+    return {
+      showComments: () => this.panels.show(this.id),
+      hideComments: () => this.panels.hide(this.id),
+    };
   }
 
   /** Threads on the sheet shown whose cells include (row, column). */

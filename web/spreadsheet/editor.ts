@@ -23,6 +23,43 @@ export function toolButton(label: string, text: string, action: () => void): HTM
   return node;
 }
 
+/** Draws what a cell shows into the grid's cell: its text, a class by its kind, and an error's reason as tooltip. */
+export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
+  const shown = values.shown(sheet, row, column);
+  cell.textContent = shown.text;
+  if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+  if (shown.kind === 'error') {
+    const problem = values.problem(sheet, row, column);
+    if (problem) cell.title = problem;
+  }
+}
+
+/** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
+export function usedRangeOf(workbook: Workbook, sheet: Sheet): CellRange {
+  let bottom = 0;
+  let right = 0;
+  workbook.cells(sheet)?.forEach((_value, key) => {
+    const separator = key.indexOf(':');
+    bottom = Math.max(bottom, Number(key.slice(0, separator)));
+    right = Math.max(right, Number(key.slice(separator + 1)));
+  });
+  return { top: 0, left: 0, bottom, right };
+}
+
+/** The range as TSV of what the cells show (the clipboard's copy), cut to the sheet's data: a whole column copies its used part. */
+export function shownTsv(workbook: Workbook, values: SheetValues, sheet: Sheet, range: CellRange): string {
+  const used = usedRangeOf(workbook, sheet);
+  const bottom = Math.min(range.bottom, used.bottom);
+  const right = Math.min(range.right, used.right);
+  const rows: string[][] = [];
+  for (let row = range.top; row <= bottom; row++) {
+    const line: string[] = [];
+    for (let column = range.left; column <= right; column++) line.push(values.shown(sheet, row, column).text);
+    rows.push(line);
+  }
+  return formatTsv(rows);
+}
+
 /** `A1` for one cell, `A1:C3` for a range (no sheet name). */
 export function rangeText(range: CellRange): string {
   return formatA1({ sheetName: null, startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right });
@@ -99,14 +136,8 @@ export class SpreadsheetEditor {
       rowHeader: (row) => String(row + 1),
       frozenRows: () => this.workbook.frozenRows(this.sheet),
       renderCell: (cell, row, column) => {
-        const shown = this.values.shown(this.sheet, row, column);
-        cell.textContent = shown.text;
-        if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+        drawValue(cell, this.values, this.sheet, row, column);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
-        if (shown.kind === 'error') {
-          const problem = this.values.problem(this.sheet, row, column);
-          if (problem) cell.title = problem;
-        }
       },
       editCell: (host) =>
         textCellEditor(host, {
@@ -230,18 +261,8 @@ export class SpreadsheetEditor {
     this.attempt(() => this.workbook.setInput(this.sheet, row, column, text));
   }
 
-  /** The range as TSV of what the cells show, cut to the sheet's data (a whole column copies its used part). */
   copy(range: CellRange): string {
-    const used = this.usedRange(this.sheet);
-    const bottom = Math.min(range.bottom, used.bottom);
-    const right = Math.min(range.right, used.right);
-    const rows: string[][] = [];
-    for (let row = range.top; row <= bottom; row++) {
-      const line: string[] = [];
-      for (let column = range.left; column <= right; column++) line.push(this.values.shown(this.sheet, row, column).text);
-      rows.push(line);
-    }
-    return formatTsv(rows);
+    return shownTsv(this.workbook, this.values, this.sheet, range);
   }
 
   paste(text: string, range: CellRange): void {
@@ -253,16 +274,8 @@ export class SpreadsheetEditor {
     }
   }
 
-  /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
   usedRange(sheet: Sheet): CellRange {
-    let bottom = 0;
-    let right = 0;
-    this.workbook.cells(sheet)?.forEach((_value, key) => {
-      const separator = key.indexOf(':');
-      bottom = Math.max(bottom, Number(key.slice(0, separator)));
-      right = Math.max(right, Number(key.slice(separator + 1)));
-    });
-    return { top: 0, left: 0, bottom, right };
+    return usedRangeOf(this.workbook, sheet);
   }
 
   /** Inserts (+1) as many rows or columns as are selected before the selection, or deletes (-1) the selected ones. */

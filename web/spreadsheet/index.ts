@@ -1,8 +1,13 @@
 import type { EditorContext } from '../shared/editor-context.js';
+import { HistoryPanel } from '../shared/panels/history/history-panel.js';
+import { OldVersionView } from '../shared/panels/history/old-version-view.js';
+import { LivePermissions } from '../shared/panels/live-permissions.js';
+import { PanelHost } from '../shared/panels/panel-host.js';
+import '../shared/panels/panels.css';
 import { CellComments } from './comments.js';
-import { SpreadsheetEditor, toolButton } from './editor.js';
-import { t } from './messages.js';
+import { SpreadsheetEditor } from './editor.js';
 import { COMPUTED_MARK, PAINTED_MARK } from './marks.js';
+import { spreadsheetVersions } from './old-version.js';
 import { showCollaboratorSelections } from './presence.js';
 import { spreadsheetMethods } from './sdk-methods.js';
 import { FindBar } from './search.js';
@@ -11,7 +16,16 @@ import { FindBar } from './search.js';
 export async function mount(context: EditorContext): Promise<void> {
   const editor = new SpreadsheetEditor(context);
   showCollaboratorSelections(context.session, editor);
-  const comments = new CellComments(context, editor);
+  // the side panels, opened from the rail beside the side area (which read-only pages keep, unlike the toolbar)
+  const panels = new PanelHost(context.shell);
+  const comments = new CellComments(context, editor, panels);
+  // revisions and edit history: an old version drawn as a read-only grid in place of the live one
+  const history = new HistoryPanel(
+    { api: context.api, shell: context.shell, panels, permissions: new LivePermissions(context.boot.permissions, context.session) },
+    new OldVersionView(context.shell, 'svc-sheet svc-old-sheet', spreadsheetVersions),
+  );
+  panels.add(comments);
+  panels.add(history);
   const find = new FindBar(editor);
   editor.formulaBar.after(find.element);
   editor.root.addEventListener('keydown', (event) => {
@@ -20,13 +34,8 @@ export async function mount(context: EditorContext): Promise<void> {
       find.open();
     }
   });
-  // beside the formula bar, not in the toolbar: read-only pages hide the toolbar, and readers see comments too
-  editor.formulaBar.append(toolButton(t('toolbar.comment'), t('toolbar.comment'), () => comments.toggle()));
-  context.bridge.registerMethods({
-    ...spreadsheetMethods(editor),
-    showComments: () => comments.toggle(true),
-    hideComments: () => comments.toggle(false),
-  });
+  // the history panel's createRevision replaces main.ts's: it also refreshes the panel's list when it is open
+  context.bridge.registerMethods({ ...spreadsheetMethods(editor), ...comments.methods(), ...history.methods() });
   editor.grid.focus();
   // the first paint shows stored values; formulas are computed right after it
   afterNextPaint(() => {

@@ -56,7 +56,6 @@ export const t = defineMessages(
     'comments.resolve': 'Resolve',
     'comments.reopen': 'Reopen',
     'comments.resolved': 'Resolved',
-    'comments.close': 'Close',
     'comments.failed': 'The comment could not be saved: {reason}',
   },
   {
@@ -113,7 +112,6 @@ export const t = defineMessages(
     'comments.resolve': '解决',
     'comments.reopen': '重新打开',
     'comments.resolved': '已解决',
-    'comments.close': '关闭',
     'comments.failed': '评论未能保存：{reason}',
   },
 );

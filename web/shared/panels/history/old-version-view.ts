@@ -1,23 +1,13 @@
-import { Editor } from '@tiptap/core';
 import * as Y from 'yjs';
-import { richTextExtensions } from '../../../rich-text/extensions.js';
-import type { ModelHost } from '../../../rich-text/model.js';
 import { element, type Shell } from '../../shell.js';
 import { t } from './messages.js';
 
-/** Draws a recorded document read-only into `page`; answers how to take it down. */
+/**
+ * Draws a recorded document read-only into `page`; answers how to take it down. Each kind's renderer lives in
+ * its own module (rich-text-versions.ts, web/spreadsheet/old-version.ts, …), so a kind's page never loads
+ * another kind's editor code through this one (the spreadsheet page does not load Tiptap).
+ */
 export type VersionRenderer = (doc: Y.Doc, page: HTMLElement) => { destroy(): void };
-
-/** Old versions of document and documentPro: the same node and mark list as the live document. */
-export function richTextVersions(host: ModelHost): VersionRenderer {
-  return (doc, page) =>
-    new Editor({
-      element: page,
-      editable: false,
-      extensions: richTextExtensions({ doc, host }),
-      editorProps: { attributes: { class: 'svc-rich-text', 'aria-readonly': 'true' } },
-    });
-}
 
 /**
  * An old version of the file shown read-only in place of the live editor: its recorded Yjs state applied to a
