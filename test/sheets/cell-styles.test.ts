@@ -113,6 +113,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
       ]),
     );
     const source = sourceFromState(Y.encodeStateAsUpdate(doc), 'spreadsheet', 'Styled');
+    if (source.kind !== 'workbook') throw new Error(`a spreadsheet's source is a workbook, not ${source.kind}`);
     const { html } = toHtml(source, quiet, '');
     expect(html).toContain('<td style="font-weight:bold;color:#c92a2a;text-align:center">x</td>');
     expect(html).toContain('<td style="background:#fff3bf"></td>');
