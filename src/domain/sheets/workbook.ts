@@ -196,7 +196,7 @@ function putValues(sheet: Sheet, row: number, column: number, values: readonly (
         return;
       }
       if (isEmptyCell(next)) {
-        // a formatted cell cleared: only its format stays, and an empty cell does not grow the sheet
+        // a formatted or styled cell cleared: only its format and style stay, and an empty cell does not grow the sheet
         if (!sameCell(stored, next)) cells.set(key, next);
         return;
       }
