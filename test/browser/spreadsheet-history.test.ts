@@ -16,6 +16,8 @@ describe('spreadsheet history in a browser', () => {
     await sheet.go('A1:A2');
     await sheet.frame.getByRole('combobox', { name: 'Number format' }).selectOption('number');
     await expect.poll(() => sheet.cell(1, 0).textContent()).toBe('2,469.00');
+    await sheet.frame.getByRole('button', { name: 'Bold (Ctrl+B)' }).click();
+    await expect.poll(() => sheet.cell(1, 0).evaluate((cell) => getComputedStyle(cell).fontWeight)).toBe('700');
     await sheet.frame.getByRole('button', { name: 'Add sheet' }).click();
     await sheet.type('A1', 'second sheet then');
     await expect.poll(() => sheet.call('getCellValue', 'Sheet2!A1')).toBe('second sheet then');
@@ -42,6 +44,8 @@ describe('spreadsheet history in a browser', () => {
     const oldCell = (row: number, column: number) => oldGrid.locator(`[role=gridcell][data-row="${row}"][data-column="${column}"]`);
     await expect.poll(() => oldCell(0, 0).textContent()).toBe('1,234.50');
     await expect.poll(() => oldCell(1, 0).textContent()).toBe('2,469.00');
+    // and styled as they were (docs/SHEETS.md "Cell styles")
+    await expect.poll(() => oldCell(1, 0).evaluate((cell) => getComputedStyle(cell).fontWeight)).toBe('700');
     await expect.poll(() => oldGrid.getAttribute('aria-readonly')).toBe('true');
     await expect.poll(() => sheet.frame.locator('.svc-sheet:not(.svc-old-sheet)').isVisible()).toBe(false);
     await expect.poll(() => old.getByRole('tab').allTextContents()).toEqual(['Sheet1', 'Sheet2']);

@@ -6,6 +6,7 @@ import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
+import { StyleBar } from './style-bar.js';
 import { SheetValues } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
@@ -23,11 +24,23 @@ export function toolButton(label: string, text: string, action: () => void): HTM
   return node;
 }
 
-/** Draws what a cell shows into the grid's cell: its text, a class by its kind, and an error's reason as tooltip. */
+/**
+ * Draws what a cell shows into the grid's cell: its text, a class by its kind, its style (docs/SHEETS.md "Cell
+ * styles") and an error's reason as tooltip. The grid resets the classes of a cell it redraws, not its inline
+ * style: the colours are set (or emptied) on every draw.
+ */
 export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
   const shown = values.shown(sheet, row, column);
   cell.textContent = shown.text;
   if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+  const style = values.workbook.style(sheet, row, column);
+  if (style?.b) cell.classList.add('svc-sheet-bold');
+  if (style?.i) cell.classList.add('svc-sheet-italic');
+  if (style?.a) cell.classList.add(`svc-sheet-align-${style.a}`);
+  if (style?.bg) cell.classList.add('svc-sheet-filled');
+  cell.style.color = style?.c ?? '';
+  if (style?.bg) cell.style.setProperty('--svc-cell-fill', style.bg);
+  else cell.style.removeProperty('--svc-cell-fill');
   if (shown.kind === 'error') {
     const problem = values.problem(sheet, row, column);
     if (problem) cell.title = problem;
@@ -84,6 +97,7 @@ export class SpreadsheetEditor {
   private readonly notice: HTMLElement;
   private readonly freezeButton: HTMLButtonElement;
   private readonly formatPicker: FormatPicker;
+  private readonly styleBar: StyleBar;
   private activeId: string;
   private editable: boolean;
   private noticeTimer = 0;
@@ -162,6 +176,11 @@ export class SpreadsheetEditor {
       this.selectionChanged();
       this.grid.focus();
     });
+    this.styleBar = new StyleBar((patch) => {
+      this.attempt(() => this.workbook.setStyle(this.sheet, this.grid.selectedRange, patch));
+      this.selectionChanged();
+      this.grid.focus();
+    });
     toolbar.append(
       toolButton(shellText('toolbar.undo'), '↶', () => this.editable && this.undo.undo()),
       toolButton(shellText('toolbar.redo'), '↷', () => this.editable && this.undo.redo()),
@@ -171,6 +190,7 @@ export class SpreadsheetEditor {
       toolButton(t('toolbar.deleteColumn'), '−⇠', () => this.shiftSelected('column', -1)),
       this.freezeButton,
       this.formatPicker.element,
+      ...this.styleBar.elements,
     );
 
     this.bindFormulaBar();
@@ -207,6 +227,7 @@ export class SpreadsheetEditor {
     this.grid.setReadOnly(!editable);
     this.formulaInput.readOnly = !editable;
     this.formatPicker.disabled = !editable;
+    this.styleBar.disabled = !editable;
     this.root.classList.toggle('svc-sheet-read-only', !editable);
     this.renderTabs();
   }
@@ -292,6 +313,8 @@ export class SpreadsheetEditor {
       if (this.editable) this.undo.undo();
     } else if (key === 'y' || (key === 'z' && event.shiftKey)) {
       if (this.editable) this.undo.redo();
+    } else if ((key === 'b' || key === 'i') && !event.shiftKey && !event.altKey) {
+      if (this.editable) this.styleBar.toggle(key);
     } else return;
     event.preventDefault();
   }
@@ -342,6 +365,7 @@ export class SpreadsheetEditor {
     this.nameBox.value = rangeText(range);
     if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, selection.active.row, selection.active.column);
     this.formatPicker.show(this.workbook.format(this.sheet, selection.active.row, selection.active.column));
+    this.styleBar.show(this.workbook.style(this.sheet, selection.active.row, selection.active.column));
     for (const listener of this.selectionListeners) listener();
   }
 
@@ -365,10 +389,11 @@ export class SpreadsheetEditor {
       else this.grid.refresh();
       if (structural) this.renderTabs();
       this.freezeButton.setAttribute('aria-pressed', String(this.workbook.frozenRows(this.sheet) > 0));
-      if (document.activeElement !== this.formulaInput) {
-        const { active } = this.grid.currentSelection;
-        this.formulaInput.value = this.workbook.input(this.sheet, active.row, active.column);
-      }
+      const { active } = this.grid.currentSelection;
+      if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, active.row, active.column);
+      // a collaborator's or an undone change of the active cell's look shows on the toolbar too
+      this.formatPicker.show(this.workbook.format(this.sheet, active.row, active.column));
+      this.styleBar.show(this.workbook.style(this.sheet, active.row, active.column));
     });
   }
 

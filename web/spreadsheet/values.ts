@@ -36,7 +36,7 @@ const PENDING: ShownValue = { value: '…', text: '…', kind: 'pending' };
 export class SheetValues {
   private calculation: SpreadsheetCalculation | undefined;
 
-  constructor(private readonly workbook: Workbook) {}
+  constructor(readonly workbook: Workbook) {}
 
   /** Builds the engine if it is not built yet. */
   compute(): SpreadsheetCalculation {

@@ -10,7 +10,8 @@ import {
   type Cell,
 } from '../../src/domain/content/model.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
-import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, type CellInput } from '../../src/domain/sheets/cells.js';
+import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/domain/sheets/cell-style.js';
+import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, withFormat, withStyle, type CellInput } from '../../src/domain/sheets/cells.js';
 import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
 import { shiftFormula, type StructureEdit } from '../../src/domain/sheets/formulas/index.js';
 import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
@@ -42,7 +43,7 @@ export interface SheetSummary {
 /** A refused edit, with a key of the editor's messages so the page can say why. */
 export class WorkbookError extends Error {
   constructor(
-    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge',
+    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge',
     message: string,
   ) {
     super(message);
@@ -136,18 +137,38 @@ export class Workbook {
   setFormat(sheet: Sheet, range: CellRange, code: string | null): void {
     const reason = code === null ? undefined : invalidFormatCode(code);
     if (reason) throw new WorkbookError('invalidValue', reason);
+    this.restyle(sheet, range, 'formatTooLarge', (stored) => withFormat(stored, code));
+  }
+
+  /** The cell's style; undefined for the default look. */
+  style(sheet: Sheet, row: number, column: number): CellStyle | undefined {
+    return styleOf(this.cells(sheet)?.get(cellKey(row, column)));
+  }
+
+  /**
+   * Changes the style of every cell of `range` by `patch` (docs/SHEETS.md "Cell styles"), empty cells too, so what
+   * is typed there later shows in it. At most MAX_FORMATTED_CELLS cells at once: styles are kept per cell.
+   */
+  setStyle(sheet: Sheet, range: CellRange, patch: StylePatch): void {
+    const reason = invalidStylePatch(patch);
+    if (reason) throw new WorkbookError('invalidValue', reason);
+    this.restyle(sheet, range, 'styleTooLarge', (stored) => withStyle(stored, patch));
+  }
+
+  /** Rewrites every cell of `range` as `next` makes it, in one change; cells `next` leaves as they were are not touched. */
+  private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge', next: (stored: unknown) => Cell | null): void {
     const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
-    if (size > MAX_FORMATTED_CELLS) throw new WorkbookError('formatTooLarge', `a number format is given to at most ${MAX_FORMATTED_CELLS} cells at once, not ${size}`);
+    if (size > MAX_FORMATTED_CELLS) throw new WorkbookError(tooLarge, `at most ${MAX_FORMATTED_CELLS} cells are formatted at once, not ${size}`);
     this.change(() => {
       const cells = this.cellsForWriting(sheet);
       for (let row = range.top; row <= range.bottom; row++) {
         for (let column = range.left; column <= range.right; column++) {
           const key = cellKey(row, column);
           const stored = cells.get(key);
-          const next = withFormat(stored, code);
-          if (next === null) {
+          const cell = next(stored);
+          if (cell === null) {
             if (stored !== undefined) cells.delete(key);
-          } else if (formatOf(stored) !== next.z || stored === undefined) cells.set(key, next);
+          } else if (!sameCell(stored, cell)) cells.set(key, cell);
         }
       }
     });

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
-import { formatOf } from '../sheets/cells.js';
-import { boxTypeOf, cellKey, docFromState, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../content/model.js';
+import { styleOf, type CellStyle } from '../sheets/cell-style.js';
+import { formatOf, isEmptyCell } from '../sheets/cells.js';
+import { boxTypeOf, cellKey, docFromState, parseCellKey, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../content/model.js';
 import { toProseMirrorNodes, type ProseMirrorNode } from '../content/rich-text.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
 import { calculationOf, FormulaError, sheetIds, type ErrorCode } from '../sheets/formulas/index.js';
@@ -39,6 +40,8 @@ export interface WorkbookCell {
   date?: boolean;
   /** the cell's number format code (docs/SHEETS.md "Number formats"); absent: General */
   format?: string;
+  /** the cell's style (docs/SHEETS.md "Cell styles"); absent: the default look */
+  style?: CellStyle;
 }
 
 export interface WorkbookSheet {
@@ -107,12 +110,26 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
         const cell: WorkbookCell =
           value instanceof FormulaError ? { row, column, value: value.code, error: value.code } : { row, column, value };
         if (formula !== undefined) cell.formula = formula.replace(/^=/, '');
-        const format = stored instanceof Y.Map ? formatOf(stored.get(cellKey(row, column))) : undefined;
+        const storedCell = stored instanceof Y.Map ? stored.get(cellKey(row, column)) : undefined;
+        const format = formatOf(storedCell);
         if (format !== undefined) cell.format = format;
+        const style = styleOf(storedCell);
+        if (style !== undefined) cell.style = style;
         cells.push(cell);
         rowCount = Math.max(rowCount, row + 1);
         columnCount = Math.max(columnCount, column + 1);
       });
+      // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values
+      if (stored instanceof Y.Map) {
+        stored.forEach((value, key) => {
+          const style = isEmptyCell(value) ? styleOf(value) : undefined;
+          const at = style === undefined ? undefined : parseCellKey(key);
+          if (!at || style === undefined) return;
+          cells.push({ row: at.row, column: at.column, value: null, style });
+          rowCount = Math.max(rowCount, at.row + 1);
+          columnCount = Math.max(columnCount, at.column + 1);
+        });
+      }
       cells.sort((a, b) => a.row - b.row || a.column - b.column);
       const name = sheet.get('name');
       return {

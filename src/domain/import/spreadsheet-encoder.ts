@@ -96,6 +96,7 @@ export class SpreadsheetEncoder implements WorkbookSink {
       encoder.writeLen(1);
       const stored: Cell = cell.f !== undefined ? { f: cell.f } : { v: cell.v ?? null };
       if (cell.z !== undefined) stored.z = cell.z;
+      if (cell.s !== undefined) stored.s = cell.s;
       encoder.writeAny(stored);
       sheet.cells++;
       if (column + 1 > sheet.columns) sheet.columns = column + 1;

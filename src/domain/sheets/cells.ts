@@ -1,4 +1,5 @@
 import type { Cell } from '../content/model.js';
+import { patchStyle, sameStyle, styleOf, type StylePatch } from './cell-style.js';
 import { GENERAL } from './number-format.js';
 
 /**
@@ -41,15 +42,24 @@ export function invalidInput(input: unknown): string | undefined {
 
 /**
  * The stored cell for an input, or null to remove the cell. A string starting with "=" (and longer than
- * that) is a formula: only its text is stored. The number format of the cell that was there (`stored`) stays:
- * a format belongs to the cell, not to its value, so typing into or clearing a formatted cell keeps it.
+ * that) is a formula: only its text is stored. The number format and the style of the cell that was there
+ * (`stored`) stay: they belong to the cell, not to its value, so typing into or clearing a formatted cell keeps them.
  */
 export function toCell(input: CellInput, stored?: unknown): Cell | null {
-  const format = formatOf(stored);
   let cell: Cell | null = null;
   if (input !== null && input !== '') cell = typeof input === 'string' && input.length > 1 && input.startsWith('=') ? { f: input } : { v: input };
-  if (format === undefined) return cell;
-  return { ...cell, z: format };
+  const format = formatOf(stored);
+  const style = styleOf(stored);
+  if (format === undefined && style === undefined) return cell;
+  const kept: Cell = { ...cell };
+  if (format !== undefined) kept.z = format;
+  if (style !== undefined) kept.s = style;
+  return kept;
+}
+
+/** `cell`, or null when it holds nothing worth storing (no value, formula, format or style). */
+function keptOrNull(cell: Cell): Cell | null {
+  return isEmptyCell(cell) && cell.z === undefined && cell.s === undefined ? null : cell;
 }
 
 /** The cell with number format `code` (null or General: none), or null when nothing is left to store. */
@@ -57,7 +67,16 @@ export function withFormat(stored: unknown, code: string | null): Cell | null {
   const cell: Cell = isCell(stored) ? { ...stored } : {};
   if (code === null || code === GENERAL) delete cell.z;
   else cell.z = code;
-  return isEmptyCell(cell) && cell.z === undefined ? null : cell;
+  return keptOrNull(cell);
+}
+
+/** The cell with its style changed by `patch` (docs/SHEETS.md "Cell styles"), or null when nothing is left to store. */
+export function withStyle(stored: unknown, patch: StylePatch): Cell | null {
+  const cell: Cell = isCell(stored) ? { ...stored } : {};
+  const style = patchStyle(styleOf(stored), patch);
+  if (style === undefined) delete cell.s;
+  else cell.s = style;
+  return keptOrNull(cell);
 }
 
 /** The number format code of a stored cell, undefined for General. */
@@ -67,5 +86,5 @@ export function formatOf(stored: unknown): string | undefined {
 
 export function sameCell(stored: unknown, next: Cell): boolean {
   if (!isCell(stored)) return false;
-  return stored.v === next.v && stored.f === next.f && stored.z === next.z && Object.keys(stored).length === Object.keys(next).length;
+  return stored.v === next.v && stored.f === next.f && stored.z === next.z && sameStyle(styleOf(stored), next.s) && Object.keys(stored).length === Object.keys(next).length;
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf } from '../content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf, type Cell } from '../content/model.js';
 import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
 import { formatValue } from './number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
@@ -196,7 +196,7 @@ function putValues(sheet: Sheet, row: number, column: number, values: readonly (
         return;
       }
       if (isEmptyCell(next)) {
-        // a formatted cell cleared: only its format stays, and an empty cell does not grow the sheet
+        // a formatted or styled cell cleared: only its format and style stay, and an empty cell does not grow the sheet
         if (!sameCell(stored, next)) cells.set(key, next);
         return;
       }
@@ -288,12 +288,13 @@ function moveReferences(doc: Y.Doc, edit: StructureEdit): void {
     const cells = cellsOf(sheet);
     if (!cells) continue;
     const ownName = nameOf(sheet);
-    const rewritten: Array<[string, { f: string }]> = [];
+    const rewritten: Array<[string, Cell]> = [];
     cells.forEach((value, key) => {
       const formula = typeof value === 'object' && value !== null ? (value as { f?: unknown }).f : undefined;
       if (typeof formula !== 'string') return;
       const shifted = shiftFormula(formula, ownName, edit);
-      if (shifted !== formula) rewritten.push([key, { f: shifted }]);
+      // the cell keeps its number format and style: only its formula changes
+      if (shifted !== formula) rewritten.push([key, { ...(value as Cell), f: shifted }]);
     });
     for (const [key, cell] of rewritten) cells.set(key, cell);
   }

@@ -18,8 +18,11 @@ export function toCsv(source: WorkbookSource, progress: Progress): Uint8Array {
   const sheet = source.sheets[0];
   const lines: string[] = [];
   if (sheet) {
-    const rows: WorkbookCell[][] = Array.from({ length: sheet.rowCount }, () => []);
-    for (const cell of sheet.cells) rows[cell.row]![cell.column] = cell;
+    // a cell with only a style (an empty filled cell) shows nothing: it neither adds a line nor a field
+    const valued = sheet.cells.filter((cell) => cell.value !== null);
+    const rows: WorkbookCell[][] = Array.from({ length: valued.reduce((last, cell) => Math.max(last, cell.row + 1), 0) }, () => []);
+    for (const cell of valued) rows[cell.row]![cell.column] = cell;
+    progress.step(sheet.cells.length - valued.length);
     for (const row of rows) {
       lines.push(Array.from({ length: row.length }, (_, column) => field(row[column])).join(','));
       progress.step(row.reduce((count) => count + 1, 0));

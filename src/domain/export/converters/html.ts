@@ -1,5 +1,6 @@
 import type { ProseMirrorNode } from '../../content/rich-text.js';
 import { columnLetters } from '../../sheets/a1.js';
+import { styleCss } from '../../sheets/cell-style.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
 import { escapeHtml, inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
 
@@ -183,9 +184,12 @@ function richTextHtml(source: RichTextSource, context: Context, fontCss: string)
 }
 
 function cellHtml(cell: WorkbookCell | undefined): string {
-  if (!cell || cell.value === null) return '<td></td>';
+  // the style's CSS is built from checked values only (#rrggbb colours, three alignments): nothing to escape
+  const css = styleCss(cell?.style);
+  const style = css === '' ? '' : ` style="${css}"`;
+  if (!cell || cell.value === null) return `<td${style}></td>`;
   const kind = cell.error ? ' class="e"' : typeof cell.value === 'number' ? ' class="n"' : typeof cell.value === 'boolean' ? ' class="b"' : '';
-  return `<td${kind}>${escapeHtml(shownCellText(cell))}</td>`;
+  return `<td${kind}${style}>${escapeHtml(shownCellText(cell))}</td>`;
 }
 
 const WORKBOOK_CSS = `

@@ -1,11 +1,12 @@
 import ExcelJS from 'exceljs';
+import type { CellStyle } from '../../sheets/cell-style.js';
 import type { WorkbookCell, WorkbookSource } from '../source.js';
 import type { Progress } from './shared.js';
 
 /**
  * spreadsheet / table → .xlsx (exceljs writes the file): every sheet in order, values, formulas with their
- * computed result (so a reader that does not calculate still shows it), error values, dates, column widths
- * and a frozen header row.
+ * computed result (so a reader that does not calculate still shows it), error values, dates, number formats,
+ * cell styles (bold, italic, font colour, solid fill, horizontal alignment), column widths and a frozen header row.
  */
 
 /** Errors Excel knows; `#ERROR!` (a formula that does not parse) is not one of them. */
@@ -38,6 +39,22 @@ function cellValue(cell: WorkbookCell): ExcelJS.CellValue {
   return result ?? (cell.error ? cell.error : null);
 }
 
+/** `#rrggbb` as the file's opaque ARGB. */
+function argb(colour: string): string {
+  return `FF${colour.slice(1).toUpperCase()}`;
+}
+
+/** Gives an exceljs cell the model's style; `headerBold`: the cell is in a frozen header row, which is bold. */
+function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined, headerBold: boolean): void {
+  const font: Partial<ExcelJS.Font> = {};
+  if (style?.b || headerBold) font.bold = true;
+  if (style?.i) font.italic = true;
+  if (style?.c) font.color = { argb: argb(style.c) };
+  if (Object.keys(font).length > 0) target.font = font;
+  if (style?.bg) target.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: argb(style.bg) } };
+  if (style?.a) target.alignment = { horizontal: style.a };
+}
+
 export async function toXlsx(source: WorkbookSource, progress: Progress): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Svc';
@@ -48,14 +65,16 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
     for (const [column, width] of Object.entries(sheet.columnWidths)) {
       worksheet.getColumn(Number(column) + 1).width = Math.max(1, Math.round((width / PIXELS_PER_WIDTH_UNIT) * 10) / 10);
     }
+    // the frozen header row is bold, as it was before cells had styles: set first, each cell's own style over it
+    if (sheet.frozenRows > 0) worksheet.getRow(1).font = { bold: true };
     for (const cell of sheet.cells) {
       const target = worksheet.getCell(cell.row + 1, cell.column + 1);
       target.value = cellValue(cell);
       if (cell.format !== undefined) target.numFmt = cell.format;
       else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
+      applyStyle(target, cell.style, cell.row < sheet.frozenRows);
       progress.step();
     }
-    if (sheet.frozenRows > 0) worksheet.getRow(1).font = { bold: true };
   });
   if (source.sheets.length === 0) workbook.addWorksheet('Sheet1');
   return new Uint8Array(await workbook.xlsx.writeBuffer());

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
+import { parseCellStyle, type CellStyle } from '../../sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../sheets/number-format.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
@@ -71,9 +72,31 @@ function formulaOf(text: string, address: string, shared: SharedFormulas): strin
   return text;
 }
 
+/** An ARGB colour of the file (`FFRRGGBB`) as `#rrggbb`; theme and indexed colours are not kept. */
+function rgbOf(colour: Partial<ExcelJS.Color> | undefined): string | undefined {
+  const argb = colour?.argb;
+  return typeof argb === 'string' && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2)}` : undefined;
+}
+
 /**
- * An exceljs cell as a cell of the model: formulas keep their text, dates become serial numbers, and a number
- * format the service can show is kept (`z`; General and codes it cannot read are left out).
+ * The part of a cell's look the model keeps (docs/SHEETS.md "Cell styles"): bold, italic, an RGB font colour, an
+ * RGB solid fill and left/center/right alignment; everything else (fonts, sizes, borders, theme colours) is left out.
+ */
+function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
+  const { font, fill, alignment } = cell;
+  return parseCellStyle({
+    b: font?.bold === true || undefined,
+    i: font?.italic === true || undefined,
+    c: rgbOf(font?.color),
+    bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? rgbOf(fill.fgColor) : undefined,
+    a: alignment?.horizontal,
+  });
+}
+
+/**
+ * An exceljs cell as a cell of the model: formulas keep their text, dates become serial numbers, a number
+ * format the service can show is kept (`z`; General and codes it cannot read are left out), and so is the
+ * style (`s`). A cell without a value is not kept, styled or not.
  */
 function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas): ReadCell | undefined {
   const read = toCell(cell.value, cell.address, shared);
@@ -81,6 +104,8 @@ function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas): ReadCell | undefine
   const code = typeof cell.numFmt === 'string' ? cell.numFmt : undefined;
   if (code !== undefined && code !== GENERAL && invalidFormatCode(code) === undefined) read.z = code;
   else if (read.date && typeof read.v === 'number') read.z = dateFormatFor(read.v);
+  const style = styleOfCell(cell);
+  if (style !== undefined) read.s = style;
   return read;
 }
 

@@ -1,0 +1,124 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { cellKey, sheetsOf, type Cell } from '../../src/domain/content/model.js';
+import { toHtml } from '../../src/domain/export/converters/html.js';
+import { toCsv } from '../../src/domain/export/converters/csv.js';
+import { sourceFromState } from '../../src/domain/export/source.js';
+import { testDatabases } from '../support/databases.js';
+import { startService, type TestService } from '../support/service.js';
+import { createFile, exportFile, setCells, workbookOf } from '../export/support.js';
+import { importAndWait } from '../import/support.js';
+
+const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
+const IMPORTS = { limitBytes: 8 * 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 2000 };
+const quiet = { step: () => undefined };
+
+describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_000 }, () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService(testDatabases()[0]!, { integrator: true, tasks: TASKS, imports: IMPORTS });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  /** The stored cells of a file's first sheet, by key. */
+  async function storedCells(fileId: string): Promise<Record<string, Cell>> {
+    const doc = await svc.services.content.read(svc.app.id, fileId);
+    return Object.fromEntries((sheetsOf(doc).get(0).get('cells') as Y.Map<Cell>).entries());
+  }
+
+  it('xlsx export writes bold, italic, font colour, fill and alignment; a frozen header stays bold', async () => {
+    await createFile(svc, 'styled', 'spreadsheet', 'Styled');
+    await setCells(svc, 'styled', {
+      [cellKey(0, 0)]: { v: 'Head', s: { i: true } },
+      [cellKey(1, 0)]: { v: 'Total', s: { b: true, i: true, c: '#c92a2a' } },
+      [cellKey(1, 1)]: { v: 42, s: { bg: '#fff3bf', a: 'center' } },
+      // an empty filled cell is exported with its fill
+      [cellKey(1, 2)]: { s: { bg: '#d3f9d8' } },
+      [cellKey(2, 0)]: { f: '=B2*2', s: { a: 'right' } },
+    });
+    await svc.services.content.change(svc.app.id, 'styled', { userId: 'u', name: 'U' }, (doc) => sheetsOf(doc).get(0).set('frozenRows', 1));
+    const sheet = (await workbookOf((await exportFile(svc, 'styled', 'xlsx')).bytes)).getWorksheet('Sheet1')!;
+    expect(sheet.getCell('A1').font).toMatchObject({ bold: true, italic: true });
+    expect(sheet.getCell('A2').font).toMatchObject({ bold: true, italic: true, color: { argb: 'FFC92A2A' } });
+    expect(sheet.getCell('B2').fill).toMatchObject({ type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFF3BF' } });
+    expect(sheet.getCell('B2').alignment).toMatchObject({ horizontal: 'center' });
+    expect(sheet.getCell('B2').font?.bold).toBeFalsy();
+    expect(sheet.getCell('C2').fill).toMatchObject({ fgColor: { argb: 'FFD3F9D8' } });
+    expect(sheet.getCell('C2').value).toBeNull();
+    expect(sheet.getCell('A3').alignment).toMatchObject({ horizontal: 'right' });
+    expect(sheet.getCell('A3').value).toEqual({ formula: 'B2*2', result: 84 });
+  });
+
+  it('an xlsx with styles imports with the part the model keeps', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Styles');
+    const a1 = sheet.getCell('A1');
+    a1.value = 'bold red';
+    a1.font = { bold: true, italic: true, color: { argb: 'FFFF0000' }, name: 'Arial', size: 14 };
+    const b1 = sheet.getCell('B1');
+    b1.value = 12;
+    b1.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF00B0F0' } };
+    b1.alignment = { horizontal: 'center', vertical: 'top' };
+    // a theme colour, a hatched fill and a justified alignment have no place in the model: left out
+    const c1 = sheet.getCell('C1');
+    c1.value = 'themed';
+    c1.font = { color: { theme: 4 } };
+    c1.fill = { type: 'pattern', pattern: 'darkGrid', fgColor: { argb: 'FF00FF00' } };
+    c1.alignment = { horizontal: 'justify' };
+    const d1 = sheet.getCell('D1');
+    d1.value = { formula: 'B1*2', result: 24 };
+    d1.alignment = { horizontal: 'right' };
+    const done = await importAndWait(svc, { fileId: 'imported-styles', type: 'spreadsheet' }, { name: 'styles.xlsx', data: new Uint8Array(await book.xlsx.writeBuffer()) });
+    expect(done.body.status, done.text).toBe(0);
+    const cells = await storedCells('imported-styles');
+    expect(cells[cellKey(0, 0)]).toEqual({ v: 'bold red', s: { b: true, i: true, c: '#ff0000' } });
+    expect(cells[cellKey(0, 1)]).toEqual({ v: 12, s: { bg: '#00b0f0', a: 'center' } });
+    expect(cells[cellKey(0, 2)]).toEqual({ v: 'themed' });
+    expect(cells[cellKey(0, 3)]).toEqual({ f: '=B1*2', s: { a: 'right' } });
+  });
+
+  it('values written or cleared through the API keep the style; rows deleted move it, formulas moved keep it', async () => {
+    await createFile(svc, 'kept', 'spreadsheet');
+    await setCells(svc, 'kept', {
+      [cellKey(0, 0)]: { v: 'gone' },
+      [cellKey(1, 0)]: { v: 1, s: { b: true } },
+      [cellKey(2, 0)]: { v: 2, s: { c: '#0000ff' } },
+      [cellKey(3, 0)]: { f: '=A3*2', z: '0.00', s: { bg: '#ffffff' } },
+    });
+    const values = '/sdk/v2/api/files/kept/sheets/values';
+    const written = await svc.call('POST', values, { body: { range: 'A2:A3', resource: { values: [[10], ['']] } } });
+    expect(written.status, written.text).toBe(200);
+    expect((await svc.call('DELETE', '/sdk/v2/api/files/kept/sheets/Sheet1/rows/0')).status).toBe(200);
+    const cells = await storedCells('kept');
+    expect(cells[cellKey(0, 0)]).toEqual({ v: 10, s: { b: true } });
+    expect(cells[cellKey(1, 0)]).toEqual({ s: { c: '#0000ff' } });
+    expect(cells[cellKey(2, 0)]).toEqual({ f: '=A2*2', z: '0.00', s: { bg: '#ffffff' } });
+  });
+
+  it('the pdf export draws the styles; csv leaves a style-only cell out', async () => {
+    const doc = new Y.Doc();
+    const sheet = new Y.Map<unknown>();
+    sheetsOf(doc).push([sheet]);
+    sheet.set('name', 'S');
+    sheet.set(
+      'cells',
+      new Y.Map<Cell>([
+        [cellKey(0, 0), { v: 'x', s: { b: true, c: '#c92a2a', a: 'center' } }],
+        [cellKey(3, 1), { s: { bg: '#fff3bf' } }],
+        // what does not validate is not drawn: a stored style is read through the same check as a written one
+        [cellKey(0, 1), { v: 'y', s: { c: 'red;background:url(x)', i: 'yes' } as unknown as Cell['s'] }],
+      ]),
+    );
+    const source = sourceFromState(Y.encodeStateAsUpdate(doc), 'spreadsheet', 'Styled');
+    if (source.kind !== 'workbook') throw new Error(`a spreadsheet's source is a workbook, not ${source.kind}`);
+    const { html } = toHtml(source, quiet, '');
+    expect(html).toContain('<td style="font-weight:bold;color:#c92a2a;text-align:center">x</td>');
+    expect(html).toContain('<td style="background:#fff3bf"></td>');
+    expect(html).toContain('<td>y</td>');
+    expect(html).not.toContain('url(x)');
+    expect(new TextDecoder().decode(toCsv(source, quiet))).toBe('x,y\r\n');
+  });
+});

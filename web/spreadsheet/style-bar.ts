@@ -1,0 +1,79 @@
+import { ALIGNMENTS, type CellStyle, type HorizontalAlignment, type StylePatch } from '../../src/domain/sheets/cell-style.js';
+import { toolButton } from './editor.js';
+import { t } from './messages.js';
+
+/** The colour a cell has without a style of its own: picking it takes the style's colour away. */
+const DEFAULT_TEXT = '#000000';
+const DEFAULT_FILL = '#ffffff';
+
+const ALIGN_LABELS = { left: 'style.alignLeft', center: 'style.alignCenter', right: 'style.alignRight' } as const;
+const ALIGN_GLYPHS = { left: '⇤', center: '↔', right: '⇥' } as const;
+
+/**
+ * The toolbar's style controls (docs/BROWSER.md "Spreadsheet", docs/SHEETS.md "Cell styles"): bold, italic, text
+ * and fill colour, alignment. Each gives its change to the selection through `apply`; `show` reflects the active
+ * cell (aria-pressed on the buttons, the colours in the pickers).
+ */
+export class StyleBar {
+  readonly elements: HTMLElement[];
+  private readonly bold: HTMLButtonElement;
+  private readonly italic: HTMLButtonElement;
+  private readonly textColour: HTMLInputElement;
+  private readonly fillColour: HTMLInputElement;
+  private readonly align: Record<HorizontalAlignment, HTMLButtonElement>;
+  private shown: CellStyle | undefined;
+
+  constructor(private readonly apply: (patch: StylePatch) => void) {
+    this.bold = toolButton(t('style.bold'), 'B', () => this.toggle('b'));
+    this.bold.classList.add('svc-sheet-style-bold');
+    this.italic = toolButton(t('style.italic'), 'I', () => this.toggle('i'));
+    this.italic.classList.add('svc-sheet-style-italic');
+    this.textColour = this.colourPicker(t('style.textColour'), 'A', DEFAULT_TEXT, (colour) => apply({ c: colour === DEFAULT_TEXT ? null : colour }));
+    this.fillColour = this.colourPicker(t('style.fillColour'), '▨', DEFAULT_FILL, (colour) => apply({ bg: colour === DEFAULT_FILL ? null : colour }));
+    this.align = Object.fromEntries(
+      ALIGNMENTS.map((alignment) => [alignment, toolButton(t(ALIGN_LABELS[alignment]), ALIGN_GLYPHS[alignment], () => apply({ a: this.shown?.a === alignment ? null : alignment }))]),
+    ) as Record<HorizontalAlignment, HTMLButtonElement>;
+    this.elements = [this.bold, this.italic, this.textColour.parentElement!, this.fillColour.parentElement!, ...ALIGNMENTS.map((alignment) => this.align[alignment])];
+    this.show(undefined);
+  }
+
+  /** Bold or italic on when the active cell has it off, else off (Ctrl+B and Ctrl+I too). */
+  toggle(flag: 'b' | 'i'): void {
+    this.apply({ [flag]: this.shown?.[flag] !== true });
+  }
+
+  /** Reflects the active cell's style. */
+  show(style: CellStyle | undefined): void {
+    this.shown = style;
+    this.bold.setAttribute('aria-pressed', String(style?.b === true));
+    this.italic.setAttribute('aria-pressed', String(style?.i === true));
+    for (const alignment of ALIGNMENTS) this.align[alignment].setAttribute('aria-pressed', String(style?.a === alignment));
+    this.textColour.value = style?.c ?? DEFAULT_TEXT;
+    this.fillColour.value = style?.bg ?? DEFAULT_FILL;
+    this.textColour.parentElement!.style.setProperty('--svc-swatch', this.textColour.value);
+    this.fillColour.parentElement!.style.setProperty('--svc-swatch', this.fillColour.value);
+  }
+
+  set disabled(disabled: boolean) {
+    for (const button of [this.bold, this.italic, ...Object.values(this.align)]) button.disabled = disabled;
+    this.textColour.disabled = disabled;
+    this.fillColour.disabled = disabled;
+  }
+
+  /** A colour input behind a glyph underlined in the colour it holds. */
+  private colourPicker(label: string, glyph: string, initial: string, pick: (colour: string) => void): HTMLInputElement {
+    const host = document.createElement('label');
+    host.className = 'svc-tool svc-sheet-colour';
+    host.title = label;
+    const symbol = document.createElement('span');
+    symbol.textContent = glyph;
+    symbol.setAttribute('aria-hidden', 'true');
+    const input = document.createElement('input');
+    input.type = 'color';
+    input.value = initial;
+    input.setAttribute('aria-label', label);
+    input.addEventListener('change', () => pick(input.value.toLowerCase()));
+    host.append(symbol, input);
+    return input;
+  }
+}
