@@ -1,5 +1,4 @@
 import { Document, Packer, Paragraph, TextRun } from 'docx';
-import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import pptxgen from 'pptxgenjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { pdfFixture } from '../support/pdf-fixtures.js';
 import { startService, type TestService } from '../support/service.js';
+import { xlsxFixture } from '../preview/support.js';
 import { browserForThisFile } from './support/browser-per-file.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
@@ -16,16 +16,6 @@ const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, 
 async function docxFixture(): Promise<Buffer> {
   const paragraphs = ['Quarterly preview report', 'Revenue grew in every region.'].map((text) => new Paragraph({ children: [new TextRun(text)] }));
   return Packer.toBuffer(new Document({ sections: [{ children: paragraphs }] }));
-}
-
-async function xlsxFixture(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.addWorksheet('Revenue').addRows([
-    ['Region', 'Amount'],
-    ['North', 1200],
-  ]);
-  workbook.addWorksheet('Costs').addRow(['Rent', 800]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 async function pptxFixture(): Promise<Buffer> {

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
-import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { PDF_MAX_PAGES } from '../../src/domain/preview/preview-service.js';
@@ -12,7 +11,7 @@ import { testDatabases } from '../support/databases.js';
 import { pdfFixture } from '../support/pdf-fixtures.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
-import { create, page, part, settledPage, viewerData } from './support.js';
+import { create, page, part, settledPage, viewerData, xlsxFixture } from './support.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
 
@@ -21,16 +20,6 @@ async function docxFixture(): Promise<Buffer> {
     sections: [{ children: [new Paragraph({ children: [new TextRun('Quarterly preview report')] }), new Paragraph({ children: [new TextRun('<script>alert(1)</script> & more')] })] }],
   });
   return Packer.toBuffer(doc);
-}
-
-async function xlsxFixture(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.addWorksheet('Revenue').addRows([
-    ['Region', 'Amount'],
-    ['North', 1200],
-  ]);
-  workbook.addWorksheet('Costs').addRow(['Rent', 800]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
 /** Serves fixtures by path, as an integrator's file store would. */

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
 import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
 import type { CallResult, TestService } from '../support/service.js';
@@ -38,4 +39,15 @@ export async function renderedPages(svc: TestService, fileId: string): Promise<s
   expect(data.shows, JSON.stringify(data)).toBe('pages');
   const links = (data as Extract<ViewerData, { shows: 'pages' }>).pages;
   return Promise.all(links.map(async (link) => (await part(svc, fileId, link)).text()));
+}
+
+/** A workbook of two sheets ("Revenue" with a header row and "Costs"), as an integrator's stored xlsx. */
+export async function xlsxFixture(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.addWorksheet('Revenue').addRows([
+    ['Region', 'Amount'],
+    ['North', 1200],
+  ]);
+  workbook.addWorksheet('Costs').addRow(['Rent', 800]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
