@@ -102,8 +102,17 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   bridge.reportReadyState({ readyState: 'loadingEditor', fileType: boot.fileType });
   const load = EDITORS[boot.fileType];
   if (!load) throw new Error(`no editor for ${boot.fileType}`);
-  const [editor] = await Promise.all([load(), session.synced()]);
-  await editor.mount({ boot, bridge, api, session, shell });
+  const context = { boot, bridge, api, session, shell };
+  const editor = await load();
+  // a large file's sync takes seconds: an editor may show its first screen from the service meanwhile
+  // (a small file is synced by now, and its editor comes at once)
+  if (!session.isSynced && editor.showFirstScreen) {
+    void editor.showFirstScreen(context).then((shown) => {
+      if (shown) hideLoading();
+    });
+  }
+  await session.synced();
+  await editor.mount(context);
   shell.showSaveStatus(session.status);
   // the page's own awareness state was set before anyone listened to changes
   updateRoster(session.collaborators());

@@ -19,4 +19,9 @@ export interface EditorContext {
  */
 export interface EditorModule {
   mount(context: EditorContext): Promise<unknown>;
+  /**
+   * Optional: draws a read-only first screen while the document syncs (the spreadsheet's, docs/BROWSER.md
+   * "First screen"); resolves true once it is on screen, false when it was not drawn. `mount` replaces it.
+   */
+  showFirstScreen?(context: EditorContext): Promise<boolean>;
 }

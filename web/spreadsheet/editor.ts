@@ -23,6 +23,33 @@ export function toolButton(label: string, text: string, action: () => void): HTM
   return node;
 }
 
+/** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
+export interface ToolbarActions {
+  undo(): void;
+  redo(): void;
+  shift(axis: 'row' | 'column', direction: 1 | -1): void;
+  freeze(): void;
+  format(code: string | null): void;
+}
+
+/** The spreadsheet's toolbar controls, in order. */
+export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElement[]; freezeButton: HTMLButtonElement; formatPicker: FormatPicker } {
+  const freezeButton = toolButton(t('toolbar.freeze'), '❄', () => actions.freeze());
+  freezeButton.setAttribute('aria-pressed', 'false');
+  const formatPicker = new FormatPicker((code) => actions.format(code));
+  const items = [
+    toolButton(shellText('toolbar.undo'), '↶', () => actions.undo()),
+    toolButton(shellText('toolbar.redo'), '↷', () => actions.redo()),
+    toolButton(t('toolbar.insertRow'), '+⇡', () => actions.shift('row', 1)),
+    toolButton(t('toolbar.deleteRow'), '−⇡', () => actions.shift('row', -1)),
+    toolButton(t('toolbar.insertColumn'), '+⇠', () => actions.shift('column', 1)),
+    toolButton(t('toolbar.deleteColumn'), '−⇠', () => actions.shift('column', -1)),
+    freezeButton,
+    formatPicker.element,
+  ];
+  return { items, freezeButton, formatPicker };
+}
+
 /** Draws what a cell shows into the grid's cell: its text, a class by its kind, and an error's reason as tooltip. */
 export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
   const shown = values.shown(sheet, row, column);
@@ -154,24 +181,20 @@ export class SpreadsheetEditor {
       onColumnResize: (column, width) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, width)),
     });
 
-    const toolbar = context.shell.toolbar;
-    this.freezeButton = toolButton(t('toolbar.freeze'), '❄', () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)));
-    this.freezeButton.setAttribute('aria-pressed', 'false');
-    this.formatPicker = new FormatPicker((code) => {
-      this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
-      this.selectionChanged();
-      this.grid.focus();
+    const toolbar = spreadsheetToolbar({
+      undo: () => this.editable && this.undo.undo(),
+      redo: () => this.editable && this.undo.redo(),
+      shift: (axis, direction) => this.shiftSelected(axis, direction),
+      freeze: () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)),
+      format: (code) => {
+        this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
+        this.selectionChanged();
+        this.grid.focus();
+      },
     });
-    toolbar.append(
-      toolButton(shellText('toolbar.undo'), '↶', () => this.editable && this.undo.undo()),
-      toolButton(shellText('toolbar.redo'), '↷', () => this.editable && this.undo.redo()),
-      toolButton(t('toolbar.insertRow'), '+⇡', () => this.shiftSelected('row', 1)),
-      toolButton(t('toolbar.deleteRow'), '−⇡', () => this.shiftSelected('row', -1)),
-      toolButton(t('toolbar.insertColumn'), '+⇠', () => this.shiftSelected('column', 1)),
-      toolButton(t('toolbar.deleteColumn'), '−⇠', () => this.shiftSelected('column', -1)),
-      this.freezeButton,
-      this.formatPicker.element,
-    );
+    this.freezeButton = toolbar.freezeButton;
+    this.formatPicker = toolbar.formatPicker;
+    context.shell.toolbar.append(...toolbar.items);
 
     this.bindFormulaBar();
     this.root.addEventListener('keydown', (event) => this.shortcut(event));

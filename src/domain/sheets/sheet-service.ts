@@ -6,6 +6,7 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from './a1.js';
 import type { CellInput, ValueRender } from './cells.js';
+import { firstScreen, type FirstScreen } from './first-screen.js';
 import {
   addSheet,
   appendValues,
@@ -98,6 +99,12 @@ export class SheetService {
     const range = parseRange(rangeText);
     await this.authorize(auth, fileId, 'readable');
     return readValues(await this.content.read(auth.app.id, fileId), range, render);
+  }
+
+  /** The editor's first screen of a sheet (null: the first sheet): see first-screen.ts. */
+  async firstScreen(auth: RequestAuth, fileId: string, sheetName: string | null, rows: number, width: number): Promise<FirstScreen> {
+    await this.authorize(auth, fileId, 'readable');
+    return firstScreen(await this.content.read(auth.app.id, fileId), sheetName, rows, width);
   }
 
   /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */
