@@ -79,7 +79,8 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
   });
 
   it('refuses bad parameters, other files and other kinds with clear codes', async () => {
-    for (const query of [{ rows: 0 }, { rows: 501 }, { rows: 'many' }, { width: 0 }, { width: 20_001 }, { sheetName: '' }]) {
+    const badQueries: Array<Record<string, string | number>> = [{ rows: 0 }, { rows: 501 }, { rows: 'many' }, { width: 0 }, { width: 20_001 }, { sheetName: '' }];
+    for (const query of badQueries) {
       const response = await svc.call('GET', FIRST_SCREEN, { query });
       expect(response.status, JSON.stringify(query)).toBe(400);
       expect(response.body.status, JSON.stringify(query)).toBe(72000);

@@ -7,11 +7,6 @@ import { rangeText, spreadsheetToolbar } from './editor.js';
 import { FIRST_SCREEN_MARK } from './marks.js';
 import { t } from './messages.js';
 
-/** The grid's row height and the rows it draws past the bottom edge (grid.ts), to ask the service for a screenful. */
-const ROW_HEIGHT = 24;
-const OVERSCAN_ROWS = 6;
-const OVERSCAN_PIXELS = 200;
-
 /** What the editor takes over from the first screen so that nothing moves (same scroll, same selection). */
 export interface Handover {
   scroll: { top: number; left: number };
@@ -24,8 +19,8 @@ export interface Handover {
 /**
  * The spreadsheet's first screen (docs/BROWSER.md "First screen"): while the collaboration session syncs the
  * whole document (seconds for a large file on a busy machine), the page asks the service for what the top of
- * the first sheet shows (`GET /sdk/v2/api/files/{fileId}/sheets/first-screen`, computed from the document the
- * service keeps decoded) and draws it read-only with the same toolbar, formula bar, grid and tabs as the
+ * the first sheet shows (`GET /sdk/v2/api/files/{fileId}/sheets/first-screen`, first-screen-request.ts, computed
+ * from the document the service keeps decoded) and draws it read-only with the same toolbar, formula bar, grid and tabs as the
  * editor. The editor, once synced, takes its place within one frame (`handOver`). When the sync is done before
  * the answer (a small file), nothing is drawn: the editor is mounted at once, as without the first screen.
  */
@@ -39,20 +34,10 @@ export class FirstScreen {
 
   constructor(private readonly context: EditorContext) {}
 
-  /** Fetches and draws the first screen; resolves true once it is on screen, false when it was not drawn. */
-  async show(): Promise<boolean> {
-    const { api, boot, shell } = this.context;
-    const rows = Math.ceil((shell.main.clientHeight || window.innerHeight) / ROW_HEIGHT) + OVERSCAN_ROWS;
-    const width = (shell.main.clientWidth || window.innerWidth) + OVERSCAN_PIXELS;
-    let data: FirstScreenData;
-    try {
-      data = await api.call<FirstScreenData>(`${boot.apiBase}/api/files/${encodeURIComponent(boot.fileId)}/sheets/first-screen`, { query: { rows, width } });
-    } catch (error) {
-      // the editor still comes with the sync: the first screen is only a head start
-      console.warn('spreadsheet first screen not shown', error);
-      return false;
-    }
-    if (this.abandoned) return false;
+  /** Draws the first screen once the service's answer (requestFirstScreen) is in; resolves true once it is on screen, false when it was not drawn. */
+  async show(answer: Promise<FirstScreenData | undefined>): Promise<boolean> {
+    const data = await answer;
+    if (!data || this.abandoned) return false;
     this.draw(data);
     await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
     performance.mark(FIRST_SCREEN_MARK);

@@ -12,14 +12,15 @@ import { showCollaboratorSelections } from './presence.js';
 import { spreadsheetMethods } from './sdk-methods.js';
 import { FindBar } from './search.js';
 import { FirstScreen } from './first-screen.js';
+import type { FirstScreenAnswer } from '../shared/editor-context.js';
 
 /** The first screen drawn while the page syncs (one editor per page), which `mount` replaces. */
 let firstScreen: FirstScreen | undefined;
 
 /** Draws the first screen from the service while the document syncs (docs/BROWSER.md "First screen"). */
-export function showFirstScreen(context: EditorContext): Promise<boolean> {
+export function showFirstScreen(context: EditorContext, answer: Promise<FirstScreenAnswer>): Promise<boolean> {
   firstScreen = new FirstScreen(context);
-  return firstScreen.show();
+  return firstScreen.show(answer);
 }
 
 /** The spreadsheet editor: sheets of cells over the spreadsheet content model (docs/BROWSER.md "Spreadsheet"). */

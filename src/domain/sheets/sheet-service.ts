@@ -23,6 +23,8 @@ import {
 export interface SheetContent {
   /** the current document, shared (live or cached): read it, never change or destroy it */
   read(appId: string, fileId: string): Promise<Y.Doc>;
+  /** the content as stored, not waiting for a live document to load (first screen) */
+  readStored(appId: string, fileId: string): Promise<Y.Doc>;
   change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T>;
 }
 
@@ -104,7 +106,9 @@ export class SheetService {
   /** The editor's first screen of a sheet (null: the first sheet): see first-screen.ts. */
   async firstScreen(auth: RequestAuth, fileId: string, sheetName: string | null, rows: number, width: number): Promise<FirstScreen> {
     await this.authorize(auth, fileId, 'readable');
-    return firstScreen(await this.content.read(auth.app.id, fileId), sheetName, rows, width);
+    // the page asks while its own collaboration session loads the live document: the stored copy, kept decoded
+    // with its formulas computed, answers at once (the editor replaces this screen within seconds)
+    return firstScreen(await this.content.readStored(auth.app.id, fileId), sheetName, rows, width);
   }
 
   /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */
