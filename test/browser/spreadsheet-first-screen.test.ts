@@ -88,6 +88,10 @@ describe('spreadsheet first screen in a browser', () => {
     expect(await sheet.nameBox.inputValue()).toBe('B4');
     expect(await sheet.formula.inputValue()).toBe('4');
     await expect.poll(() => sheet.cell(20, 3).textContent()).toBe('42');
+    // the focus stayed on the grid: typing now goes into the selected cell B4
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await svc.call('GET', values, { query: { range: 'B4' } })).body.data?.values).toEqual([[7]]);
     await sheet.type('B4', '50');
     await expect.poll(() => sheet.cell(3, 3).textContent()).toBe('100');
     await expect.poll(async () => (await svc.call('GET', values, { query: { range: 'B4' } })).body.data?.values).toEqual([[50]]);
@@ -96,7 +100,7 @@ describe('spreadsheet first screen in a browser', () => {
     await context.close();
   });
 
-  it('a small file opens straight in the editor, and the editor works when the first screen is refused', async () => {
+  it('when the first screen is refused, the page waits for the sync and the editor works', async () => {
     const { svc } = suite;
     await suite.create('first-2');
     expect((await svc.call('POST', '/sdk/v2/api/files/first-2/sheets/values', { body: { range: 'A1:B1', resource: { values: [['a', '=1+1']] } } })).status).toBe(200);

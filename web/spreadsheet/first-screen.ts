@@ -11,7 +11,8 @@ import { t } from './messages.js';
 export interface Handover {
   scroll: { top: number; left: number };
   selection: GridSelection;
-  focused: boolean;
+  /** false when the user put the focus elsewhere meanwhile (the name box, the host page): the editor leaves it there */
+  takeFocus: boolean;
   /** what a cell of the first screen showed, for formula cells until the editor has computed them */
   shown(sheetId: string, row: number, column: number): ShownValue | undefined;
 }
@@ -52,7 +53,7 @@ export class FirstScreen {
     const handover: Handover = {
       scroll: grid.scrollPosition,
       selection: grid.currentSelection,
-      focused: grid.element.contains(document.activeElement),
+      takeFocus: !document.hasFocus() || document.activeElement === document.body || grid.element.contains(document.activeElement),
       shown: (sheetId, row, column) => (sheetId === this.sheetId ? this.texts.get(`${row}:${column}`) : undefined),
     };
     grid.destroy();

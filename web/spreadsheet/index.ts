@@ -55,7 +55,7 @@ export async function mount(context: EditorContext): Promise<void> {
   });
   // the history panel's createRevision replaces main.ts's: it also refreshes the panel's list when it is open
   context.bridge.registerMethods({ ...spreadsheetMethods(editor), ...comments.methods(), ...history.methods() });
-  if (!handover || handover.focused) editor.grid.focus();
+  if (!handover || handover.takeFocus) editor.grid.focus();
   // the first paint shows stored values; formulas are computed right after it
   afterNextPaint(() => {
     performance.mark(PAINTED_MARK);
