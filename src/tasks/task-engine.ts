@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { LoopPause } from '../loop-pause.js';
+import { untilAborted } from './until-aborted.js';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction, type UpdateObject } from 'kysely';
 import { ApiError, Errors } from '../errors.js';
 import type { TaskConfig } from '../config.js';
@@ -495,21 +496,3 @@ export class TaskEngine {
   }
 }
 
-/** The run's promise, or its abort reason as soon as the signal fires (a handler that ignores it never holds a slot). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
