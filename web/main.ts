@@ -9,6 +9,7 @@ import type { EditorModule } from './shared/editor-context.js';
 import { setLanguage, t } from './shared/i18n/index.js';
 import { routeLinkClicks } from './shared/links.js';
 import { Shell } from './shared/shell.js';
+import { requestFirstScreen } from './spreadsheet/first-screen-request.js';
 import '@fontsource/noto-sans-sc/400.css';
 import { revisionRequest } from './shared/revisions.js';
 import './shared/styles.css';
@@ -36,6 +37,8 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   const api = new ServiceApi(boot);
   const shell = new Shell(document.getElementById('app')!, boot);
   routeLinkClicks(bridge, shell.root, (error) => bridge.reportError(error));
+  // asked before the session opens: see first-screen-request.ts
+  const firstScreen = boot.fileType === 'spreadsheet' ? requestFirstScreen(api, boot, shell.main) : undefined;
   const roster = new CollaboratorRoster();
   const updateRoster = (states: Collaborator[]) => {
     const changes = roster.update(states);
@@ -102,8 +105,17 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   bridge.reportReadyState({ readyState: 'loadingEditor', fileType: boot.fileType });
   const load = EDITORS[boot.fileType];
   if (!load) throw new Error(`no editor for ${boot.fileType}`);
-  const [editor] = await Promise.all([load(), session.synced()]);
-  await editor.mount({ boot, bridge, api, session, shell });
+  const context = { boot, bridge, api, session, shell };
+  const editor = await load();
+  // a large file's sync takes seconds: an editor may show its first screen from the service meanwhile
+  // (a small file is synced by now, and its editor comes at once)
+  if (firstScreen && !session.isSynced && editor.showFirstScreen) {
+    void editor.showFirstScreen(context, firstScreen).then((shown) => {
+      if (shown) hideLoading();
+    });
+  }
+  await session.synced();
+  await editor.mount(context);
   shell.showSaveStatus(session.status);
   // the page's own awareness state was set before anyone listened to changes
   updateRoster(session.collaborators());

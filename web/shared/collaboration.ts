@@ -91,6 +91,10 @@ export class CollaborationSession {
     this.provider.attach();
   }
 
+  get isSynced(): boolean {
+    return this.provider.isSynced;
+  }
+
   /** Resolves once the document is loaded from the service. */
   synced(): Promise<void> {
     if (this.provider.isSynced) return Promise.resolve();

@@ -7,6 +7,7 @@ import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { StyleBar } from './style-bar.js';
+import type { StylePatch } from '../../src/domain/sheets/cell-style.js';
 import { SheetValues } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
@@ -22,6 +23,36 @@ export function toolButton(label: string, text: string, action: () => void): HTM
   node.addEventListener('mousedown', (event) => event.preventDefault());
   node.addEventListener('click', action);
   return node;
+}
+
+/** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
+export interface ToolbarActions {
+  undo(): void;
+  redo(): void;
+  shift(axis: 'row' | 'column', direction: 1 | -1): void;
+  freeze(): void;
+  format(code: string | null): void;
+  style(patch: StylePatch): void;
+}
+
+/** The spreadsheet's toolbar controls, in order. */
+export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElement[]; freezeButton: HTMLButtonElement; formatPicker: FormatPicker; styleBar: StyleBar } {
+  const freezeButton = toolButton(t('toolbar.freeze'), '❄', () => actions.freeze());
+  freezeButton.setAttribute('aria-pressed', 'false');
+  const formatPicker = new FormatPicker((code) => actions.format(code));
+  const styleBar = new StyleBar((patch) => actions.style(patch));
+  const items = [
+    toolButton(shellText('toolbar.undo'), '↶', () => actions.undo()),
+    toolButton(shellText('toolbar.redo'), '↷', () => actions.redo()),
+    toolButton(t('toolbar.insertRow'), '+⇡', () => actions.shift('row', 1)),
+    toolButton(t('toolbar.deleteRow'), '−⇡', () => actions.shift('row', -1)),
+    toolButton(t('toolbar.insertColumn'), '+⇠', () => actions.shift('column', 1)),
+    toolButton(t('toolbar.deleteColumn'), '−⇠', () => actions.shift('column', -1)),
+    freezeButton,
+    formatPicker.element,
+    ...styleBar.elements,
+  ];
+  return { items, freezeButton, formatPicker, styleBar };
 }
 
 /**
@@ -168,30 +199,26 @@ export class SpreadsheetEditor {
       onColumnResize: (column, width) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, width)),
     });
 
-    const toolbar = context.shell.toolbar;
-    this.freezeButton = toolButton(t('toolbar.freeze'), '❄', () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)));
-    this.freezeButton.setAttribute('aria-pressed', 'false');
-    this.formatPicker = new FormatPicker((code) => {
-      this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
-      this.selectionChanged();
-      this.grid.focus();
+    const toolbar = spreadsheetToolbar({
+      undo: () => this.editable && this.undo.undo(),
+      redo: () => this.editable && this.undo.redo(),
+      shift: (axis, direction) => this.shiftSelected(axis, direction),
+      freeze: () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)),
+      format: (code) => {
+        this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
+        this.selectionChanged();
+        this.grid.focus();
+      },
+      style: (patch) => {
+        this.attempt(() => this.workbook.setStyle(this.sheet, this.grid.selectedRange, patch));
+        this.selectionChanged();
+        this.grid.focus();
+      },
     });
-    this.styleBar = new StyleBar((patch) => {
-      this.attempt(() => this.workbook.setStyle(this.sheet, this.grid.selectedRange, patch));
-      this.selectionChanged();
-      this.grid.focus();
-    });
-    toolbar.append(
-      toolButton(shellText('toolbar.undo'), '↶', () => this.editable && this.undo.undo()),
-      toolButton(shellText('toolbar.redo'), '↷', () => this.editable && this.undo.redo()),
-      toolButton(t('toolbar.insertRow'), '+⇡', () => this.shiftSelected('row', 1)),
-      toolButton(t('toolbar.deleteRow'), '−⇡', () => this.shiftSelected('row', -1)),
-      toolButton(t('toolbar.insertColumn'), '+⇠', () => this.shiftSelected('column', 1)),
-      toolButton(t('toolbar.deleteColumn'), '−⇠', () => this.shiftSelected('column', -1)),
-      this.freezeButton,
-      this.formatPicker.element,
-      ...this.styleBar.elements,
-    );
+    this.freezeButton = toolbar.freezeButton;
+    this.formatPicker = toolbar.formatPicker;
+    this.styleBar = toolbar.styleBar;
+    context.shell.toolbar.append(...toolbar.items);
 
     this.bindFormulaBar();
     this.root.addEventListener('keydown', (event) => this.shortcut(event));

@@ -11,10 +11,29 @@ import { spreadsheetVersions } from './old-version.js';
 import { showCollaboratorSelections } from './presence.js';
 import { spreadsheetMethods } from './sdk-methods.js';
 import { FindBar } from './search.js';
+import { FirstScreen } from './first-screen.js';
+import type { FirstScreenAnswer } from '../shared/editor-context.js';
+
+/** The first screen drawn while the page syncs (one editor per page), which `mount` replaces. */
+let firstScreen: FirstScreen | undefined;
+
+/** Draws the first screen from the service while the document syncs (docs/BROWSER.md "First screen"). */
+export function showFirstScreen(context: EditorContext, answer: Promise<FirstScreenAnswer>): Promise<boolean> {
+  firstScreen = new FirstScreen(context);
+  return firstScreen.show(answer);
+}
 
 /** The spreadsheet editor: sheets of cells over the spreadsheet content model (docs/BROWSER.md "Spreadsheet"). */
 export async function mount(context: EditorContext): Promise<void> {
+  // the first screen goes and the editor comes in the same task, so no frame shows neither
+  const handover = firstScreen?.handOver();
+  firstScreen = undefined;
   const editor = new SpreadsheetEditor(context);
+  if (handover) {
+    editor.values.showUntilComputed(handover.shown);
+    editor.grid.select(handover.selection.active, handover.selection.extent);
+    editor.grid.scrollTo(handover.scroll);
+  }
   showCollaboratorSelections(context.session, editor);
   // the side panels, opened from the rail beside the side area (which read-only pages keep, unlike the toolbar)
   const panels = new PanelHost(context.shell);
@@ -36,7 +55,7 @@ export async function mount(context: EditorContext): Promise<void> {
   });
   // the history panel's createRevision replaces main.ts's: it also refreshes the panel's list when it is open
   context.bridge.registerMethods({ ...spreadsheetMethods(editor), ...comments.methods(), ...history.methods() });
-  editor.grid.focus();
+  if (!handover || handover.takeFocus) editor.grid.focus();
   // the first paint shows stored values; formulas are computed right after it
   afterNextPaint(() => {
     performance.mark(PAINTED_MARK);

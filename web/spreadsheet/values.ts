@@ -1,25 +1,8 @@
-import { FormulaError, SpreadsheetCalculation, type CellValue } from '../../src/domain/sheets/formulas/index.js';
-import { formatValue } from '../../src/domain/sheets/number-format.js';
+import { SpreadsheetCalculation } from '../../src/domain/sheets/formulas/index.js';
+import { EMPTY_SHOWN as EMPTY, shownOf, type ShownValue } from '../../src/domain/sheets/layout.js';
 import type { Sheet, Workbook } from './workbook.js';
 
-/** What a cell shows: its value, the text its number format makes of it, and how to draw it. */
-export interface ShownValue {
-  value: string | number | boolean;
-  /** as the grid, the clipboard and CSV export write it */
-  text: string;
-  kind: 'empty' | 'number' | 'text' | 'boolean' | 'error' | 'pending';
-}
-
-const EMPTY: ShownValue = { value: '', text: '', kind: 'empty' };
-
-function shownOf(value: CellValue | string | number | boolean | undefined, format: string | undefined): ShownValue {
-  if (value === undefined || value === null || value === '') return EMPTY;
-  if (value instanceof FormulaError) return { value: value.code, text: value.code, kind: 'error' };
-  const text = formatValue(value, format);
-  if (typeof value === 'number') return { value, text, kind: 'number' };
-  if (typeof value === 'boolean') return { value, text, kind: 'boolean' };
-  return { value, text, kind: 'text' };
-}
+export type { ShownValue } from '../../src/domain/sheets/layout.js';
 
 /** A formula cell before the engine has computed the workbook (only between first paint and `compute`). */
 const PENDING: ShownValue = { value: '…', text: '…', kind: 'pending' };
@@ -35,12 +18,22 @@ const PENDING: ShownValue = { value: '…', text: '…', kind: 'pending' };
  */
 export class SheetValues {
   private calculation: SpreadsheetCalculation | undefined;
+  private shownBefore: ((sheetId: string, row: number, column: number) => ShownValue | undefined) | undefined;
 
   constructor(readonly workbook: Workbook) {}
+
+  /**
+   * What formula cells show until `compute`: the values of the first screen (first-screen.ts), which the
+   * service computed, rather than "…", so that handing over to the editor changes nothing on screen.
+   */
+  showUntilComputed(shown: (sheetId: string, row: number, column: number) => ShownValue | undefined): void {
+    this.shownBefore = shown;
+  }
 
   /** Builds the engine if it is not built yet. */
   compute(): SpreadsheetCalculation {
     this.calculation ??= new SpreadsheetCalculation(this.workbook.doc);
+    this.shownBefore = undefined;
     return this.calculation;
   }
 
@@ -62,7 +55,7 @@ export class SheetValues {
     const cell = this.workbook.cell(sheet, row, column);
     if (!cell) return EMPTY;
     if (typeof cell.f !== 'string' || cell.f.length < 2) return shownOf(cell.v, cell.z);
-    if (!this.calculation) return PENDING;
+    if (!this.calculation) return this.shownBefore?.(this.workbook.idOf(sheet), row, column) ?? PENDING;
     this.calculation.flush();
     return shownOf(this.calculation.workbook.value(this.workbook.idOf(sheet), row, column), cell.z);
   }

@@ -15,6 +15,7 @@ import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, withFormat, with
 import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
 import { shiftFormula, type StructureEdit } from '../../src/domain/sheets/formulas/index.js';
 import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
+import { COLUMN_WIDTHS_FIELD as COLUMN_WIDTHS, columnWidthOf, FROZEN_ROWS_FIELD as FROZEN_ROWS, frozenRowsOf } from '../../src/domain/sheets/layout.js';
 import type { CellRange } from '../shared/grid/grid.js';
 
 /**
@@ -22,13 +23,10 @@ import type { CellRange } from '../shared/grid/grid.js';
  * and cell shape the values API reads, through the server's own model helpers. Every change is one Yjs
  * transaction with the editor's origin, so the undo manager undoes this user's changes only.
  *
- * Two sheet fields are the editor's own (readers ignore them): `columnWidths`, a Y.Map from the column index
- * (as text) to its width in pixels, present only for resized columns; `frozenRows`, 0 or 1.
+ * Two sheet fields are the editor's own: `columnWidths` and `frozenRows` (src/domain/sheets/layout.ts).
  */
 
-export const DEFAULT_COLUMN_WIDTH = 100;
-const COLUMN_WIDTHS = 'columnWidths';
-const FROZEN_ROWS = 'frozenRows';
+export { DEFAULT_COLUMN_WIDTH } from '../../src/domain/sheets/layout.js';
 
 export type Sheet = Y.Map<unknown>;
 
@@ -175,14 +173,11 @@ export class Workbook {
   }
 
   columnWidth(sheet: Sheet, column: number): number {
-    const widths = sheet.get(COLUMN_WIDTHS);
-    const width = widths instanceof Y.Map ? widths.get(String(column)) : undefined;
-    return typeof width === 'number' && width > 0 ? width : DEFAULT_COLUMN_WIDTH;
+    return columnWidthOf(sheet, column);
   }
 
   frozenRows(sheet: Sheet): number {
-    const frozen = sheet.get(FROZEN_ROWS);
-    return typeof frozen === 'number' && frozen > 0 ? 1 : 0;
+    return frozenRowsOf(sheet);
   }
 
   private change(mutate: () => void): void {

@@ -266,6 +266,16 @@ export class ContentService {
     return this.current(appId, fileId, await this.kindOf(appId, fileId));
   }
 
+  /**
+   * The content as stored, from the decoded copy kept for reads (caught up with storage, or built from it),
+   * never waiting for a live document to load nor computing its formulas again: for a read that may be a
+   * moment behind the editors' last keystrokes, such as the spreadsheet's first screen (docs/BROWSER.md
+   * "First screen"). Shared: read it, never change or destroy it.
+   */
+  async readStored(appId: string, fileId: string): Promise<Y.Doc> {
+    return (await this.loadDetached(appId, fileId, await this.kindOf(appId, fileId))).doc;
+  }
+
   private async current(appId: string, fileId: string, kind: ContentKind): Promise<Y.Doc> {
     return (await this.currentAt(appId, fileId, kind)).doc;
   }
@@ -537,8 +547,8 @@ export class ContentService {
       },
       onLoadDocument: async ({ document, documentName, context }) => {
         if ((context as CollaborationContext).presenceOnly) return;
-        // while editors have it open, reads use the live document: the decoded copy would only take memory
-        this.decoded.delete(key(appId, documentName));
+        // while editors have it open, reads use the live document; the decoded copy stays (within the cache's
+        // budget) for `readStored`: the spreadsheet's first screen reads it, formulas computed, while this loads
         const kind = await this.kindOf(appId, documentName);
         const { content } = await this.loadStored(appId, documentName, kind);
         applyStored(document, content, FROM_STORAGE, this.badEntry(appId, documentName));

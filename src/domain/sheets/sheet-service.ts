@@ -6,6 +6,7 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from './a1.js';
 import type { CellInput, ValueRender } from './cells.js';
+import { firstScreen, type FirstScreen } from './first-screen.js';
 import {
   addSheet,
   appendValues,
@@ -22,6 +23,8 @@ import {
 export interface SheetContent {
   /** the current document, shared (live or cached): read it, never change or destroy it */
   read(appId: string, fileId: string): Promise<Y.Doc>;
+  /** the content as stored, not waiting for a live document to load (first screen) */
+  readStored(appId: string, fileId: string): Promise<Y.Doc>;
   change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T>;
 }
 
@@ -98,6 +101,14 @@ export class SheetService {
     const range = parseRange(rangeText);
     await this.authorize(auth, fileId, 'readable');
     return readValues(await this.content.read(auth.app.id, fileId), range, render);
+  }
+
+  /** The editor's first screen of a sheet (null: the first sheet): see first-screen.ts. */
+  async firstScreen(auth: RequestAuth, fileId: string, sheetName: string | null, rows: number, width: number): Promise<FirstScreen> {
+    await this.authorize(auth, fileId, 'readable');
+    // the page asks while its own collaboration session loads the live document: the stored copy, kept decoded
+    // with its formulas computed, answers at once (the editor replaces this screen within seconds)
+    return firstScreen(await this.content.readStored(auth.app.id, fileId), sheetName, rows, width);
   }
 
   /** Writes exactly the given range: idempotent, the same call twice leaves the same sheet. */

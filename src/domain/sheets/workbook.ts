@@ -45,23 +45,23 @@ export interface SheetInfo {
   columnCount: number;
 }
 
-function nameOf(sheet: Sheet): string {
+export function nameOf(sheet: Sheet): string {
   const name = sheet.get('name');
   return typeof name === 'string' ? name : '';
 }
 
-function cellsOf(sheet: Sheet): Cells | undefined {
+export function cellsOf(sheet: Sheet): Cells | undefined {
   const cells = sheet.get('cells');
   return cells instanceof Y.Map ? (cells as Cells) : undefined;
 }
 
-function countOf(sheet: Sheet, field: 'rowCount' | 'columnCount', fallback: number): number {
+export function countOf(sheet: Sheet, field: 'rowCount' | 'columnCount', fallback: number): number {
   const value = sheet.get(field);
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
 /** The sheet a range names (exact name, else the one name equal ignoring case); null means the first sheet. */
-function findSheet(doc: Y.Doc, name: string | null): { sheet: Sheet; index: number } {
+export function findSheet(doc: Y.Doc, name: string | null): { sheet: Sheet; index: number } {
   const sheets = sheetsOf(doc).toArray();
   if (name === null) {
     const first = sheets[0];

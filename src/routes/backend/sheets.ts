@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_ROWS } from '../../domain/sheets/a1.js';
+import { MAX_FIRST_SCREEN_ROWS, MAX_FIRST_SCREEN_WIDTH } from '../../domain/sheets/first-screen.js';
 import { MAX_SHEET_NAME } from '../../domain/sheets/sheet-names.js';
 import { MAX_WRITE_CELLS } from '../../domain/sheets/workbook.js';
 import { Errors } from '../../errors.js';
@@ -87,6 +88,56 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { range, valueRenderOption } = request.query;
       const render = valueRenderOption === 'FORMULA' ? 'formula' : valueRenderOption === 'FORMATTED_VALUE' ? 'formatted' : 'value';
       return ok(await app.services.sheets.read(callerOf(request), request.params.fileId, range, render));
+    },
+  );
+
+  app.get(
+    '/files/:fileId/sheets/first-screen',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'What the spreadsheet editor first shows',
+        description:
+          'Needs `readable`. The sheets\' names, and for one sheet (`sheetName`, else the first) its size, frozen rows and the ' +
+          'widths of the columns that fit in `width` pixels from column A, with the non-empty cells of its first `rows` rows ' +
+          'across those columns, each as the text it shows (formulas computed, values under their number format). Cells of ' +
+          'the covered area that are not listed are empty. The editor page draws this while it syncs the whole document ' +
+          '(docs/BROWSER.md "First screen"). Bad parameters: 72000; unknown sheet: 72002; not a spreadsheet: 72010.',
+        params: FileIdParams,
+        querystring: Type.Object({
+          sheetName: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'the sheet name as is; default: the first sheet' })),
+          rows: Type.Integer({ minimum: 1, maximum: MAX_FIRST_SCREEN_ROWS, default: 60, description: 'rows from row 1' }),
+          width: Type.Integer({ minimum: 1, maximum: MAX_FIRST_SCREEN_WIDTH, default: 2000, description: 'pixels of columns from column A' }),
+        }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              sheets: Type.Array(Type.Object({ sheetId: Type.String(), name: Type.String() }), { description: 'every sheet, in order' }),
+              sheetId: Type.String(),
+              name: Type.String(),
+              rowCount: Type.Integer(),
+              columnCount: Type.Integer(),
+              frozenRows: Type.Integer({ description: '0 or 1' }),
+              rows: Type.Integer({ description: 'rows covered, from row 1' }),
+              columns: Type.Integer({ description: 'columns covered, from column A' }),
+              columnWidths: Type.Array(Type.Number(), { description: 'width of each covered column, pixels' }),
+              cells: Type.Array(
+                Type.Object({
+                  row: Type.Integer({ description: 'zero-based' }),
+                  column: Type.Integer({ description: 'zero-based' }),
+                  text: Type.String({ description: 'what the cell shows' }),
+                  kind: Type.String({ enum: ['number', 'text', 'boolean', 'error'] }),
+                }),
+              ),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { sheetName, rows, width } = request.query;
+      return ok(await app.services.sheets.firstScreen(callerOf(request), request.params.fileId, sheetName ?? null, rows, width));
     },
   );
 

@@ -75,6 +75,12 @@ export function spreadsheetSuite() {
     get svc(): TestService {
       return state.svc!;
     },
+    get browser(): Browser {
+      return state.browser!;
+    },
+    get host(): HostPage {
+      return state.host!;
+    },
     /** creates a spreadsheet through the backend API */
     async create(fileId: string): Promise<void> {
       expect((await state.svc!.call('POST', '/sdk/v2/api/files', { body: { type: 'spreadsheet', fileId } })).status).toBe(200);

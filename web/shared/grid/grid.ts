@@ -227,6 +227,17 @@ export class VirtualGrid {
     this.render();
   }
 
+  /** How far the cells are scrolled, pixels (a grid taking another's place keeps its scroll). */
+  get scrollPosition(): { top: number; left: number } {
+    return { top: this.viewport.scrollTop, left: this.viewport.scrollLeft };
+  }
+
+  scrollTo(position: { top: number; left: number }): void {
+    this.viewport.scrollTop = position.top;
+    this.viewport.scrollLeft = position.left;
+    this.render();
+  }
+
   get currentSelection(): GridSelection {
     return { active: { ...this.selection.active }, extent: { ...this.selection.extent } };
   }

@@ -1,0 +1,77 @@
+import type * as Y from 'yjs';
+import { sheetsOf } from '../content/model.js';
+import { MAX_COLUMNS } from './a1.js';
+import { formatOf } from './cells.js';
+import { calculationOf, sheetIds } from './formulas/index.js';
+import { columnWidthOf, frozenRowsOf, shownOf, type ShownKind } from './layout.js';
+import { findSheet, nameOf, cellsOf, countOf } from './workbook.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT } from '../content/model.js';
+
+/** Most rows and pixels of width one first screen covers: a large screen's view, never a bulk read. */
+export const MAX_FIRST_SCREEN_ROWS = 500;
+export const MAX_FIRST_SCREEN_WIDTH = 20_000;
+
+export interface FirstScreenCell {
+  row: number;
+  column: number;
+  /** the text the cell shows (formulas computed, values under their number format) */
+  text: string;
+  kind: Exclude<ShownKind, 'empty' | 'pending'>;
+}
+
+/**
+ * The top-left corner of a sheet as the spreadsheet editor first shows it (docs/BROWSER.md "First screen"):
+ * the sheets' names, the sheet's size and layout, and the non-empty cells of its first `rows` rows across
+ * as many columns as fit in `width` pixels. The editor page draws it read-only while the collaboration sync
+ * of the whole document runs.
+ */
+export interface FirstScreen {
+  sheets: Array<{ sheetId: string; name: string }>;
+  sheetId: string;
+  name: string;
+  rowCount: number;
+  columnCount: number;
+  frozenRows: number;
+  /** rows 0 to rows-1 and columns 0 to columns-1 are covered: their cells not listed are empty */
+  rows: number;
+  columns: number;
+  /** widths of the covered columns, pixels */
+  columnWidths: number[];
+  cells: FirstScreenCell[];
+}
+
+export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, width: number): FirstScreen {
+  const { sheet, index } = findSheet(doc, sheetName);
+  const ids = sheetIds(doc);
+  const rowCount = countOf(sheet, 'rowCount', DEFAULT_ROW_COUNT);
+  const columnCount = Math.min(countOf(sheet, 'columnCount', DEFAULT_COLUMN_COUNT), MAX_COLUMNS);
+  const columnWidths: number[] = [];
+  for (let covered = 0; covered < width && columnWidths.length < columnCount; ) {
+    const columnWidth = columnWidthOf(sheet, columnWidths.length);
+    columnWidths.push(columnWidth);
+    covered += columnWidth;
+  }
+  const shownRows = Math.min(rows, rowCount);
+  const cells: FirstScreenCell[] = [];
+  const stored = cellsOf(sheet);
+  const area = { startRow: 0, endRow: shownRows - 1, startColumn: 0, endColumn: columnWidths.length - 1 };
+  calculationOf(doc).forEachCell(ids[index]!, area, (row, column, value) => {
+    const shown = shownOf(value, formatOf(stored?.get(cellKey(row, column))));
+    if (shown.kind === 'empty' || shown.kind === 'pending') return;
+    cells.push({ row, column, text: shown.text, kind: shown.kind });
+  });
+  return {
+    sheets: sheetsOf(doc)
+      .toArray()
+      .map((each, i) => ({ sheetId: ids[i]!, name: nameOf(each) })),
+    sheetId: ids[index]!,
+    name: nameOf(sheet),
+    rowCount,
+    columnCount,
+    frozenRows: frozenRowsOf(sheet),
+    rows: shownRows,
+    columns: columnWidths.length,
+    columnWidths,
+    cells,
+  };
+}

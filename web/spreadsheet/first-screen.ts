@@ -1,0 +1,142 @@
+import { columnLetters } from '../../src/domain/sheets/a1.js';
+import type { FirstScreen as FirstScreenData } from '../../src/domain/sheets/first-screen.js';
+import { DEFAULT_COLUMN_WIDTH, type ShownValue } from '../../src/domain/sheets/layout.js';
+import type { EditorContext } from '../shared/editor-context.js';
+import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
+import { rangeText, spreadsheetToolbar } from './editor.js';
+import { FIRST_SCREEN_MARK } from './marks.js';
+import { t } from './messages.js';
+
+/** What the editor takes over from the first screen so that nothing moves (same scroll, same selection). */
+export interface Handover {
+  scroll: { top: number; left: number };
+  selection: GridSelection;
+  /** false when the user put the focus elsewhere meanwhile (the name box, the host page): the editor leaves it there */
+  takeFocus: boolean;
+  /** what a cell of the first screen showed, for formula cells until the editor has computed them */
+  shown(sheetId: string, row: number, column: number): ShownValue | undefined;
+}
+
+/**
+ * The spreadsheet's first screen (docs/BROWSER.md "First screen"): while the collaboration session syncs the
+ * whole document (seconds for a large file on a busy machine), the page asks the service for what the top of
+ * the first sheet shows (`GET /sdk/v2/api/files/{fileId}/sheets/first-screen`, first-screen-request.ts, computed
+ * from the document the service keeps decoded) and draws it read-only with the same toolbar, formula bar, grid and tabs as the
+ * editor. The editor, once synced, takes its place within one frame (`handOver`). When the sync is done before
+ * the answer (a small file), nothing is drawn: the editor is mounted at once, as without the first screen.
+ */
+export class FirstScreen {
+  private root: HTMLElement | undefined;
+  private grid: VirtualGrid | undefined;
+  private toolbarItems: HTMLElement[] = [];
+  private texts = new Map<string, ShownValue>();
+  private sheetId = '';
+  private abandoned = false;
+
+  constructor(private readonly context: EditorContext) {}
+
+  /** Draws the first screen once the service's answer (requestFirstScreen) is in; resolves true once it is on screen, false when it was not drawn. */
+  async show(answer: Promise<FirstScreenData | undefined>): Promise<boolean> {
+    const data = await answer;
+    if (!data || this.abandoned) return false;
+    this.draw(data);
+    await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    performance.mark(FIRST_SCREEN_MARK);
+    return !this.abandoned;
+  }
+
+  /** Removes the first screen (if drawn) and answers what the editor needs to show the same; afterwards nothing is drawn. */
+  handOver(): Handover | undefined {
+    this.abandoned = true;
+    const grid = this.grid;
+    if (!grid || !this.root) return undefined;
+    const handover: Handover = {
+      scroll: grid.scrollPosition,
+      selection: grid.currentSelection,
+      takeFocus: !document.hasFocus() || document.activeElement === document.body || grid.element.contains(document.activeElement),
+      shown: (sheetId, row, column) => (sheetId === this.sheetId ? this.texts.get(`${row}:${column}`) : undefined),
+    };
+    grid.destroy();
+    this.root.remove();
+    for (const item of this.toolbarItems) item.remove();
+    this.grid = undefined;
+    this.root = undefined;
+    return handover;
+  }
+
+  private draw(data: FirstScreenData): void {
+    const { shell, boot } = this.context;
+    this.sheetId = data.sheetId;
+    for (const cell of data.cells) this.texts.set(`${cell.row}:${cell.column}`, { value: cell.text, text: cell.text, kind: cell.kind });
+    // the same controls as the editor's, disabled, so that the grid is where the editor's will be
+    if (!boot.permissions.editable) shell.showReadOnly(true);
+    const toolbar = spreadsheetToolbar({ undo: () => undefined, redo: () => undefined, shift: () => undefined, freeze: () => undefined, format: () => undefined, style: () => undefined });
+    toolbar.formatPicker.disabled = true;
+    toolbar.styleBar.disabled = true;
+    for (const item of toolbar.items) if (item instanceof HTMLButtonElement) item.disabled = true;
+    this.toolbarItems = toolbar.items;
+    shell.toolbar.append(...toolbar.items);
+
+    const root = document.createElement('div');
+    root.className = 'svc-sheet svc-sheet-first-screen';
+    const bar = document.createElement('div');
+    bar.className = 'svc-sheet-formula-bar';
+    const nameBox = document.createElement('input');
+    nameBox.className = 'svc-sheet-name-box';
+    nameBox.setAttribute('aria-label', t('formulaBar.cell'));
+    nameBox.readOnly = true;
+    nameBox.value = 'A1';
+    const formula = document.createElement('input');
+    formula.className = 'svc-sheet-formula';
+    formula.setAttribute('aria-label', t('formulaBar.label'));
+    formula.readOnly = true;
+    bar.append(nameBox, formula);
+    const gridArea = document.createElement('div');
+    gridArea.className = 'svc-sheet-grid';
+    const tabs = document.createElement('div');
+    tabs.className = 'svc-sheet-tabs';
+    tabs.setAttribute('role', 'tablist');
+    tabs.setAttribute('aria-label', t('tabs.label'));
+    tabs.append(
+      ...data.sheets.map((sheet) => {
+        const tab = document.createElement('button');
+        tab.type = 'button';
+        tab.className = 'svc-sheet-tab';
+        tab.setAttribute('role', 'tab');
+        tab.setAttribute('aria-selected', String(sheet.sheetId === data.sheetId));
+        tab.dataset.sheetId = sheet.sheetId;
+        tab.textContent = sheet.name;
+        return tab;
+      }),
+    );
+    root.append(bar, gridArea, tabs);
+    shell.main.append(root);
+    this.root = root;
+
+    this.grid = new VirtualGrid(gridArea, {
+      label: t('grid.label', { name: data.name }),
+      rowCount: () => data.rowCount,
+      columnCount: () => data.columnCount,
+      columnWidth: (column) => data.columnWidths[column] ?? DEFAULT_COLUMN_WIDTH,
+      columnHeader: columnLetters,
+      rowHeader: (row) => String(row + 1),
+      frozenRows: () => data.frozenRows,
+      renderCell: (cell, row, column) => {
+        if (row >= data.rows || column >= data.columns) {
+          // past what the service sent: known once the document is synced
+          cell.classList.add('svc-sheet-pending');
+          return;
+        }
+        const shown = this.texts.get(`${row}:${column}`);
+        if (!shown) return;
+        cell.textContent = shown.text;
+        if (shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+      },
+      // the formula bar stays empty: a cell's input (its formula) comes with the document
+      onSelectionChange: (selection) => {
+        nameBox.value = rangeText(normalizeRange(selection.active, selection.extent));
+      },
+    });
+    this.grid.setReadOnly(true);
+  }
+}
