@@ -65,17 +65,19 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
     expect(notes.body.data).toMatchObject({ name: 'Notes', frozenRows: 0, rows: 60, cells: [{ row: 0, column: 0, text: 'note', kind: 'text' }] });
   });
 
-  it('shows numbers under their number formats', async () => {
+  it('shows numbers under their number formats, cells with their styles', async () => {
     const values = `/sdk/v2/api/files/${FILE}/sheets/values`;
     await svc.services.content.change(svc.app.id, FILE, { userId: 'editor' }, (doc) => {
       const cells = sheetsOf(doc).get(1).get('cells') as Y.Map<unknown>;
-      cells.set('1:0', { v: 0.256, z: '0.00%' });
-      cells.set('2:0', { v: 45366, z: 'yyyy-mm-dd' });
+      cells.set('1:0', { v: 0.256, z: '0.00%', s: { b: true, c: '#C92A2A', junk: 1 } });
+      cells.set('2:0', { v: 45366, z: 'yyyy-mm-dd', s: { bg: 'red' } });
     });
     const formatted = (await svc.call('GET', values, { query: { range: 'Notes!A2:A3', valueRenderOption: 'FORMATTED_VALUE' } })).body.data.values;
     const screen = (await svc.call('GET', FIRST_SCREEN, { query: { sheetName: 'Notes', rows: 5 } })).body.data;
     expect(formatted).toEqual([['25.60%'], ['2024-03-15']]);
     expect(screen.cells.filter((cell: { row: number }) => cell.row > 0).map((cell: { text: string }) => cell.text)).toEqual(['25.60%', '2024-03-15']);
+    // styles as the editor draws them: validated, so a fill that is not #rrggbb is no style at all
+    expect(screen.cells.filter((cell: { row: number }) => cell.row > 0).map((cell: { style?: unknown }) => cell.style)).toEqual([{ b: true, c: '#c92a2a' }, undefined]);
   });
 
   it('refuses bad parameters, other files and other kinds with clear codes', async () => {

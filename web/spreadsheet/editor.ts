@@ -7,8 +7,8 @@ import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { StyleBar } from './style-bar.js';
-import type { StylePatch } from '../../src/domain/sheets/cell-style.js';
-import { SheetValues } from './values.js';
+import type { CellStyle, StylePatch } from '../../src/domain/sheets/cell-style.js';
+import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
 
@@ -62,9 +62,17 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
  */
 export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
   const shown = values.shown(sheet, row, column);
+  drawShown(cell, shown, values.workbook.style(sheet, row, column));
+  if (shown.kind === 'error') {
+    const problem = values.problem(sheet, row, column);
+    if (problem) cell.title = problem;
+  }
+}
+
+/** Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike). */
+export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined): void {
   cell.textContent = shown.text;
   if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
-  const style = values.workbook.style(sheet, row, column);
   if (style?.b) cell.classList.add('svc-sheet-bold');
   if (style?.i) cell.classList.add('svc-sheet-italic');
   if (style?.a) cell.classList.add(`svc-sheet-align-${style.a}`);
@@ -72,10 +80,6 @@ export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, 
   cell.style.color = style?.c ?? '';
   if (style?.bg) cell.style.setProperty('--svc-cell-fill', style.bg);
   else cell.style.removeProperty('--svc-cell-fill');
-  if (shown.kind === 'error') {
-    const problem = values.problem(sheet, row, column);
-    if (problem) cell.title = problem;
-  }
 }
 
 /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */

@@ -3,7 +3,8 @@ import type { FirstScreen as FirstScreenData } from '../../src/domain/sheets/fir
 import { DEFAULT_COLUMN_WIDTH, type ShownValue } from '../../src/domain/sheets/layout.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
-import { rangeText, spreadsheetToolbar } from './editor.js';
+import type { CellStyle } from '../../src/domain/sheets/cell-style.js';
+import { drawShown, rangeText, spreadsheetToolbar } from './editor.js';
 import { FIRST_SCREEN_MARK } from './marks.js';
 import { t } from './messages.js';
 
@@ -30,6 +31,7 @@ export class FirstScreen {
   private grid: VirtualGrid | undefined;
   private toolbarItems: HTMLElement[] = [];
   private texts = new Map<string, ShownValue>();
+  private readonly styles = new Map<string, CellStyle>();
   private sheetId = '';
   private abandoned = false;
 
@@ -67,7 +69,10 @@ export class FirstScreen {
   private draw(data: FirstScreenData): void {
     const { shell, boot } = this.context;
     this.sheetId = data.sheetId;
-    for (const cell of data.cells) this.texts.set(`${cell.row}:${cell.column}`, { value: cell.text, text: cell.text, kind: cell.kind });
+    for (const cell of data.cells) {
+      this.texts.set(`${cell.row}:${cell.column}`, { value: cell.text, text: cell.text, kind: cell.kind });
+      if (cell.style) this.styles.set(`${cell.row}:${cell.column}`, cell.style);
+    }
     // the same controls as the editor's, disabled, so that the grid is where the editor's will be
     if (!boot.permissions.editable) shell.showReadOnly(true);
     const toolbar = spreadsheetToolbar({ undo: () => undefined, redo: () => undefined, shift: () => undefined, freeze: () => undefined, format: () => undefined, style: () => undefined });
@@ -128,9 +133,7 @@ export class FirstScreen {
           return;
         }
         const shown = this.texts.get(`${row}:${column}`);
-        if (!shown) return;
-        cell.textContent = shown.text;
-        if (shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
+        if (shown) drawShown(cell, shown, this.styles.get(`${row}:${column}`));
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document
       onSelectionChange: (selection) => {

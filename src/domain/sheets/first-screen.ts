@@ -1,6 +1,7 @@
 import type * as Y from 'yjs';
 import { sheetsOf } from '../content/model.js';
 import { MAX_COLUMNS } from './a1.js';
+import { styleOf, type CellStyle } from './cell-style.js';
 import { formatOf } from './cells.js';
 import { calculationOf, sheetIds } from './formulas/index.js';
 import { columnWidthOf, frozenRowsOf, shownOf, type ShownKind } from './layout.js';
@@ -17,6 +18,8 @@ export interface FirstScreenCell {
   /** the text the cell shows (formulas computed, values under their number format) */
   text: string;
   kind: Exclude<ShownKind, 'empty' | 'pending'>;
+  /** absent for the default look */
+  style?: CellStyle;
 }
 
 /**
@@ -56,9 +59,11 @@ export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, 
   const stored = cellsOf(sheet);
   const area = { startRow: 0, endRow: shownRows - 1, startColumn: 0, endColumn: columnWidths.length - 1 };
   calculationOf(doc).forEachCell(ids[index]!, area, (row, column, value) => {
-    const shown = shownOf(value, formatOf(stored?.get(cellKey(row, column))));
+    const storedCell = stored?.get(cellKey(row, column));
+    const shown = shownOf(value, formatOf(storedCell));
     if (shown.kind === 'empty' || shown.kind === 'pending') return;
-    cells.push({ row, column, text: shown.text, kind: shown.kind });
+    const style = styleOf(storedCell);
+    cells.push(style ? { row, column, text: shown.text, kind: shown.kind, style } : { row, column, text: shown.text, kind: shown.kind });
   });
   return {
     sheets: sheetsOf(doc)

@@ -128,6 +128,18 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
                   column: Type.Integer({ description: 'zero-based' }),
                   text: Type.String({ description: 'what the cell shows' }),
                   kind: Type.String({ enum: ['number', 'text', 'boolean', 'error'] }),
+                  style: Type.Optional(
+                    Type.Object(
+                      {
+                        b: Type.Optional(Type.Boolean()),
+                        i: Type.Optional(Type.Boolean()),
+                        c: Type.Optional(Type.String({ description: '#rrggbb' })),
+                        bg: Type.Optional(Type.String({ description: '#rrggbb' })),
+                        a: Type.Optional(Type.String({ enum: ['left', 'center', 'right'] })),
+                      },
+                      { description: 'the cell\'s style (docs/SHEETS.md "Cell styles"), absent for the default look' },
+                    ),
+                  ),
                 }),
               ),
             }),
