@@ -6,6 +6,7 @@ import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
+import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { StyleBar } from './style-bar.js';
 import type { CellStyle, StylePatch } from '../../src/domain/sheets/cell-style.js';
 import { SheetValues, type ShownValue } from './values.js';
@@ -153,30 +154,20 @@ export class SpreadsheetEditor {
 
     this.root = document.createElement('div');
     this.root.className = 'svc-sheet';
-    const bar = document.createElement('div');
+    const { bar, nameBox, formulaInput } = formulaBar();
     this.formulaBar = bar;
-    bar.className = 'svc-sheet-formula-bar';
-    this.nameBox = document.createElement('input');
-    this.nameBox.className = 'svc-sheet-name-box';
-    this.nameBox.setAttribute('aria-label', t('formulaBar.cell'));
-    this.formulaInput = document.createElement('input');
-    this.formulaInput.className = 'svc-sheet-formula';
-    this.formulaInput.setAttribute('aria-label', t('formulaBar.label'));
-    bar.append(this.nameBox, this.formulaInput);
+    this.nameBox = nameBox;
+    this.formulaInput = formulaInput;
     this.notice = document.createElement('div');
     this.notice.className = 'svc-sheet-notice';
     this.notice.setAttribute('role', 'alert');
     this.notice.hidden = true;
-    const gridArea = document.createElement('div');
-    gridArea.className = 'svc-sheet-grid';
-    this.tabs = document.createElement('div');
-    this.tabs.className = 'svc-sheet-tabs';
-    this.tabs.setAttribute('role', 'tablist');
-    this.tabs.setAttribute('aria-label', t('tabs.label'));
-    this.root.append(bar, this.notice, gridArea, this.tabs);
+    const area = gridArea();
+    this.tabs = sheetTabs();
+    this.root.append(bar, this.notice, area, this.tabs);
     context.shell.main.append(this.root);
 
-    this.grid = new VirtualGrid(gridArea, {
+    this.grid = new VirtualGrid(area, {
       label: t('grid.label', { name: this.workbook.nameOf(this.sheet) }),
       rowCount: () => this.workbook.rowCount(this.sheet),
       columnCount: () => this.workbook.columnCount(this.sheet),

@@ -7,6 +7,7 @@ import type { CellStyle } from '../../src/domain/sheets/cell-style.js';
 import { drawShown, rangeText, spreadsheetToolbar } from './editor.js';
 import { FIRST_SCREEN_MARK } from './marks.js';
 import { t } from './messages.js';
+import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 
 /** What the editor takes over from the first screen so that nothing moves (same scroll, same selection). */
 export interface Handover {
@@ -84,24 +85,12 @@ export class FirstScreen {
 
     const root = document.createElement('div');
     root.className = 'svc-sheet svc-sheet-first-screen';
-    const bar = document.createElement('div');
-    bar.className = 'svc-sheet-formula-bar';
-    const nameBox = document.createElement('input');
-    nameBox.className = 'svc-sheet-name-box';
-    nameBox.setAttribute('aria-label', t('formulaBar.cell'));
+    const { bar, nameBox, formulaInput: formula } = formulaBar();
     nameBox.readOnly = true;
     nameBox.value = 'A1';
-    const formula = document.createElement('input');
-    formula.className = 'svc-sheet-formula';
-    formula.setAttribute('aria-label', t('formulaBar.label'));
     formula.readOnly = true;
-    bar.append(nameBox, formula);
-    const gridArea = document.createElement('div');
-    gridArea.className = 'svc-sheet-grid';
-    const tabs = document.createElement('div');
-    tabs.className = 'svc-sheet-tabs';
-    tabs.setAttribute('role', 'tablist');
-    tabs.setAttribute('aria-label', t('tabs.label'));
+    const area = gridArea();
+    const tabs = sheetTabs();
     tabs.append(
       ...data.sheets.map((sheet) => {
         const tab = document.createElement('button');
@@ -114,11 +103,11 @@ export class FirstScreen {
         return tab;
       }),
     );
-    root.append(bar, gridArea, tabs);
+    root.append(bar, area, tabs);
     shell.main.append(root);
     this.root = root;
 
-    this.grid = new VirtualGrid(gridArea, {
+    this.grid = new VirtualGrid(area, {
       label: t('grid.label', { name: data.name }),
       rowCount: () => data.rowCount,
       columnCount: () => data.columnCount,

@@ -4,6 +4,7 @@ import { VirtualGrid } from '../shared/grid/grid.js';
 import type { VersionRenderer } from '../shared/panels/history/old-version-view.js';
 import { drawValue, shownTsv } from './editor.js';
 import { t } from './messages.js';
+import { gridArea, sheetTabs } from './sheet-parts.js';
 import { SheetValues } from './values.js';
 import { DEFAULT_COLUMN_WIDTH, Workbook, type Sheet } from './workbook.js';
 
@@ -30,14 +31,10 @@ class OldWorkbookView {
     this.values = new SheetValues(this.workbook);
     this.values.compute();
     this.sheet = this.workbook.list()[0];
-    const gridArea = document.createElement('div');
-    gridArea.className = 'svc-sheet-grid';
-    this.tabs = document.createElement('div');
-    this.tabs.className = 'svc-sheet-tabs';
-    this.tabs.setAttribute('role', 'tablist');
-    this.tabs.setAttribute('aria-label', t('tabs.label'));
-    page.append(gridArea, this.tabs);
-    this.grid = new VirtualGrid(gridArea, {
+    const area = gridArea();
+    this.tabs = sheetTabs();
+    page.append(area, this.tabs);
+    this.grid = new VirtualGrid(area, {
       label: this.label(),
       rowCount: () => (this.sheet ? this.workbook.rowCount(this.sheet) : 1),
       columnCount: () => (this.sheet ? this.workbook.columnCount(this.sheet) : 1),
