@@ -236,6 +236,26 @@ for (const database of testDatabases()) {
       expect(box.get('width')).toBeGreaterThan(400);
     });
 
+    it('a picture that is not stored (over the upload limit) is left out of the content: no box names a missing attachment', async () => {
+      const strict = await startService(database, {
+        integrator: true,
+        tasks: TASKS,
+        uploadLimitBytes: 50, // the JPEG (33 bytes) is stored, the PNG (93 bytes) is not
+        imports: { limitBytes: 2 * 1024 * 1024, converterMemoryMb: 256, converterTimeoutMs: 60_000, fetchTimeoutMs: 2000 },
+      });
+      try {
+        await importAndWait(strict, { fileId: 'album', type: 'presentation' }, { name: 'album.pptx', data: await pptxPicturesFixture() });
+        const doc = await strict.services.content.read(strict.app.id, 'album');
+        const boxes = doc.getArray<Y.Map<any>>('slides').toArray().map((slide) => (slide.get('boxes') as Y.Array<Y.Map<unknown>>).toArray().map((box) => box.toJSON() as Record<string, unknown>));
+        expect(boxes.map((slide) => slide.map((box) => box.type))).toEqual([['text', 'image'], []]);
+        const stored = await strict.services.storage.db.selectFrom('attachments').select(['guid', 'mime_type']).where('file_id', '=', 'album').execute();
+        expect(stored.map((row) => row.mime_type)).toEqual(['image/jpeg']);
+        expect(boxes[0]![1]!.src).toBe(`/sdk/v2/attachments/${stored[0]!.guid}`);
+      } finally {
+        await strict.close();
+      }
+    });
+
     it('pptx pictures → image boxes at their place backed by image attachments; exported to pptx they come back', async () => {
       await importAndWait(svc, { fileId: 'album', type: 'presentation' }, { name: 'album.pptx', data: await pptxPicturesFixture() });
       const doc = await svc.services.content.read(svc.app.id, 'album');

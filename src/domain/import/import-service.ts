@@ -1,3 +1,4 @@
+import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { ImportConfig } from '../../config.js';
@@ -6,9 +7,10 @@ import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
 import type { TaskContext, TaskEngine, TaskHandler, TaskOutcome } from '../../tasks/task-engine.js';
 import type { AppService } from '../apps/app-service.js';
-import type { AttachmentService } from '../attachments/attachment-service.js';
+import { attachmentGuidOf, type AttachmentService } from '../attachments/attachment-service.js';
 import type { ContentService } from '../content/content-service.js';
-import type { ContentKind } from '../content/model.js';
+import { imageReferencesOf } from '../content/image-references.js';
+import { docFromState, type ContentKind } from '../content/model.js';
 import type { FileService } from '../files/file-service.js';
 import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
 import type { TableService } from '../tables/table-service.js';
@@ -176,8 +178,9 @@ export class ImportService {
           await this.deps.tables.importTables(trx, appId, input.fileId, output.tables);
           return;
         }
-        await this.deps.content.initialize(trx, appId, input.fileId, input.type as ContentKind, output.state);
-        await this.deps.attachments.storeImported(trx, { appId, fileId: input.fileId, userId: input.userId, images: output.images });
+        const stored = await this.deps.attachments.storeImported(trx, { appId, fileId: input.fileId, userId: input.userId, images: output.images });
+        const kind = input.type as ContentKind;
+        await this.deps.content.initialize(trx, appId, input.fileId, kind, withoutPictures(output.state, kind, output.images, stored));
       },
     };
   }
@@ -252,4 +255,23 @@ function converterError(error: unknown): unknown {
       : new ApiError(Errors.importConverterFailed, `the converter failed on this file (${error.message.slice(0, 300)})`);
   }
   return error;
+}
+
+/**
+ * The imported content without the pictures that were not stored (not a PNG, JPEG, GIF or WebP image, or over
+ * the upload limit): their image nodes and boxes would name attachments that do not exist. The state as it is
+ * when every picture was stored.
+ */
+function withoutPictures(state: Uint8Array, kind: ContentKind, images: ReadonlyArray<{ guid: string }>, stored: readonly string[]): Uint8Array {
+  const kept = new Set(stored);
+  const missing = new Set(images.map((image) => image.guid).filter((guid) => !kept.has(guid)));
+  if (missing.size === 0) return state;
+  const doc = docFromState(state);
+  try {
+    const dangling = imageReferencesOf(doc, kind).filter((reference) => missing.has(attachmentGuidOf(reference.src) ?? ''));
+    doc.transact(() => dangling.forEach((reference) => reference.remove()));
+    return Y.encodeStateAsUpdate(doc);
+  } finally {
+    doc.destroy();
+  }
 }
