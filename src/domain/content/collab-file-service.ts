@@ -45,27 +45,15 @@ export class CollabFileService {
   async copy(app: App, sourceId: string, targetId: string, actor: ContentActor): Promise<CollabFile> {
     const kind = await this.content.kindOf(app.id, sourceId);
     if (targetId === sourceId) throw new ApiError(Errors.fileExists, `file ${targetId} already exists`);
-    const doc = docFromState(await this.content.state(app.id, sourceId));
-    try {
-      const images = imageReferencesOf(doc, kind).flatMap((reference) => {
-        const guid = attachmentGuidOf(reference.src);
-        return guid ? [{ reference, guid }] : [];
-      });
-      return await this.storage.db.transaction().execute(async (trx) => {
-        const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId }, trx);
-        const renamed = await this.attachments.copyTo(trx, app.id, targetId, images.map((image) => image.guid));
-        doc.transact(() => {
-          for (const { reference, guid } of images) {
-            const copied = renamed.get(guid);
-            if (copied) reference.set(attachmentPath(copied));
-          }
-        });
-        await this.content.initialize(trx, app.id, targetId, kind, Y.encodeStateAsUpdate(doc));
-        return created;
-      });
-    } finally {
-      doc.destroy();
-    }
+    const source = await this.content.read(app.id, sourceId);
+    const state = Y.encodeStateAsUpdate(source);
+    const guids = imageReferencesOf(source, kind).flatMap((reference) => attachmentGuidOf(reference.src) ?? []);
+    return this.storage.db.transaction().execute(async (trx) => {
+      const created = await this.files.create(app, { fileId: targetId, type: kind, createdBy: actor.userId }, trx);
+      const renamed = await this.attachments.copyTo(trx, app.id, targetId, guids);
+      await this.content.initialize(trx, app.id, targetId, kind, renamed.size === 0 ? state : withImagesRenamed(state, kind, renamed));
+      return created;
+    });
   }
 
   plainText(appId: string, fileId: string): Promise<string> {
@@ -148,5 +136,21 @@ function replacementNodes(replacement: BookmarkReplacement, index: number): Pros
   } catch (error) {
     if (error instanceof InvalidFragment) throw new ApiError(Errors.invalidContentParams, `replacements[${index}].value: ${error.message}`);
     throw error;
+  }
+}
+
+/** `state` with every image path that names a renamed attachment pointing at its new guid. */
+function withImagesRenamed(state: Uint8Array, kind: ContentKind, renamed: ReadonlyMap<string, string>): Uint8Array {
+  const doc = docFromState(state);
+  try {
+    doc.transact(() => {
+      for (const reference of imageReferencesOf(doc, kind)) {
+        const copied = renamed.get(attachmentGuidOf(reference.src) ?? '');
+        if (copied) reference.set(attachmentPath(copied));
+      }
+    });
+    return Y.encodeStateAsUpdate(doc);
+  } finally {
+    doc.destroy();
   }
 }
