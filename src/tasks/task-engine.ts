@@ -199,29 +199,19 @@ export class TaskEngine {
 
   /** A queued or running task of `kind` on the file, if any. */
   async active(appId: string, kind: string, fileId: string): Promise<TaskView | undefined> {
-    const row = await this.storage.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('file_id', '=', fileId)
-      .where('kind', '=', kind)
-      .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirst();
+    const row = await this.tasksOfFile(appId, kind, fileId).where('state', 'in', ['queued', 'running']).executeTakeFirst();
     return row ? toView(row) : undefined;
   }
 
   /** The newest task of `kind` on the file, whatever its state (a file's current preview cache). */
   async latest(appId: string, kind: string, fileId: string): Promise<TaskView | undefined> {
-    const row = await this.storage.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('app_id', '=', appId)
-      .where('file_id', '=', fileId)
-      .where('kind', '=', kind)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
+    const row = await this.tasksOfFile(appId, kind, fileId).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
     return row ? toView(row) : undefined;
+  }
+
+  /** The tasks of `kind` on one file of one application. */
+  private tasksOfFile(appId: string, kind: string, fileId: string) {
+    return this.storage.db.selectFrom('tasks').selectAll().where('app_id', '=', appId).where('file_id', '=', fileId).where('kind', '=', kind);
   }
 
   /** Bytes stored with a task of `appId`. */

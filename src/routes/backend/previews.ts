@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { htmlPageHeaders } from '../../http/html-page.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PartContent, PreviewPart, ViewLink } from '../../domain/preview/preview-service.js';
@@ -19,16 +20,9 @@ import { FileIdParams } from './files.js';
  */
 function sendViewer(reply: FastifyReply, page: ViewerPage, ancestors: string): FastifyReply {
   const sources = page.script ? ["script-src 'self'", "worker-src 'self'", "connect-src 'self'", "img-src 'self'", "frame-src 'self'"] : ["script-src 'none'"];
-  return reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      ["default-src 'none'", ...sources, "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'", `frame-ancestors ${ancestors}`].join('; '),
-    )
-    .send(page.html);
+  return htmlPageHeaders(reply, ["default-src 'none'", ...sources, "style-src 'unsafe-inline'", "base-uri 'none'", "form-action 'none'", `frame-ancestors ${ancestors}`]).send(
+    page.html,
+  );
 }
 
 /** The links of a viewer to its preview's parts, relative to the page (`cloud-files/{fileId}/page`). */

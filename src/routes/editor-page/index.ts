@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { htmlPageHeaders } from '../../http/html-page.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { verifySignature } from '../../auth/signature.js';
@@ -55,26 +56,18 @@ function messageExpiresOf(value: unknown): number {
  * frameAncestors(app); any origin for an error page whose application is not known).
  */
 function pageHeaders(reply: FastifyReply, ancestors: string): void {
-  reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .header(
-      'content-security-policy',
-      [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob: https: http:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        `frame-ancestors ${ancestors}`,
-      ].join('; '),
-    );
+  htmlPageHeaders(reply, [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https: http:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors}`,
+  ]);
 }
 
 /**
