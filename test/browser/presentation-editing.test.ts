@@ -261,6 +261,7 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     await poll(() => typing.inputValue()).toBe('Done');
     await bob.editor.locator('form:has(textarea:focus)').getByRole('button', { name: 'Reply', exact: true }).click();
     await poll(() => alice.editor.locator('.svc-comment p').allTextContents()).toEqual(['And the colours', 'Make the title bigger', 'Done']);
+    await bob.page.screenshot({ path: '/tmp/shots/presentation-comments.png' });
     await alice.editor.getByRole('toolbar').getByRole('button', { name: 'New slide' }).click();
     await poll(() => alice.editor.locator('.svc-comments-status').textContent()).toBe('No comments on this slide yet.');
   }, BROWSER_TEST_TIMEOUT_MS);
