@@ -22,7 +22,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
-import { FILE_TYPES } from '../src/domain/files/file-types.js';
+import { FILE_TYPES } from '../src/model/file-types.js';
 import { PROJECT_ROOT, PUBLIC_DIR } from '../src/paths.js';
 import { EDITOR_ASSETS_PATH, hasEditor, pageAssets } from '../src/routes/editor-page/assets.js';
 import { launchBrowser } from '../test/browser/support/browser.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
-import { columnLetters } from '../src/domain/sheets/a1.js';
+import { columnLetters } from '../src/model/sheets/a1.js';
 import { exportBench } from './_export.js';
 import { startBenchService } from './_service.js';
 

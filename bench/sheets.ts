@@ -21,8 +21,8 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
-import { columnLetters } from '../src/domain/sheets/a1.js';
-import { Workbook, type CellInput } from '../src/domain/sheets/formulas/index.js';
+import { columnLetters } from '../src/model/sheets/a1.js';
+import { Workbook, type CellInput } from '../src/model/sheets/formulas/index.js';
 import { startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench-sheets';

@@ -15,7 +15,7 @@
  */
 import type { Page } from 'playwright-core';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
-import { columnLetters } from '../src/domain/sheets/a1.js';
+import { columnLetters } from '../src/model/sheets/a1.js';
 import { launchBrowser } from '../test/browser/support/browser.js';
 import { openInHost, startHostPage } from '../test/browser/support/host-page.js';
 import { percentile, startBenchService } from './_service.js';

@@ -1,5 +1,5 @@
 import { Errors, type ErrorSpec } from '../errors.js';
-import { isFileType } from '../domain/files/file-types.js';
+import { isFileType } from '../model/file-types.js';
 import type {
   Collaborator,
   Department,

@@ -2,8 +2,8 @@ import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-cor
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { png } from '../attachments/images.js';
-import { newImageBox, newTextBox, slidesOf } from '../../src/domain/content/model.js';
-import { toYNodes } from '../../src/domain/content/rich-text.js';
+import { newImageBox, newTextBox, slidesOf } from '../../src/model/content.js';
+import { toYNodes } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

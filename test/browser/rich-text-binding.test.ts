@@ -4,9 +4,9 @@ import { updateYFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-ti
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { mentionsOfContent } from '../../src/domain/content/mentions.js';
-import { richTextOf } from '../../src/domain/content/model.js';
+import { richTextOf } from '../../src/model/content.js';
 import { plainTextOf } from '../../src/domain/content/plain-text.js';
-import { bookmarksIn, CONTAINER_NODES, INLINE_NODES, LEAF_BLOCK_NODES, MARKS, parseFragment, richTextToPlain, TEXTBLOCK_NODES, toYNodes } from '../../src/domain/content/rich-text.js';
+import { bookmarksIn, CONTAINER_NODES, INLINE_NODES, LEAF_BLOCK_NODES, MARKS, parseFragment, richTextToPlain, TEXTBLOCK_NODES, toYNodes } from '../../src/model/rich-text/schema.js';
 import { countWords } from '../../src/domain/content/word-count.js';
 import { modelExtensions, READING_HOST } from '../../web/rich-text/model.js';
 

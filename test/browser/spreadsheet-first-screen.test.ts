@@ -1,7 +1,7 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, sheetsOf } from '../../src/domain/content/model.js';
+import { cellKey, sheetsOf } from '../../src/model/content.js';
 import { openInHost } from './support/host-page.js';
 import { sheetIn, spreadsheetSuite } from './support/spreadsheet.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/domain/content/model.js';
+import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
 import { spreadsheetSuite } from './support/spreadsheet.js';
 
 const VALUES = '/sdk/v2/api/files/formats-1/sheets/values';

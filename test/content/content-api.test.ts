@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newImageBox, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/domain/content/model.js';
+import { newImageBox, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/model/content.js';
 import { plainTextOf } from '../../src/domain/content/plain-text.js';
-import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

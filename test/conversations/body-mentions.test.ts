@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HistoryType, type ContentActor, type RecordContext } from '../../src/domain/content/content-service.js';
-import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/domain/content/model.js';
-import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/model/content.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

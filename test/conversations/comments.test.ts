@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { richTextOf, sheetsOf, slidesOf } from '../../src/domain/content/model.js';
-import { parseFragment, toYNodes } from '../../src/domain/content/rich-text.js';
+import { richTextOf, sheetsOf, slidesOf } from '../../src/model/content.js';
+import { parseFragment, toYNodes } from '../../src/model/rich-text/schema.js';
 import { connectEditor } from '../content/support.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newTextBox, recordStructureEdit, richTextOf, sheetsOf, slidesOf } from '../../src/domain/content/model.js';
-import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { newTextBox, recordStructureEdit, richTextOf, sheetsOf, slidesOf } from '../../src/model/content.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { createSelectionModules, type SelectionContext, type SelectionModules } from '../../src/domain/conversations/selections/index.js';
-import type { FileType } from '../../src/domain/files/file-types.js';
+import type { FileType } from '../../src/model/file-types.js';
 import type { RequestAuth } from '../../src/auth/request-auth.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { toMarkdown } from '../../src/domain/export/converters/markdown.js';
-import type { ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import type { ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 
 const markdown = new MarkdownIt({ linkify: false });
 const noProgress = { step: () => undefined };

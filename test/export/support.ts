@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
 import * as Y from 'yjs';
-import { richTextOf, sheetsOf, type Cell } from '../../src/domain/content/model.js';
-import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/domain/content/rich-text.js';
+import { richTextOf, sheetsOf, type Cell } from '../../src/model/content.js';
+import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import type { CallResult, TestService } from '../support/service.js';
 

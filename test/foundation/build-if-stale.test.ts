@@ -81,7 +81,7 @@ describe('npm start builds only what changed (scripts/build-if-stale.mjs)', () =
 
   it('this checkout’s browser build is current once the test setup has run (the same check)', () => {
     expect(staleness('browser', projectRoot).stale).toBe(false);
-    expect(inputFiles('browser', projectRoot)).toContain('src/domain/content/model.ts');
+    expect(inputFiles('browser', projectRoot)).toContain('src/model/content.ts');
     expect(inputFiles('browser', projectRoot)).not.toContain('src/server.ts');
   });
 });

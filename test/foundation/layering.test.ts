@@ -30,6 +30,18 @@ describe('dependencies point one way (docs/ARCHITECTURE.md)', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the shared model (src/model/) is browser-safe: no node:, storage, http, routes, domain or error catalogue imports', () => {
+    const model = sourceFiles('model');
+    expect(model.length).toBeGreaterThan(20);
+    const offending = model.flatMap((file) => {
+      const text = fs.readFileSync(path.join(srcDir, file), 'utf8');
+      const nodeImports = [...text.matchAll(/from\s+'(node:[^']+)'/g)].map((match) => `${file} → ${match[1]}`);
+      const upward = importsOf(file).filter((target) => !target.startsWith('model/')).map((target) => `${file} → ${target}`);
+      return [...nodeImports, ...upward];
+    });
+    expect(offending).toEqual([]);
+  });
+
   it('migrations do not import the storage that runs them', () => {
     const migrations = sourceFiles('storage/migrations');
     expect(migrations).toContain('storage/migrations/index.ts');

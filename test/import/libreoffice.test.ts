@@ -12,7 +12,7 @@ import pptxgen from 'pptxgenjs';
 import type * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSoffice } from '../../src/domain/conversion/libreoffice.js';
-import { richTextOf } from '../../src/domain/content/model.js';
+import { richTextOf } from '../../src/model/content.js';
 import { png } from '../attachments/images.js';
 import { createFile, exportFile, paragraph, text, writeRichText } from '../export/support.js';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/domain/content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/model/content.js';
 import { joinParts, type ReadCell } from '../../src/domain/import/conversion.js';
 import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
 

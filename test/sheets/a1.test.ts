@@ -10,7 +10,7 @@ import {
   formatSheetName,
   parseA1,
   type A1Range,
-} from '../../src/domain/sheets/a1.js';
+} from '../../src/model/sheets/a1.js';
 
 const WHOLE = { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 };
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { colourOf, invalidStylePatch, parseCellStyle, patchStyle, sameStyle, styleCss, type StylePatch } from '../../src/domain/sheets/cell-style.js';
-import { toCell, withFormat, withStyle } from '../../src/domain/sheets/cells.js';
+import { colourOf, invalidStylePatch, parseCellStyle, patchStyle, sameStyle, styleCss, type StylePatch } from '../../src/model/sheets/cell-style.js';
+import { toCell, withFormat, withStyle } from '../../src/model/sheets/cells.js';
 
 const hex = fc.stringMatching(/^#[0-9a-fA-F]{6}$/);
 const alignment = fc.constantFrom('left' as const, 'center' as const, 'right' as const);

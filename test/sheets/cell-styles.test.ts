@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/domain/content/model.js';
+import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
 import { toHtml } from '../../src/domain/export/converters/html.js';
 import { toCsv } from '../../src/domain/export/converters/csv.js';
 import { sourceFromState } from '../../src/domain/export/source.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { docFromState, initialContent } from '../../src/domain/content/model.js';
-import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
+import { docFromState, initialContent } from '../../src/model/content.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
 import {
   ERROR_CODES,
   formatFormula,
@@ -15,7 +15,7 @@ import {
   type Ast,
   type CellInput,
   type StructureEdit,
-} from '../../src/domain/sheets/formulas/index.js';
+} from '../../src/model/sheets/formulas/index.js';
 
 const SHEET = 's1';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatNumber, formatText, generalNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
+import { formatNumber, formatText, generalNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
 
 describe('number formats (docs/SHEETS.md "Number formats")', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/domain/content/model.js';
+import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

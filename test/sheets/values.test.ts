@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
-import { docFromState, sheetsOf } from '../../src/domain/content/model.js';
+import { docFromState, sheetsOf } from '../../src/model/content.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ApiError } from '../../src/errors.js';
-import { docFromState, initialContent } from '../../src/domain/content/model.js';
-import { formatSheetName, parseA1 } from '../../src/domain/sheets/a1.js';
-import type { CellInput } from '../../src/domain/sheets/cells.js';
-import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
+import { docFromState, initialContent } from '../../src/model/content.js';
+import { formatSheetName, parseA1 } from '../../src/model/sheets/a1.js';
+import type { CellInput } from '../../src/model/sheets/cells.js';
+import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
 import { addSheet, appendValues, deleteRows, readValues, writeValues } from '../../src/domain/sheets/workbook.js';
 
 /** A spreadsheet as a new file starts: one sheet "Sheet1", 1000 × 26. */

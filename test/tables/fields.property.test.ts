@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseIsoDate, toStoredDate } from '../../src/domain/tables/fields/date.js';
-import { decimalPlaces, finiteNumber } from '../../src/domain/tables/fields/decimal.js';
-import { FieldRuleError } from '../../src/domain/tables/fields/field-type.js';
-import { FIELD_TYPES } from '../../src/domain/tables/fields/registry.js';
+import { parseIsoDate, toStoredDate } from '../../src/model/tables/fields/date.js';
+import { decimalPlaces, finiteNumber } from '../../src/model/tables/fields/decimal.js';
+import { FieldRuleError } from '../../src/model/tables/fields/field-type.js';
+import { FIELD_TYPES } from '../../src/model/tables/fields/registry.js';
 import { pageSizeOf } from '../../src/routes/table-api/rows.js';
 
 const MIN_MS = -62_167_219_200_000; // 0000-01-01

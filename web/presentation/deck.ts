@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { newImageBox, newSlide, newTextBox, slideMaps, slidesOf, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame } from '../../src/domain/content/model.js';
+import { newImageBox, newSlide, newTextBox, slideMaps, slidesOf, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame } from '../../src/model/content.js';
 
 /** The smallest box, in points: a box can always be grabbed again. */
 export const MIN_BOX_SIZE = 20;

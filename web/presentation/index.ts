@@ -15,7 +15,7 @@ import { PanelHost } from '../shared/panels/panel-host.js';
 import '../shared/panels/panels.css';
 import { t as shellText } from '../shared/i18n/index.js';
 import { SlideComments } from './comments.js';
-import { slideMaps } from '../../src/domain/content/model.js';
+import { slideMaps } from '../../src/model/content.js';
 import { Deck, idOf } from './deck.js';
 import { t } from './messages.js';
 import { Presenter } from './presenter.js';

@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { richTextToPlain } from '../../src/domain/content/rich-text.js';
+import { richTextToPlain } from '../../src/model/rich-text/schema.js';
 import type { Collaborator } from '../shared/collaboration.js';
 import { boxesOf, idOf, type Deck } from './deck.js';
 import { t } from './messages.js';

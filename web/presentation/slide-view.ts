@@ -1,7 +1,7 @@
 import { DOMSerializer, type Schema } from '@tiptap/pm/model';
 import * as Y from 'yjs';
-import { boxTypeOf, SLIDE_HEIGHT, SLIDE_WIDTH } from '../../src/domain/content/model.js';
-import { richTextToPlain } from '../../src/domain/content/rich-text.js';
+import { boxTypeOf, SLIDE_HEIGHT, SLIDE_WIDTH } from '../../src/model/content.js';
+import { richTextToPlain } from '../../src/model/rich-text/schema.js';
 import { boxesOf, frameOf } from './deck.js';
 
 /** ProseMirror's JSON for a node, as built from the Yjs tree. */

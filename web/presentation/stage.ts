@@ -1,6 +1,6 @@
 import { Editor } from '@tiptap/core';
 import * as Y from 'yjs';
-import { boxTypeOf, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame } from '../../src/domain/content/model.js';
+import { boxTypeOf, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame } from '../../src/model/content.js';
 import { richTextExtensions } from '../rich-text/extensions.js';
 import type { ModelHost } from '../rich-text/model.js';
 import { colorOf } from '../shared/collaboration.js';

@@ -35,7 +35,7 @@ export const READING_HOST: ModelHost = {
 
 /**
  * Every node and mark of docs/CONTENT-MODEL.md "document and documentPro", under exactly the names and
- * attributes the server's model code reads (src/domain/content/rich-text.ts). The standard ones come from
+ * attributes the server's model code reads (src/model/rich-text/schema.ts). The standard ones come from
  * Tiptap as they are; ours (mentions, bookmark, image display, link defaults) are in nodes/ and marks/.
  * Undo and redo are the collaboration binding's (extensions.ts), so StarterKit's history is off; so is its
  * trailing paragraph, which two editors would each add to the shared document at once. `pageBreaks` false:

@@ -1,4 +1,4 @@
-import { parseA1 } from '../../src/domain/sheets/a1.js';
+import { parseA1 } from '../../src/model/sheets/a1.js';
 import type { EditorMethod } from '../shared/bridge.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import type { CellRange } from '../shared/grid/grid.js';

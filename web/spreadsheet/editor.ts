@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { columnLetters, formatA1, parseA1 } from '../../src/domain/sheets/a1.js';
+import { columnLetters, formatA1, parseA1 } from '../../src/model/sheets/a1.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
 import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
@@ -8,7 +8,7 @@ import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { StyleBar } from './style-bar.js';
-import type { CellStyle, StylePatch } from '../../src/domain/sheets/cell-style.js';
+import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';

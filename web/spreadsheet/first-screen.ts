@@ -1,9 +1,9 @@
-import { columnLetters } from '../../src/domain/sheets/a1.js';
+import { columnLetters } from '../../src/model/sheets/a1.js';
 import type { FirstScreen as FirstScreenData } from '../../src/domain/sheets/first-screen.js';
-import { DEFAULT_COLUMN_WIDTH, type ShownValue } from '../../src/domain/sheets/layout.js';
+import { DEFAULT_COLUMN_WIDTH, type ShownValue } from '../../src/model/sheets/layout.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
-import type { CellStyle } from '../../src/domain/sheets/cell-style.js';
+import type { CellStyle } from '../../src/model/sheets/cell-style.js';
 import { drawShown, rangeText, spreadsheetToolbar } from './editor.js';
 import { FIRST_SCREEN_MARK } from './marks.js';
 import { t } from './messages.js';

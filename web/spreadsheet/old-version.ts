@@ -1,5 +1,5 @@
 import type * as Y from 'yjs';
-import { columnLetters } from '../../src/domain/sheets/a1.js';
+import { columnLetters } from '../../src/model/sheets/a1.js';
 import { VirtualGrid } from '../shared/grid/grid.js';
 import type { VersionRenderer } from '../shared/panels/history/old-version-view.js';
 import { drawValue, shownTsv } from './editor.js';

@@ -1,5 +1,5 @@
-import { formatA1 } from '../../src/domain/sheets/a1.js';
-import { parseCellKey } from '../../src/domain/content/model.js';
+import { formatA1 } from '../../src/model/sheets/a1.js';
+import { parseCellKey } from '../../src/model/content.js';
 import { toolButton, type SpreadsheetEditor } from './editor.js';
 import { t } from './messages.js';
 

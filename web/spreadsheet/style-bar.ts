@@ -1,4 +1,4 @@
-import { ALIGNMENTS, type CellStyle, type HorizontalAlignment, type StylePatch } from '../../src/domain/sheets/cell-style.js';
+import { ALIGNMENTS, type CellStyle, type HorizontalAlignment, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { toolButton } from './editor.js';
 import { t } from './messages.js';
 

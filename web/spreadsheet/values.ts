@@ -1,15 +1,15 @@
-import { SpreadsheetCalculation } from '../../src/domain/sheets/formulas/index.js';
-import { EMPTY_SHOWN as EMPTY, shownOf, type ShownValue } from '../../src/domain/sheets/layout.js';
+import { SpreadsheetCalculation } from '../../src/model/sheets/formulas/index.js';
+import { EMPTY_SHOWN as EMPTY, shownOf, type ShownValue } from '../../src/model/sheets/layout.js';
 import type { Sheet, Workbook } from './workbook.js';
 
-export type { ShownValue } from '../../src/domain/sheets/layout.js';
+export type { ShownValue } from '../../src/model/sheets/layout.js';
 
 /** A formula cell before the engine has computed the workbook (only between first paint and `compute`). */
 const PENDING: ShownValue = { value: '…', text: '…', kind: 'pending' };
 
 /**
  * The values cells show: a value as stored, a formula as the shared formula engine computes it (the same
- * engine the values API reads with, src/domain/sheets/formulas). The engine follows the document; `flush`
+ * engine the values API reads with, src/model/sheets/formulas). The engine follows the document; `flush`
  * applies what changed since the last call (local or remote) and recomputes the dependants.
  *
  * Building the engine computes every formula of the file (about as long as the document takes to load), so

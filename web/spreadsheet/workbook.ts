@@ -8,14 +8,14 @@ import {
   recordStructureEdit,
   sheetsOf,
   type Cell,
-} from '../../src/domain/content/model.js';
-import { MAX_COLUMNS, MAX_ROWS } from '../../src/domain/sheets/a1.js';
-import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/domain/sheets/cell-style.js';
-import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, withFormat, withStyle, type CellInput } from '../../src/domain/sheets/cells.js';
-import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/domain/sheets/number-format.js';
-import { shiftFormula, type StructureEdit } from '../../src/domain/sheets/formulas/index.js';
-import { invalidSheetName } from '../../src/domain/sheets/sheet-names.js';
-import { COLUMN_WIDTHS_FIELD as COLUMN_WIDTHS, columnWidthOf, FROZEN_ROWS_FIELD as FROZEN_ROWS, frozenRowsOf } from '../../src/domain/sheets/layout.js';
+} from '../../src/model/content.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
+import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
+import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, withFormat, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
+import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
+import { shiftFormula, type StructureEdit } from '../../src/model/sheets/formulas/index.js';
+import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
+import { COLUMN_WIDTHS_FIELD as COLUMN_WIDTHS, columnWidthOf, FROZEN_ROWS_FIELD as FROZEN_ROWS, frozenRowsOf } from '../../src/model/sheets/layout.js';
 import type { CellRange } from '../shared/grid/grid.js';
 
 /**
@@ -23,10 +23,10 @@ import type { CellRange } from '../shared/grid/grid.js';
  * and cell shape the values API reads, through the server's own model helpers. Every change is one Yjs
  * transaction with the editor's origin, so the undo manager undoes this user's changes only.
  *
- * Two sheet fields are the editor's own: `columnWidths` and `frozenRows` (src/domain/sheets/layout.ts).
+ * Two sheet fields are the editor's own: `columnWidths` and `frozenRows` (src/model/sheets/layout.ts).
  */
 
-export { DEFAULT_COLUMN_WIDTH } from '../../src/domain/sheets/layout.js';
+export { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/layout.js';
 
 export type Sheet = Y.Map<unknown>;
 

@@ -1,4 +1,4 @@
-import type { CascadeOption } from '../../src/domain/tables/fields/cascade.js';
+import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
 import { textCellEditor, type CellEditorHost } from '../shared/grid/grid.js';
 import { cascadeOptions, choiceOptions, editableText, optionColor, parseTyped, RATE_ICONS } from './cell-types.js';
 import { t } from './messages.js';

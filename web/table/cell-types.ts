@@ -1,12 +1,12 @@
-import { FieldRuleError } from '../../src/domain/tables/fields/field-type.js';
-import { CREATABLE_TYPES, fieldType } from '../../src/domain/tables/fields/registry.js';
-import type { CascadeOption } from '../../src/domain/tables/fields/cascade.js';
-import type { ChoiceOption } from '../../src/domain/tables/fields/choices.js';
+import { FieldRuleError } from '../../src/model/tables/fields/field-type.js';
+import { CREATABLE_TYPES, fieldType } from '../../src/model/tables/fields/registry.js';
+import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
+import type { ChoiceOption } from '../../src/model/tables/fields/choices.js';
 import type { Column } from './model.js';
 
 /**
  * How each column type shows its cells as text and reads what a user typed. Whether a value is allowed is
- * decided by the service's own field-type modules (src/domain/tables/fields/, pure code shared with the
+ * decided by the service's own field-type modules (src/model/tables/fields/, pure code shared with the
  * page), so the page refuses exactly what the table API would refuse, before anything is sent.
  */
 

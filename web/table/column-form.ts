@@ -1,6 +1,6 @@
-import type { CascadeOption } from '../../src/domain/tables/fields/cascade.js';
-import { CHECKBOX_ICONS } from '../../src/domain/tables/fields/checkbox.js';
-import { RATE_ICONS as RATE_ICON_NAMES } from '../../src/domain/tables/fields/rate.js';
+import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
+import { CHECKBOX_ICONS } from '../../src/model/tables/fields/checkbox.js';
+import { RATE_ICONS as RATE_ICON_NAMES } from '../../src/model/tables/fields/rate.js';
 import { cascadeOptions, choiceOptions, EDITABLE_TYPES, PRIMARY_TYPES } from './cell-types.js';
 import { t, typeName } from './messages.js';
 import type { Column, DataTable } from './model.js';

@@ -4,7 +4,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
-import { FILE_TYPES, isFileType, type FileType } from '../files/file-types.js';
+import { FILE_TYPES, isFileType, type FileType } from '../../model/file-types.js';
 import type { AppChanges } from './app-changes.js';
 import { defaultSeatPolicy, isSeatPolicy, SEAT_POLICIES, type SeatPolicy } from '../seats/seat-policy.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';

@@ -7,9 +7,9 @@ import type { CollabFile, FileService } from '../files/file-service.js';
 import { mentionsOfContent } from './mentions.js';
 import type { ContentActor, ContentService } from './content-service.js';
 import { imageReferencesOf } from './image-references.js';
-import { docFromState, richTextOf, type ContentKind } from './model.js';
+import { docFromState, richTextOf, type ContentKind } from '../../model/content.js';
 import { plainTextOf } from './plain-text.js';
-import { bookmarksIn, InvalidFragment, paragraphsFromText, parseFragment, richTextToPlain, toYNodes, type ProseMirrorNode } from './rich-text.js';
+import { bookmarksIn, InvalidFragment, paragraphsFromText, parseFragment, richTextToPlain, toYNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
 import { countKeywords, countWords } from './word-count.js';
 
 export interface BookmarkReplacement {

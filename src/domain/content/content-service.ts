@@ -10,7 +10,7 @@ import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
 import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
-import { initialContent, isContentKind, type ContentKind } from './model.js';
+import { initialContent, isContentKind, type ContentKind } from '../../model/content.js';
 import { SessionAccess, type SessionPermissions } from './session-access.js';
 
 /** Who makes a change: the integrator's user id, and the token of the request that carried it. */

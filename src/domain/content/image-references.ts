@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { richTextOf, slideMaps, type ContentKind } from './model.js';
+import { richTextOf, slideMaps, type ContentKind } from '../../model/content.js';
 
 /** A place in the content that shows an image by its `src`; `set` changes it, `remove` takes the image out (inside a transaction of the doc). */
 export interface ImageReference {

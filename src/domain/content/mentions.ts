@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import { richTextOf, slideMaps, type ContentKind } from './model.js';
-import { dateMentionsIn, isCalendarDate, mentionsIn } from './rich-text.js';
+import { richTextOf, slideMaps, type ContentKind } from '../../model/content.js';
+import { dateMentionsIn, isCalendarDate, mentionsIn } from '../../model/rich-text/schema.js';
 
 /** File kinds whose content holds rich text, hence mentions (`mention` nodes, docs/CONTENT-MODEL.md). */
 export const MENTION_KINDS: readonly ContentKind[] = ['document', 'documentPro', 'presentation'];

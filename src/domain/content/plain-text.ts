@@ -1,8 +1,8 @@
 import * as Y from 'yjs';
-import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
-import { calculationOf, sheetIds, toDisplay, type CellValue, type Workbook } from '../sheets/formulas/index.js';
-import { richTextOf, slideMaps, type ContentKind } from './model.js';
-import { richTextToPlain } from './rich-text.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
+import { calculationOf, sheetIds, toDisplay, type CellValue, type Workbook } from '../../model/sheets/formulas/index.js';
+import { richTextOf, slideMaps, type ContentKind } from '../../model/content.js';
+import { richTextToPlain } from '../../model/rich-text/schema.js';
 
 /**
  * Plain text of a file's content (docs/CONTENT-MODEL.md "Plain text"):

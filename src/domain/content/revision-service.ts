@@ -5,7 +5,7 @@ import type { Storage } from '../../storage/database.js';
 import type { ContentRevisionsTable } from '../../storage/schema.js';
 import { CONVERSATION_HISTORY_TYPE } from '../conversations/activity.js';
 import { HistoryType, type ContentActor, type ContentService, type EventSink } from './content-service.js';
-import { docFromState, replaceContent } from './model.js';
+import { docFromState, replaceContent } from '../../model/content.js';
 
 /** A named revision (contract notes 3, `GET …/revisions`). */
 export interface Revision {

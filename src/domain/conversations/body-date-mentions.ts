@@ -4,7 +4,7 @@ import type { PendingEvent } from '../../events/types.js';
 import type { DateMentionsTable } from '../../storage/schema.js';
 import type { RecordContext, RecordHook } from '../content/content-service.js';
 import { dateMentionsOfContent, MENTION_KINDS } from '../content/mentions.js';
-import { inlineText } from '../content/rich-text.js';
+import { inlineText } from '../../model/rich-text/schema.js';
 import { MAX_DATE_MENTION_CONTENT } from './date-mention-service.js';
 
 /** Longest `guid` of a body date mention taken as its positionId (an editor makes UUIDs). */

@@ -3,7 +3,7 @@ import { mentionAtEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { RecordContext, RecordHook } from '../content/content-service.js';
 import { MENTION_KINDS, mentionsOfContent } from '../content/mentions.js';
-import { inlineText } from '../content/rich-text.js';
+import { inlineText } from '../../model/rich-text/schema.js';
 import { recordMentionNotices } from './mention-notices.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentKind } from '../content/model.js';
+import type { ContentKind } from '../../model/content.js';
 import type { RenderedHtml } from './converters/html.js';
 import { ProgressMeter, unitsOf } from './converters/shared.js';
 import { sourceFromState, type ExportSource, type WorkbookSource } from './source.js';

@@ -1,4 +1,4 @@
-import type { FileType } from '../files/file-types.js';
+import type { FileType } from '../../model/file-types.js';
 
 /** Every `type` the export call names (contract notes 3). */
 export const EXPORT_TYPES = ['docx', 'md', 'pdf', 'jpg', 'xlsx', 'csv', 'pptx', 'wps'] as const;

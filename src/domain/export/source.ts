@@ -1,10 +1,10 @@
 import * as Y from 'yjs';
-import { styleOf, type CellStyle } from '../sheets/cell-style.js';
-import { formatOf, isEmptyCell } from '../sheets/cells.js';
-import { boxTypeOf, cellKey, docFromState, parseCellKey, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../content/model.js';
-import { toProseMirrorNodes, type ProseMirrorNode } from '../content/rich-text.js';
-import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
-import { calculationOf, FormulaError, sheetIds, type ErrorCode } from '../sheets/formulas/index.js';
+import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
+import { formatOf, isEmptyCell } from '../../model/sheets/cells.js';
+import { boxTypeOf, cellKey, docFromState, parseCellKey, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../../model/content.js';
+import { toProseMirrorNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
+import { calculationOf, FormulaError, sheetIds, type ErrorCode } from '../../model/sheets/formulas/index.js';
 
 /**
  * What an exporter reads: a file's content in the content model (docs/CONTENT-MODEL.md), taken apart into

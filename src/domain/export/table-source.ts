@@ -1,5 +1,5 @@
 import type { Cells } from '../tables/cells.js';
-import type { CellValue } from '../tables/fields/field-type.js';
+import type { CellValue } from '../../model/tables/fields/field-type.js';
 import type { TableColumn } from '../tables/table-service.js';
 import type { WorkbookCell, WorkbookSheet, WorkbookSource } from './source.js';
 

@@ -3,7 +3,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FilesTable } from '../../storage/schema.js';
 import type { App } from '../apps/app-service.js';
-import type { FileType } from './file-types.js';
+import type { FileType } from '../../model/file-types.js';
 
 export interface CollabFile {
   fileId: string;

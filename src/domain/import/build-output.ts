@@ -1,9 +1,9 @@
 import * as Y from 'yjs';
 import { attachmentPath } from '../attachments/attachment-service.js';
-import { newImageBox, newSlide, newTextBox, richTextOf, slidesOf } from '../content/model.js';
-import { toYNodes } from '../content/rich-text.js';
+import { newImageBox, newSlide, newTextBox, richTextOf, slidesOf } from '../../model/content.js';
+import { toYNodes } from '../../model/rich-text/schema.js';
 import { MAX_COLUMNS as MAX_TABLE_COLUMNS } from '../tables/limits.js';
-import type { FileType } from '../files/file-types.js';
+import type { FileType } from '../../model/file-types.js';
 import { ConversionError, joinParts, type ConversionOutput, type ImportedTable, type ReadCell, type ReadContent, type ReadSheet } from './conversion.js';
 import { SpreadsheetEncoder } from './spreadsheet-encoder.js';
 import { uniqueNames } from './workbook.js';

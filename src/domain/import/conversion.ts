@@ -1,7 +1,7 @@
-import type { ProseMirrorNode } from '../content/rich-text.js';
-import type { BoxFrame, Cell } from '../content/model.js';
+import type { ProseMirrorNode } from '../../model/rich-text/schema.js';
+import type { BoxFrame, Cell } from '../../model/content.js';
 import type { ErrorName } from '../../errors.js';
-import type { FileType } from '../files/file-types.js';
+import type { FileType } from '../../model/file-types.js';
 import type { ZipLimits } from './zip-guard.js';
 
 /**

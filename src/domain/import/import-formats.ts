@@ -1,4 +1,4 @@
-import type { FileType } from '../files/file-types.js';
+import type { FileType } from '../../model/file-types.js';
 import { TARGETS_OF_SHAPE } from './build-output.js';
 import type { ReadContent } from './conversion.js';
 

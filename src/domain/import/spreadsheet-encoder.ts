@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import { MAX_COLUMNS, MAX_ROWS } from '../sheets/a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../content/model.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
 import { ConversionError, type ReadCell, type WorkbookSink } from './conversion.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 

@@ -1,12 +1,12 @@
 import type * as Y from 'yjs';
-import { sheetsOf } from '../content/model.js';
-import { MAX_COLUMNS } from './a1.js';
-import { styleOf, type CellStyle } from './cell-style.js';
-import { formatOf } from './cells.js';
-import { calculationOf, sheetIds } from './formulas/index.js';
-import { columnWidthOf, frozenRowsOf, shownOf, type ShownKind } from './layout.js';
+import { sheetsOf } from '../../model/content.js';
+import { MAX_COLUMNS } from '../../model/sheets/a1.js';
+import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
+import { formatOf } from '../../model/sheets/cells.js';
+import { calculationOf, sheetIds } from '../../model/sheets/formulas/index.js';
+import { columnWidthOf, frozenRowsOf, shownOf, type ShownKind } from '../../model/sheets/layout.js';
 import { findSheet, nameOf, cellsOf, countOf } from './workbook.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT } from '../content/model.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT } from '../../model/content.js';
 
 /** Most rows and pixels of width one first screen covers: a large screen's view, never a bulk read. */
 export const MAX_FIRST_SCREEN_ROWS = 500;

@@ -4,8 +4,8 @@ import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
-import { A1SyntaxError, formatA1, parseA1, type A1Range } from './a1.js';
-import type { CellInput, ValueRender } from './cells.js';
+import { A1SyntaxError, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
+import type { CellInput, ValueRender } from '../../model/sheets/cells.js';
 import { firstScreen, type FirstScreen } from './first-screen.js';
 import {
   addSheet,

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
-import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from './a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf, type Cell } from '../content/model.js';
-import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from './cells.js';
-import { formatValue } from './number-format.js';
-import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from './formulas/index.js';
-import { invalidSheetName } from './sheet-names.js';
+import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from '../../model/sheets/a1.js';
+import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf, type Cell } from '../../model/content.js';
+import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
+import { formatValue } from '../../model/sheets/number-format.js';
+import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from '../../model/sheets/formulas/index.js';
+import { invalidSheetName } from '../../model/sheets/sheet-names.js';
 
 /**
  * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md):

@@ -1,6 +1,6 @@
 import { ApiError, Errors } from '../../errors.js';
-import { FieldRuleError, type CellContext, type CellValue, type ColumnProps, type FieldType } from './fields/field-type.js';
-import { fieldType } from './fields/registry.js';
+import { FieldRuleError, type CellContext, type CellValue, type ColumnProps, type FieldType } from '../../model/tables/fields/field-type.js';
+import { fieldType } from '../../model/tables/fields/registry.js';
 
 /** A column as the row code needs it: its type module resolved once per request. */
 export interface ResolvedColumn {

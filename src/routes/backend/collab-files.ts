@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
-import { isContentKind } from '../../domain/content/model.js';
-import { FILE_TYPES } from '../../domain/files/file-types.js';
+import { isContentKind } from '../../model/content.js';
+import { FILE_TYPES } from '../../model/file-types.js';
 import { ApiError, Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';

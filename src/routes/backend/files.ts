@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
-import { FILE_TYPES, type FileType } from '../../domain/files/file-types.js';
+import { FILE_TYPES, type FileType } from '../../model/file-types.js';
 import { Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, Errors } from '../../errors.js';
-import { FILE_TYPES } from '../../domain/files/file-types.js';
+import { FILE_TYPES } from '../../model/file-types.js';
 import { SEAT_POLICIES } from '../../domain/seats/seat-policy.js';
 import { SeatStatus, type SeatStatusValue } from '../../domain/seats/seat-service.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_ROWS } from '../../domain/sheets/a1.js';
+import { MAX_ROWS } from '../../model/sheets/a1.js';
 import { MAX_FIRST_SCREEN_ROWS, MAX_FIRST_SCREEN_WIDTH } from '../../domain/sheets/first-screen.js';
-import { MAX_SHEET_NAME } from '../../domain/sheets/sheet-names.js';
+import { MAX_SHEET_NAME } from '../../model/sheets/sheet-names.js';
 import { MAX_WRITE_CELLS } from '../../domain/sheets/workbook.js';
 import { Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';

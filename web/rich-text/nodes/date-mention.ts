@@ -1,5 +1,5 @@
 import { InputRule, mergeAttributes, Node } from '@tiptap/core';
-import { isCalendarDate } from '../../../src/domain/content/rich-text.js';
+import { isCalendarDate } from '../../../src/model/rich-text/schema.js';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {

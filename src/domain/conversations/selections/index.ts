@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ContentService } from '../../content/content-service.js';
-import { FILE_TYPES, type FileType } from '../../files/file-types.js';
+import { FILE_TYPES, type FileType } from '../../../model/file-types.js';
 import type { TableService } from '../../tables/table-service.js';
 import { documentSelections } from './document.js';
 import { presentationSelections } from './presentation.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import * as Y from 'yjs';
 import type { ContentService } from '../../content/content-service.js';
-import { slideMaps } from '../../content/model.js';
+import { slideMaps } from '../../../model/content.js';
 import type { ResolvedSelection, SelectionModule } from './selection-module.js';
 import { defineSelectionModule, selectionNotFound, withContent } from './shared.js';
 

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import { RICH_TEXT_ROOT, richTextOf } from '../../content/model.js';
-import { isLeafNode, isTextblock, leafText } from '../../content/rich-text.js';
+import { RICH_TEXT_ROOT, richTextOf } from '../../../model/content.js';
+import { isLeafNode, isTextblock, leafText } from '../../../model/rich-text/schema.js';
 
 /**
  * ProseMirror positions over a rich-text Y.XmlFragment, counted as y-prosemirror counts them for the editor

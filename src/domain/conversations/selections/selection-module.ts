@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { RequestAuth } from '../../../auth/request-auth.js';
-import type { FileType } from '../../files/file-types.js';
+import type { FileType } from '../../../model/file-types.js';
 
 /**
  * What a comment thread is anchored to, one module per editor kind (docs/CONVERSATIONS.md "Selections").

@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../../errors.js';
 import type { ContentService } from '../../content/content-service.js';
-import type { FileType } from '../../files/file-types.js';
+import type { FileType } from '../../../model/file-types.js';
 import type { AnchoredSelection, ResolvedSelection, SelectionContext, SelectionModule } from './selection-module.js';
 
 /** The one error every refusal of a selection answers with (400 / 74001). */

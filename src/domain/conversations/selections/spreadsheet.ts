@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type * as Y from 'yjs';
 import type { ContentService } from '../../content/content-service.js';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf, structureEditsOf } from '../../content/model.js';
-import { A1SyntaxError, columnLetters, formatA1, parseA1, type A1Range } from '../../sheets/a1.js';
-import { shiftRange } from '../../sheets/formulas/index.js';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf, structureEditsOf } from '../../../model/content.js';
+import { A1SyntaxError, columnLetters, formatA1, parseA1, type A1Range } from '../../../model/sheets/a1.js';
+import { shiftRange } from '../../../model/sheets/formulas/index.js';
 import type { ResolvedSelection, SelectionModule } from './selection-module.js';
 import { damagedSelection, defineSelectionModule, selectionNotFound, withContent } from './shared.js';
 

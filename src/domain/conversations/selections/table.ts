@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError, Errors, type ErrorSpec } from '../../../errors.js';
-import type { CellValue } from '../../tables/fields/field-type.js';
+import type { CellValue } from '../../../model/tables/fields/field-type.js';
 import type { DataTable, TableService } from '../../tables/table-service.js';
 import type { ResolvedSelection, SelectionContext, SelectionModule } from './selection-module.js';
 import { defineSelectionModule, selectionNotFound } from './shared.js';

@@ -19,7 +19,7 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { sniffImage } from '../../attachments/sniff.js';
-import type { ProseMirrorNode } from '../../content/rich-text.js';
+import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
 import { inlineLabel, safeHref, type Progress } from './shared.js';
 

@@ -1,6 +1,6 @@
-import type { ProseMirrorNode } from '../../content/rich-text.js';
-import { columnLetters } from '../../sheets/a1.js';
-import { styleCss } from '../../sheets/cell-style.js';
+import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { columnLetters } from '../../../model/sheets/a1.js';
+import { styleCss } from '../../../model/sheets/cell-style.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
 import { escapeHtml, inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
 

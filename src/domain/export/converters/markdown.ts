@@ -1,4 +1,4 @@
-import type { ProseMirrorNode } from '../../content/rich-text.js';
+import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
 import { inlineLabel, safeHref, type Progress } from './shared.js';
 

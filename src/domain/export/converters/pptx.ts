@@ -1,6 +1,6 @@
 import pptxgenModule from 'pptxgenjs';
 import { sniffImage } from '../../attachments/sniff.js';
-import type { ProseMirrorNode } from '../../content/rich-text.js';
+import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { SlidesSource } from '../source.js';
 import { inlineLabel, safeHref, type Progress } from './shared.js';
 

@@ -1,6 +1,6 @@
-import type { ProseMirrorNode } from '../../content/rich-text.js';
-import { numberToText } from '../../sheets/formulas/values.js';
-import { formatValue } from '../../sheets/number-format.js';
+import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { numberToText } from '../../../model/sheets/formulas/values.js';
+import { formatValue } from '../../../model/sheets/number-format.js';
 import type { ExportSource, WorkbookCell } from '../source.js';
 
 /**

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { CellStyle } from '../../sheets/cell-style.js';
+import type { CellStyle } from '../../../model/sheets/cell-style.js';
 import type { WorkbookCell, WorkbookSource } from '../source.js';
 import type { Progress } from './shared.js';
 

@@ -1,6 +1,6 @@
 import { ConversionError, type FormatReader, type ReadCell } from '../conversion.js';
-import { parseIsoDate } from '../../tables/fields/date.js';
-import { dateFormatFor } from '../../sheets/number-format.js';
+import { parseIsoDate } from '../../../model/tables/fields/date.js';
+import { dateFormatFor } from '../../../model/sheets/number-format.js';
 import { serialOfEpochMs } from './serial-dates.js';
 import { decodeText } from './text-decoding.js';
 

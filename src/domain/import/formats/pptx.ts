@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parse } from 'pptxtojson/dist/index.js';
 import { sniffImage } from '../../attachments/sniff.js';
-import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../../content/model.js';
+import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../../../model/content.js';
 import { ConversionError, type ExtractedImage, type FormatReader, type ReadBox, type ReadSlide } from '../conversion.js';
 import { htmlToBlocks } from './rich-text-html.js';
 

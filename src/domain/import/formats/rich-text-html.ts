@@ -1,7 +1,7 @@
 import { DOMParser as ProseMirrorParser, Schema, type MarkSpec, type NodeSpec } from 'prosemirror-model';
 import { parseHTML } from 'linkedom';
 import { attachmentPath } from '../../attachments/attachment-service.js';
-import { InvalidFragment, parseFragment, type ProseMirrorNode } from '../../content/rich-text.js';
+import { InvalidFragment, parseFragment, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { ConversionError, type ExtractedImage } from '../conversion.js';
 
 /**

@@ -1,4 +1,4 @@
-import { paragraphsFromText } from '../../content/rich-text.js';
+import { paragraphsFromText } from '../../../model/rich-text/schema.js';
 import type { FormatReader } from '../conversion.js';
 import { decodeText } from './text-decoding.js';
 

@@ -5,8 +5,8 @@ import ExcelJS from 'exceljs';
 import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
-import { parseCellStyle, type CellStyle } from '../../sheets/cell-style.js';
-import { dateFormatFor, GENERAL, invalidFormatCode } from '../../sheets/number-format.js';
+import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
+import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
 // exceljs translates a shared formula to each cell of its range with this helper; its stream reader does not.

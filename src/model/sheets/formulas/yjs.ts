@@ -1,5 +1,5 @@
 import * as Y from 'yjs';
-import { parseCellKey, sheetsOf } from '../../content/model.js';
+import { parseCellKey, sheetsOf } from '../../content.js';
 import { Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 
 /**

@@ -1,11 +1,11 @@
-import type { Cell } from '../content/model.js';
+import type { Cell } from '../content.js';
 import { patchStyle, sameStyle, styleOf, type StylePatch } from './cell-style.js';
 import { GENERAL } from './number-format.js';
 
 /**
  * Cell values as the values API sees them. Cells are the content model's (docs/CONTENT-MODEL.md): plain
  * JSON objects, `f` the formula text starting with "=", `v` a value; an empty cell is absent. A formula's
- * value is computed by the formula engine whenever it is read (src/domain/sheets/formulas), never stored.
+ * value is computed by the formula engine whenever it is read (src/model/sheets/formulas), never stored.
  */
 
 /** What a client sends for one cell: a value, a formula ("=…"), or null / "" to clear the cell. */

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
-import type { FileType } from '../files/file-types.js';
-import type { CellStyle } from '../sheets/cell-style.js';
+import type { FileType } from './file-types.js';
+import type { CellStyle } from './sheets/cell-style.js';
 
 /**
  * The Yjs model of every file kind, as docs/CONTENT-MODEL.md describes it for editors. Everything that
@@ -26,9 +26,9 @@ export const SLIDES_ROOT = 'slides';
 export interface Cell {
   v?: string | number | boolean | null;
   f?: string;
-  /** number format code (`#,##0.00`, `yyyy-mm-dd`; src/domain/sheets/number-format.ts); absent: General */
+  /** number format code (`#,##0.00`, `yyyy-mm-dd`; src/model/sheets/number-format.ts); absent: General */
   z?: string;
-  /** style: bold, italic, text and fill colour, alignment (src/domain/sheets/cell-style.ts); absent: the default look */
+  /** style: bold, italic, text and fill colour, alignment (src/model/sheets/cell-style.ts); absent: the default look */
   s?: CellStyle;
 }
 
