@@ -158,6 +158,14 @@ export const Errors = {
   previewTooManyPages: { http: 400, code: 123004, tableCode: 70000 },
   previewLinkInvalid: { http: 403, code: 123005, tableCode: 20000 },
   previewLinkExpired: { http: 410, code: 123006, tableCode: 70000 },
+  // 1240xx: push to open editors and reported events (docs/PUSH-AND-EVENTS.md).
+  pushInvalidParams: { http: 400, code: 124001, tableCode: 70000 },
+  pushMessageTooLarge: { http: 413, code: 124002, tableCode: 70012 },
+  pushNoOpenEditors: { http: 404, code: 124003, tableCode: 70000 },
+  reportInvalidParams: { http: 400, code: 124010, tableCode: 70000 },
+  reportTooManyEvents: { http: 400, code: 124011, tableCode: 70000 },
+  reportUnknownEventType: { http: 400, code: 124012, tableCode: 70000 },
+  reportEventFieldMissing: { http: 400, code: 124013, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -37,6 +37,8 @@ import { ExportService } from './domain/export/export-service.js';
 import { exportTaskHandler } from './domain/export/export-task.js';
 import { ChromiumRenderer } from './domain/export/render/chromium.js';
 import { OutboundPolicy } from './net/outbound-policy.js';
+import { PushService } from './domain/push/push-service.js';
+import { ReportedEvents } from './domain/push/reported-events.js';
 
 /** The domain services, built once over one storage; routes reach them through `app.services`. */
 export interface Services {
@@ -89,6 +91,10 @@ export interface Services {
   exports: ExportService;
   /** preview caches of non-collaborative files, as tasks (docs/IMPORT-EXPORT.md "Preview") */
   previews: PreviewService;
+  /** messages to open editors of a file or of a user, on every process (docs/PUSH-AND-EVENTS.md) */
+  push: PushService;
+  /** what the integrator reports changed on its side, acted on by every process (docs/PUSH-AND-EVENTS.md) */
+  reportedEvents: ReportedEvents;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -180,5 +186,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     imports,
     exports,
     previews,
+    push: new PushService(files, cluster.changes, content, (error) => delivery.log.error({ err: error }, 'applying a push or reported event to open editors failed')),
+    reportedEvents: new ReportedEvents(storage, files, cluster.changes),
   };
 }

@@ -13,7 +13,27 @@ function isAppChange(value: unknown): value is AppChange {
   const change = value as Record<string, unknown>;
   const strings = (list: unknown) => Array.isArray(list) && list.every((entry) => typeof entry === 'string');
   if (typeof change.appId !== 'string') return false;
-  return change.kind === 'settings' || (change.kind === 'permissions' && strings(change.fileIds) && strings(change.userIds));
+  switch (change.kind) {
+    case 'settings':
+      return true;
+    case 'permissions':
+      return strings(change.fileIds) && strings(change.userIds);
+    case 'push': {
+      const push = change.push as Record<string, unknown> | null;
+      return typeof push === 'object' && push !== null && typeof push.pushId === 'string' && strings(push.userIds) && typeof push.sentAt === 'string';
+    }
+    case 'push-receipt':
+      return typeof change.pushId === 'string' && typeof change.replyTo === 'string' && typeof change.delivered === 'number';
+    case 'file': {
+      const fileChange = change.change as Record<string, unknown> | null;
+      const known = fileChange?.type === 'deleted' || (fileChange?.type === 'renamed' && typeof fileChange.name === 'string');
+      return typeof change.fileId === 'string' && typeof fileChange === 'object' && known;
+    }
+    case 'user':
+      return typeof change.userId === 'string' && (change.user === null || typeof change.user === 'object');
+    default:
+      return false;
+  }
 }
 
 /**
@@ -50,12 +70,15 @@ export class RedisAppChanges implements AppChanges {
     });
   }
 
-  async publish(change: AppChange): Promise<void> {
+  async publish(change: AppChange): Promise<number> {
     this.local.deliver(change);
     try {
-      await this.link.commands.publish(this.channel, JSON.stringify({ from: this.origin, change } satisfies Envelope));
+      // PUBLISH answers how many subscribers got it: one per process, this process's own among them
+      const subscribers = await this.link.commands.publish(this.channel, JSON.stringify({ from: this.origin, change } satisfies Envelope));
+      return Math.max(0, subscribers - 1);
     } catch {
       // Redis away: the other processes' caches expire shortly (the link logs the outage once)
+      return 0;
     }
   }
 

@@ -126,6 +126,11 @@ export class AccessService {
     return this.userContext(auth).call;
   }
 
+  /** Forgets this process's cached answers about one user (their name or avatar changed; the next ask is fresh). */
+  forgetUser(appId: string, userId: string): void {
+    this.changed({ kind: 'user', appId, userId, user: null });
+  }
+
   /** Forgets every cached answer (tests; an integrator that announces a permission change). */
   forget(): void {
     this.users.clear();
@@ -144,6 +149,10 @@ export class AccessService {
       for (const cache of [this.users, this.files, this.people] as AnswerCache<unknown>[]) cache.forget((parts) => parts[0] === appId);
       return;
     }
+    if (change.kind === 'push' || change.kind === 'push-receipt') return;
+    // a renamed or deleted file: its metadata (name, permissions) for every user; an updated user: who they are
+    if (change.kind === 'file') return this.changed({ kind: 'permissions', appId, fileIds: [change.fileId], userIds: [] });
+    if (change.kind === 'user') return this.changed({ kind: 'permissions', appId, fileIds: [], userIds: [change.userId] });
     const userOfToken = new Map<string, string>();
     for (const [[app, , token], user] of this.users.answers()) if (app === appId && token !== undefined) userOfToken.set(token, user.id);
     this.users.forget(([app], user) => app === appId && concernsAnswer(change, undefined, user?.id));

@@ -10,7 +10,30 @@ export type AppChange =
    * The integrator says permissions changed (license/apps/{appId}/permission-changes): of these files, of
    * these users, or (both empty) of anything of the app.
    */
-  | { kind: 'permissions'; appId: string; fileIds: string[]; userIds: string[] };
+  | { kind: 'permissions'; appId: string; fileIds: string[]; userIds: string[] }
+  /** a message for open editors (docs/PUSH-AND-EVENTS.md): of one file (optionally of some of its users), or of one user */
+  | { kind: 'push'; appId: string; push: EditorPush }
+  /** a process's answer to a push that asked for receipts: how many of its editors it handed the message to */
+  | { kind: 'push-receipt'; appId: string; pushId: string; replyTo: string; delivered: number }
+  /** the integrator reported that a file was renamed (`name`) or deleted: open editors are told, cached answers dropped */
+  | { kind: 'file'; appId: string; fileId: string; change: { type: 'renamed'; name: string } | { type: 'deleted' } }
+  /** the integrator reported that a user's name or avatar changed; `user` is the new answer when the service could ask */
+  | { kind: 'user'; appId: string; userId: string; user: { id: string; name: string; avatar: string } | null };
+
+/** A push as it travels between processes: who gets it and what they get. */
+export interface EditorPush {
+  pushId: string;
+  /** the file whose editors get it; absent: every editor of `userIds[0]` */
+  fileId?: string | undefined;
+  /** narrows the recipients to these users (empty: every user of the file) */
+  userIds: string[];
+  /** the integrator's JSON value, as sent */
+  message: unknown;
+  /** ISO 8601 UTC */
+  sentAt: string;
+  /** the process waiting for receipts (push-receipt), if any */
+  replyTo?: string | undefined;
+}
 
 export type AppChangeListener = (change: AppChange) => void;
 
@@ -18,8 +41,9 @@ export interface AppChanges {
   /**
    * Tells every listener of every process. Listeners of this process have been told when it resolves, so
    * the next request here sees the change; other processes are told as fast as the transport allows.
+   * Resolves to the number of other processes the transport handed it to (0 alone, or when it is away).
    */
-  publish(change: AppChange): Promise<void>;
+  publish(change: AppChange): Promise<number>;
   /** Returns the unsubscribe function. */
   subscribe(listener: AppChangeListener): () => void;
 }
@@ -30,8 +54,9 @@ export class LocalAppChanges implements AppChanges {
 
   constructor(private readonly onListenerError: (error: unknown, change: AppChange) => void = () => undefined) {}
 
-  async publish(change: AppChange): Promise<void> {
+  async publish(change: AppChange): Promise<number> {
     this.deliver(change);
+    return 0;
   }
 
   /** Hands the change to this process's listeners; one that throws does not keep it from the others. */

@@ -113,8 +113,8 @@ export class AppService {
   }
 
   /** Every process forgets what it knew of the app (and what its integrator answered) before the caller goes on. */
-  private changed(appId: string): Promise<void> {
-    return this.changes.publish({ kind: 'settings', appId });
+  private async changed(appId: string): Promise<void> {
+    await this.changes.publish({ kind: 'settings', appId });
   }
 
   /** Creates an application; the secret is returned here and never again (only rotated). */

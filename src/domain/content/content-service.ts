@@ -11,7 +11,7 @@ import type { FileService } from '../files/file-service.js';
 import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, type ContentKind } from '../../model/content.js';
-import { SessionAccess, type SessionPermissions } from './session-access.js';
+import { SessionAccess, type AccessSource, type SessionPermissions } from './session-access.js';
 
 /** Who makes a change: the integrator's user id, and the token of the request that carried it. */
 export interface ContentActor {
@@ -516,6 +516,16 @@ export class ContentService {
         (change.fileIds.length === 0 || change.fileIds.includes(session.fileId)) &&
         (change.userIds.length === 0 || change.userIds.includes(session.userId)),
     );
+  }
+
+  /** Sends a stateless message to the open sessions on this process that `concerned` picks; returns how many took it. */
+  tellSessions(concerned: (source: AccessSource) => boolean, message: (source: AccessSource) => string): number {
+    return this.access.tell(concerned, message);
+  }
+
+  /** The file is gone: its open sessions on this process are told `message` and closed with FILE_DELETED_CLOSE_CODE. */
+  endSessionsOfDeletedFile(appId: string, fileId: string, message: string): number {
+    return this.access.end((source) => source.appId === appId && source.fileId === fileId, message, FILE_DELETED_CLOSE_CODE, 'file deleted');
   }
 
   /** Number of open collaboration connections on this process (all apps). */

@@ -130,6 +130,35 @@ export class SessionAccess {
   }
 
   /**
+   * Sends `message` (a stateless message, written for the session's source) to each open session `concerned`
+   * picks, on this process; returns how many took it. A socket that cannot take it is logged and not counted.
+   */
+  tell(concerned: (source: AccessSource) => boolean, message: (source: AccessSource) => string): number {
+    let told = 0;
+    for (const session of this.sessions.values()) {
+      if (!concerned(session.source)) continue;
+      try {
+        session.connection.sendStateless(message(session.source));
+        told++;
+      } catch (error) {
+        this.log()?.warn({ err: error, fileId: session.source.fileId }, 'a stateless message to an editor failed');
+      }
+    }
+    return told;
+  }
+
+  /** Tells the sessions `concerned` picks `message`, then closes them with `code` (the file they edit is gone). */
+  end(concerned: (source: AccessSource) => boolean, message: string, code: number, reason: string): number {
+    const ending = [...this.sessions.values()].filter((session) => concerned(session.source));
+    this.tell((source) => ending.some((session) => session.source === source), () => message);
+    for (const session of ending) {
+      session.connection.webSocket.close(code, reason);
+      this.closed(session.connection.socketId);
+    }
+    return ending.length;
+  }
+
+  /**
    * A stateless message from a client. The only one understood is `{"type": "svc:recheck-access"}`; anything
    * else (not JSON, another type, too long) is ignored and logged. Never throws: Hocuspocus does not wait for
    * this hook, so a throw would be an unhandled rejection.

@@ -99,9 +99,12 @@ export class FileService {
     return row.version;
   }
 
-  /** Removes the file and, through foreign keys, everything stored for it. Deleting twice is not an error. */
-  async delete(appId: string, fileId: string): Promise<{ deleted: boolean }> {
-    const result = await this.storage.db
+  /**
+   * Removes the file and, through foreign keys, everything stored for it. Deleting twice is not an error.
+   * `db`: a transaction when several deletions must commit together (reported `file.deleted` events).
+   */
+  async delete(appId: string, fileId: string, db: Db = this.storage.db): Promise<{ deleted: boolean }> {
+    const result = await db
       .deleteFrom('files')
       .where('app_id', '=', appId)
       .where('file_id', '=', fileId)

@@ -11,6 +11,7 @@ import { importRoutes } from './imports.js';
 import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { previewRoutes } from './previews.js';
+import { pushRoutes } from './push.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -30,6 +31,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(importRoutes);
       await api.register(exportRoutes);
       await api.register(previewRoutes);
+      await api.register(pushRoutes);
     },
     { prefix: '/api' },
   );
