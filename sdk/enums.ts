@@ -21,4 +21,6 @@ export enum Event {
   Error = 'error',
   ReadyState = 'readyState',
   EditorRendered = 'editorRendered',
+  /** the integrator pushed a message to this editor: `{pushId, fileId, message, sentAt}` (docs/SDK.md "pushMessage") */
+  PushMessage = 'pushMessage',
 }

@@ -348,6 +348,7 @@ export class OfficeSDK {
       if (message.name === FrameEvent.readyState) this.setReadyState(message.payload as ReadyStatePayload);
       else if (message.name === FrameEvent.editorRendered) this.emit(Event.EditorRendered, undefined);
       else if (message.name === FrameEvent.error) this.emit(Event.Error, toError(message.payload as ErrorPayload));
+      else if (message.name === FrameEvent.pushMessage) this.emit(Event.PushMessage, message.payload);
       else if (message.name === FrameEvent.editorEvent) {
         const { name, payload } = message.payload as { name: string; payload: unknown };
         if (name === EditorEvent.collaboratorsChanged) this.collaborators = (payload as CollaboratorsChangedPayload).collaborators ?? [];

@@ -98,7 +98,20 @@ export const FrameEvent = {
   editorEvent: 'editorEvent',
   /** a failure of the editor outside any call (payload ErrorPayload): the sdk object's `error` event */
   error: 'error',
+  /** the integrator pushed a message to this editor (payload PushMessagePayload): the sdk object's `pushMessage` event */
+  pushMessage: 'pushMessage',
 } as const;
+
+/** `pushMessage`: what the integrator pushed (POST files/{fileId}/push or users/{userId}/push, docs/PUSH-AND-EVENTS.md). */
+export interface PushMessagePayload {
+  pushId: string;
+  /** the file this editor has open */
+  fileId: string;
+  /** the integrator's JSON value, as sent */
+  message: unknown;
+  /** when the service sent it, ISO 8601 UTC */
+  sentAt: string;
+}
 
 /** Editor events every editor kind sends (browser-sdk.md "Editor methods"). */
 export const EditorEvent = {

@@ -4,6 +4,7 @@ import { readPage, type EditorBoot, type EditorFileType, type EditorPermissions 
 import { FrameBridge, toErrorPayload } from './shared/bridge.js';
 import { CloseCode, CollaborationSession, type Collaborator } from './shared/collaboration.js';
 import { CollaboratorRoster } from './shared/collaborators.js';
+import { applyAnnouncement, PushNotices } from './shared/announcements.js';
 import { CredentialKeeper } from './shared/credentials.js';
 import type { EditorModule } from './shared/editor-context.js';
 import { setLanguage, t } from './shared/i18n/index.js';
@@ -39,6 +40,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   routeLinkClicks(bridge, shell.root, (error) => bridge.reportError(error));
   // asked before the session opens: see first-screen-request.ts
   const firstScreen = boot.fileType === 'spreadsheet' ? requestFirstScreen(api, boot, shell.main) : undefined;
+  const notices = new PushNotices(shell);
   const roster = new CollaboratorRoster();
   const updateRoster = (states: Collaborator[]) => {
     const changes = roster.update(states);
@@ -73,6 +75,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
       else if (status === 'disconnected' && lastConnectionStatus === 'connecting' && ++failedAttempts >= REFUSALS_BEFORE_RENEWAL) keeper.renewSoon();
       lastConnectionStatus = status;
     },
+    message: (message) => applyAnnouncement(message, { boot, bridge, shell, session, notices }),
     ended: (code) => {
       const key = code === CloseCode.accessRevoked ? 'error.accessRevoked' : code === CloseCode.fileDeleted ? 'error.fileDeleted' : 'error.disconnected';
       shell.showNotice(t(key));

@@ -11,6 +11,7 @@ import {
   type EventMessage,
   type MessageBase,
   type ProtocolMessage,
+  type PushMessagePayload,
   type ReadyStatePayload,
   type RequestMessage,
   type ResponseMessage,
@@ -113,6 +114,11 @@ export class FrameBridge {
   /** Tells the page of a failure outside any call (the sdk object's `error` event). */
   reportError(error: unknown): void {
     this.send(this.event(FrameEvent.error, toErrorPayload(error)));
+  }
+
+  /** Hands the page a message the integrator pushed (the sdk object's `pushMessage`; sent whether or not it listens). */
+  pushMessage(payload: PushMessagePayload): void {
+    this.send(this.event(FrameEvent.pushMessage, payload));
   }
 
   /** Tells the page of an editor event, if it listens to it. */

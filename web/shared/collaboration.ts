@@ -85,10 +85,19 @@ export class CollaborationSession {
       onClose: ({ event }) => this.closed(event.code),
       onAwarenessChange: () => this.reportCollaborators(),
     });
-    this.provider.setAwarenessField(IDENTITY_FIELD, { id: boot.user.id, name: boot.user.name, avatar: boot.user.avatar, color: colorOf(boot.user.id) });
-    // the label other pages draw at this user's caret or selection (the rich-text caret extension writes the same)
-    this.provider.setAwarenessField('user', { name: boot.user.name, color: colorOf(boot.user.id) });
+    this.setIdentity(boot.user);
     this.provider.attach();
+  }
+
+  /**
+   * Who this page's user is, for every page of the file (the collaborator badges and the caret labels); set
+   * again when the integrator reports the user's name or avatar changed (`svc:user-updated`).
+   */
+  setIdentity(user: EditorBoot['user']): void {
+    this.boot.user = user;
+    this.provider.setAwarenessField(IDENTITY_FIELD, { id: user.id, name: user.name, avatar: user.avatar, color: colorOf(user.id) });
+    // the label other pages draw at this user's caret or selection (the rich-text caret extension writes the same)
+    this.provider.setAwarenessField('user', { name: user.name, color: colorOf(user.id) });
   }
 
   get isSynced(): boolean {

@@ -70,7 +70,8 @@ export class CommentStore<Selection = DocumentSelection, Resolved = ResolvedDocu
     session: CollaborationSession,
   ) {
     session.onMessage((message) => {
-      if (message.type === 'svc:conversation' && (message.subject === 'comment' || message.subject === 'thread')) this.scheduleReload();
+      // svc:user-updated: an author's name or avatar changed (the service dropped its cached answer)
+      if ((message.type === 'svc:conversation' && (message.subject === 'comment' || message.subject === 'thread')) || message.type === 'svc:user-updated') this.scheduleReload();
     });
   }
 

@@ -51,7 +51,8 @@ export class DiscussionPanel implements Panel {
     this.olderButton.addEventListener('click', () => void this.notice.run(() => this.loadOlder()).catch(() => undefined));
     this.element.append(this.olderButton, this.list, this.notice.element, this.readOnly, this.composer.element);
     context.session.onMessage((message) => {
-      if (message.type === 'svc:conversation' && message.subject === 'discussion') void this.loadLatest().catch(() => undefined);
+      // svc:user-updated: a writer's name changed (the service dropped its cached answer)
+      if ((message.type === 'svc:conversation' && message.subject === 'discussion') || message.type === 'svc:user-updated') void this.loadLatest().catch(() => undefined);
     });
     context.permissions.follow(({ commentable }) => {
       this.composer.element.hidden = !commentable;
