@@ -36,7 +36,7 @@ const HOST_SCRIPT = `
         ...options,
       });
       window.sdk = sdk;
-      for (const name of [SDK.Event.ReadyState, SDK.Event.Error, SDK.Event.EditorRendered]) {
+      for (const name of [SDK.Event.ReadyState, SDK.Event.Error, SDK.Event.EditorRendered, SDK.Event.PushMessage]) {
         sdk.on(name, (payload) => window.sdkEvents.push({ name, payload: payload instanceof Error ? { code: payload.code, message: payload.message } : payload }));
       }
       await sdk.init();
