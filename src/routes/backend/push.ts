@@ -18,7 +18,6 @@ const ReportedEvent = Type.Object(
     userId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'user.updated: who changed; file.permissionChanged: narrows the recheck to this user' })),
     data: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: `file.renamed: {name} (1-${MAX_FILE_NAME_CHARS} characters)` })),
   },
-  { additionalProperties: false },
 );
 
 /**
@@ -41,10 +40,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'JS SDK event `pushMessage` (`{pushId, fileId, message, sentAt}`). `userIds` narrows it to those users. Nothing is ' +
           'kept: an editor opened later does not get it. An unknown file, or another application\'s, is 404 / 70013.',
         params: FileIdParams,
-        body: Type.Object(
-          { message: Message, userIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 100 })) },
-          { additionalProperties: false, required: ['message'] },
-        ),
+        body: Type.Object({ message: Message, userIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 100 })) }),
         response: { 200: BackendOk(Type.Object({ pushId: Type.String() })) },
       },
     },
@@ -67,7 +63,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
           `counts the editors that took it: this process's plus those the other processes report within ${PUSH_RECEIPT_WAIT_MS} ms. ` +
           'None is 404 / 124003 (nothing is kept for later).',
         params: UserIdParams,
-        body: Type.Object({ message: Message }, { additionalProperties: false, required: ['message'] }),
+        body: Type.Object({ message: Message }),
         response: { 200: BackendOk(Type.Object({ pushId: Type.String(), delivered: Type.Integer({ minimum: 1 }) })) },
       },
     },
@@ -91,7 +87,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'now (like license/apps/{appId}/permission-changes); `user.updated`: cached answers about the user are dropped and open ' +
           "editors refresh their name and avatar; `file.deleted`: the file is deleted as by DELETE files/{fileId} and its open " +
           'editors close with a notice.',
-        body: Type.Object({ events: Type.Array(ReportedEvent) }, { additionalProperties: false }),
+        body: Type.Object({ events: Type.Array(ReportedEvent) }),
         response: { 200: BackendOk(Type.Object({ applied: Type.Integer() })) },
       },
     },
