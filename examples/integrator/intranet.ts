@@ -16,6 +16,7 @@
  *   GET  /intranet/api/files                 files the signed-in user may read, most recently changed first
  *   POST /intranet/api/files {name, type}    creates a file: registered here, then on the service
  *   POST /intranet/api/files/{fileId}/open   {endpoint, fileId, token, signature} for the SDK's connect()
+ *   POST /intranet/api/files/{fileId}/notify {text}: pushed to every open editor of the file
  *   GET  /intranet/api/events                the events the integrator received, as a server-sent event stream
  */
 import crypto from 'node:crypto';
@@ -35,6 +36,8 @@ const PAGE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page')
 /** The signature the page gets lives this long; the SDK asks for a new one through getCredentials. */
 const SIGNATURE_TTL = '30m';
 const MAX_NAME_LENGTH = 120;
+/** Longest notice a colleague may send to everyone in a file. */
+const MAX_NOTICE_LENGTH = 500;
 /** The department whose members read and comment but do not edit others' files. */
 export const GUESTS = 'guests';
 /** Events kept for the page's live list (the oldest are dropped first). */
@@ -120,18 +123,35 @@ export class Intranet implements Site {
     const grants: File['grants'] = {};
     for (const user of this.integrator.users.values()) grants[user.id] = this.grantFor(user, user.id === creator.id);
     const file = this.integrator.addFile({ id, name, type, creatorId: creator.id, grants });
-    const response = await fetch(`${this.options.serviceUrl}/sdk/v2/api/files`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-signature': await this.signature(), 'x-svc-token': this.tokenOf(creator) },
-      body: JSON.stringify({ type, fileId: id }),
-    });
-    const answer = (await response.json().catch(() => undefined)) as { status?: number; message?: string } | undefined;
-    if (!response.ok || answer?.status !== 0) {
+    try {
+      await this.callService('files', creator, { type, fileId: id }, 'the service refused the file');
+    } catch (error) {
       this.integrator.files.delete(id);
-      throw new HttpError(502, `the service refused the file: ${answer?.message ?? response.status}`);
+      throw error;
     }
     this.saveFiles();
     return file;
+  }
+
+  /**
+   * "Notify everyone in this file": the sender's words pushed to every editor that has the file open
+   * (docs/PUSH-AND-EVENTS.md); the editors show `message.text` as a notice.
+   */
+  async notifyFile(sender: User, fileId: string, text: string): Promise<{ pushId: string }> {
+    const message = { text: `${sender.name}: ${text}`, from: sender.id, kind: 'intranet-notice' };
+    return (await this.callService(`files/${encodeURIComponent(fileId)}/push`, sender, { message }, 'the service did not send the notice')) as { pushId: string };
+  }
+
+  /** POST to the service's backend API as `user` (signed with the app secret); answers `data`, a 502 when it refuses. */
+  private async callService(route: string, user: User, body: unknown, refused: string): Promise<unknown> {
+    const response = await fetch(`${this.options.serviceUrl}/sdk/v2/api/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-signature': await this.signature(), 'x-svc-token': this.tokenOf(user) },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json().catch(() => undefined)) as { status?: number; message?: string; data?: unknown } | undefined;
+    if (!response.ok || answer?.status !== 0) throw new HttpError(502, `${refused}: ${answer?.message ?? response.status}`);
+    return answer.data;
   }
 
   /** A session token of a colleague (the token the service hands back to the integrator's callbacks). */
@@ -195,6 +215,16 @@ export class Intranet implements Site {
         token: this.tokenOf(me),
         signature: await this.signature(),
       };
+    }
+    const notify = /^\/intranet\/api\/files\/([^/]+)\/notify$/.exec(route);
+    if (method === 'POST' && notify) {
+      const file = this.integrator.files.get(decodeURIComponent(notify[1]!));
+      if (!file || !file.grants[me.id]?.readable) throw new HttpError(404, 'no such file');
+      const { text } = ((await readBody(req)) ?? {}) as { text?: unknown };
+      if (typeof text !== 'string' || text.trim().length === 0 || text.length > MAX_NOTICE_LENGTH) {
+        throw new HttpError(400, `a message of 1-${MAX_NOTICE_LENGTH} characters is needed`);
+      }
+      return this.notifyFile(me, file.id, text.trim());
     }
     throw new HttpError(404, `no route ${method} ${route}`);
   }

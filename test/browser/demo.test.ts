@@ -97,6 +97,15 @@ describe('demo intranet (npm run demo)', () => {
       expect(await page.locator('#file-list .file-name', { hasText: 'Tour notes' }).textContent()).toBe(name);
       await expect.poll(() => page.locator('#save-status').textContent(), { timeout: 10_000 }).toBe('All changes saved');
 
+      // "notify everyone in this file": the intranet's back end pushes through the service; the open editor shows it
+      await page.getByRole('button', { name: 'Notify everyone in this file' }).click();
+      await page.locator('#notify-text').fill('Please review by Friday');
+      await page.screenshot({ path: path.join(os.tmpdir(), 'demo-notify-dialog.png') });
+      await page.getByRole('button', { name: 'Send notice' }).click();
+      await frame.getByRole('status').filter({ hasText: 'Bob Martin: Please review by Friday' }).waitFor();
+      expect(await page.locator('#notify-dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open)).toBe(false);
+      await page.screenshot({ path: path.join(os.tmpdir(), 'demo-notify.png') });
+
       // the service told the integrator: the page lists what it received, with names resolved
       const events = page.locator('#event-list .event');
       await expect

@@ -293,6 +293,32 @@ async function openFile(fileId: string): Promise<void> {
   }
 }
 
+// --- notify everyone in the open file (docs/PUSH-AND-EVENTS.md) ------------------------------------------
+
+function setUpNotifyDialog(): void {
+  const dialog = $<HTMLDialogElement>('notify-dialog');
+  const text = $<HTMLTextAreaElement>('notify-text');
+  $('notify-file').addEventListener('click', () => {
+    if (!current) return;
+    $('notify-file-name').textContent = $('doc-title').textContent;
+    $('notify-error').textContent = '';
+    text.value = '';
+    dialog.showModal();
+    text.focus();
+  });
+  $('notify-cancel').addEventListener('click', () => dialog.close());
+  $<HTMLFormElement>('notify-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!current) return dialog.close();
+    const send = $<HTMLButtonElement>('notify-send');
+    send.disabled = true;
+    api(`/intranet/api/files/${encodeURIComponent(current.fileId)}/notify`, { method: 'POST', body: { text: text.value } })
+      .then(() => dialog.close())
+      .catch((error: unknown) => ($('notify-error').textContent = (error as Error).message))
+      .finally(() => (send.disabled = false));
+  });
+}
+
 // --- events ---------------------------------------------------------------------------------------------
 
 const events: EventEntry[] = [];
@@ -342,6 +368,7 @@ setUpNewFileForm();
 listenToEvents();
 $('switch-user').addEventListener('click', () => void showPicker().catch(showError));
 $('close-file').addEventListener('click', closeFile);
+setUpNotifyDialog();
 window.addEventListener('popstate', () => {
   const fileId = fileIdInUrl();
   if (fileId && me) void openFile(fileId);
