@@ -2,13 +2,8 @@ import { EditorEvent, type PushMessagePayload } from '../../sdk/protocol.js';
 import type { FrameBridge } from './bridge.js';
 import type { CollaborationSession, ServiceMessage } from './collaboration.js';
 import type { EditorBoot } from './boot.js';
-import { defineMessages } from './i18n/index.js';
+import { t } from './i18n/index.js';
 import { element, type Shell } from './shell.js';
-
-const t = defineMessages(
-  { 'push.close': 'Close notice', 'push.from': 'Message' },
-  { 'push.close': '关闭通知', 'push.from': '消息' },
-);
 
 /** Notices shown at once; an older one gives way to a newer. */
 const MAX_PUSH_NOTICES = 3;
@@ -22,7 +17,7 @@ export class PushNotices {
 
   constructor(shell: Shell) {
     this.container = element('div', 'svc-push-notices');
-    this.container.setAttribute('aria-label', t('push.from'));
+    this.container.setAttribute('aria-label', t('notice.pushed'));
     shell.toolbar.before(this.container);
   }
 
@@ -31,7 +26,7 @@ export class PushNotices {
     notice.setAttribute('role', 'status');
     const close = element('button', 'svc-push-close', '×');
     close.type = 'button';
-    close.setAttribute('aria-label', t('push.close'));
+    close.setAttribute('aria-label', t('notice.close'));
     close.addEventListener('click', () => notice.remove());
     notice.append(element('span', 'svc-push-text', text), close);
     this.container.append(notice);

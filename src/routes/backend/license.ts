@@ -129,7 +129,8 @@ export const licenseRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The integrator tells the service that what its `GET /files/{fileId}` callback answers has changed: for these ' +
           'files, for these users, both, or (both empty) for anything of the application. Every service process forgets ' +
           'the answers concerned at once, and open editors of those files ask again (downgraded or closed as the new ' +
-          'answer says). Not in the specification: an addition (docs/DEPLOY.md "Changes take effect at once").',
+          'answer says). Not in the specification: an addition (docs/DEPLOY.md "Changes take effect at once"). The reported ' +
+          'event `file.permissionChanged` (POST events/report) announces the same for one file with a user token.',
         params: AppIdParams,
         body: Type.Object({ fileIds: ChangedIds('file ids'), userIds: ChangedIds('user ids') }, { additionalProperties: false }),
         response: { 200: NoData },

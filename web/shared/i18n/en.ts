@@ -12,6 +12,8 @@ export const en = {
   'notice.editForbidden': 'You can no longer edit this file. It stays open to read.',
   'notice.editAllowed': 'You can edit this file again.',
   'notice.confirm': 'OK',
+  'notice.close': 'Close notice',
+  'notice.pushed': 'Messages',
   'toolbar.undo': 'Undo',
   'toolbar.redo': 'Redo',
   'toolbar.bold': 'Bold',

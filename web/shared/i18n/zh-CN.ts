@@ -14,6 +14,8 @@ export const zhCN: Record<MessageKey, string> = {
   'notice.editForbidden': '你已无权编辑此文件，仍可继续查看。',
   'notice.editAllowed': '你又可以编辑此文件了。',
   'notice.confirm': '知道了',
+  'notice.close': '关闭通知',
+  'notice.pushed': '消息',
   'toolbar.undo': '撤销',
   'toolbar.redo': '重做',
   'toolbar.bold': '加粗',
