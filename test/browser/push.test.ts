@@ -108,6 +108,14 @@ describe.skipIf(!canCluster)('push to open editors across two processes (Postgre
       expect((await pushesOf(colleaguePage!)).map((entry) => entry.pushId)).not.toContain(userPushId);
       await budgetPage!.frameLocator('iframe').getByRole('status').filter({ hasText: 'Your approval is needed' }).waitFor();
       if (SCREENSHOTS) await budgetPage!.screenshot({ path: `${SCREENSHOTS}/push-notice-sheet-en.png` });
+
+      // reported events cross processes too: a rename reported on process 1 retitles the editor on process 0; a
+      // user's new name reported on process 0 reaches their page on process 1, whose awareness shows it on process 0
+      expect((await call(node(1), app, 'POST', '/sdk/v2/api/events/report', { events: [{ type: 'file.renamed', fileId: 'contract', data: { name: '采购合同（终稿）' } }] })).body.status).toBe(0);
+      await expect.poll(() => owner.locator('.svc-title').textContent(), { timeout: 1000, interval: 50 }).toBe('采购合同（终稿）');
+      integrator.addUser({ id: 'user-2', name: 'Han Meimei', token: 'token-2' });
+      expect((await call(node(0), app, 'POST', '/sdk/v2/api/events/report', { events: [{ type: 'user.updated', userId: 'user-2' }] })).body.status).toBe(0);
+      await expect.poll(() => owner.locator('.svc-collaborator[data-user-id="user-2"]').getAttribute('title'), { timeout: 2000, interval: 50 }).toBe('Han Meimei');
     } finally {
       await context.close();
     }
