@@ -139,6 +139,13 @@ describe('reported events change open editors', () => {
       await frame.locator('.ProseMirror').waitFor();
       const report = (events: unknown[]) => svc.call('POST', '/sdk/v2/api/events/report', { body: { events } });
 
+      // a pushed text is shown as text, never as markup
+      const hostile = '<img src=x onerror="window.__pwned=1"><b>urgent</b>';
+      expect((await svc.call('POST', '/sdk/v2/api/files/plan/push', { body: { message: { text: hostile } } })).body.status).toBe(0);
+      await expect.poll(() => frame.locator('.svc-push-text').textContent(), { timeout: 1000, interval: 50 }).toBe(hostile);
+      expect(await frame.locator('.svc-push-notices img, .svc-push-notices b').count()).toBe(0);
+      await frame.getByRole('button', { name: 'Close notice' }).click();
+
       expect((await report([{ type: 'file.renamed', fileId: 'plan', data: { name: 'Plan for 2027' } }])).body.status).toBe(0);
       await expect.poll(() => frame.locator('.svc-title').textContent(), { timeout: 1000, interval: 50 }).toBe('Plan for 2027');
       await expect.poll(async () => (await recorded(page, 'editorEvents')).filter((event) => event.name === 'titleChange').map((event) => event.payload)).toEqual(['Plan for 2027']);
