@@ -155,6 +155,14 @@ for (const database of testDatabases()) {
       expect([later.status, later.body.status]).toEqual([404, 70013]);
     });
 
+    it('DELETE files/{fileId} closes its open editors at once, as file.deleted does', async () => {
+      await createFile('removed');
+      const watched = await open('removed');
+      expect((await svc.call('DELETE', '/sdk/v2/api/files/removed')).body.data).toEqual({ deleted: true });
+      await eventually(() => watched.editor.closes.includes(4404), 'closed as deleted without any edit');
+      expect(watched.messages.map((message) => message.type)).toContain('svc:file-deleted');
+    });
+
     it('a report is all or nothing: one bad event of many applies none', async () => {
       await createFile('keep-1');
       await createFile('keep-2');
