@@ -158,6 +158,13 @@ export const Errors = {
   previewTooManyPages: { http: 400, code: 123004, tableCode: 70000 },
   previewLinkInvalid: { http: 403, code: 123005, tableCode: 20000 },
   previewLinkExpired: { http: 410, code: 123006, tableCode: 70000 },
+  // 1250xx: behavior history (docs/BEHAVIOR-HISTORY.md).
+  invalidBehaviorHistoryParams: { http: 400, code: 125000, tableCode: 70000 },
+  behaviorHistoryNotFound: { http: 404, code: 125001, tableCode: 70000 },
+  behaviorHistoryUserUnknown: { http: 400, code: 125002, tableCode: 70000 },
+  // 1251xx: the kits' newer document calls (docs/CLIENT-KITS.md "Newer calls").
+  invalidComposeParams: { http: 400, code: 125100, tableCode: 70000 },
+  notARichTextDocument: { http: 400, code: 125101, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

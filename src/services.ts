@@ -8,6 +8,7 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { BehaviorHistoryService } from './domain/behavior-history/behavior-history-service.js';
 import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
@@ -89,6 +90,8 @@ export interface Services {
   exports: ExportService;
   /** preview caches of non-collaborative files, as tasks (docs/IMPORT-EXPORT.md "Preview") */
   previews: PreviewService;
+  /** what happened to files outside the editor, told by the integrator (docs/BEHAVIOR-HISTORY.md) */
+  behaviorHistories: BehaviorHistoryService;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -180,5 +183,6 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     imports,
     exports,
     previews,
+    behaviorHistories: new BehaviorHistoryService(storage, files, access),
   };
 }

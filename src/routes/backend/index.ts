@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { attachmentRoutes } from './attachments.js';
+import { behaviorHistoryRoutes } from './behavior-histories.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentProRoutes } from './documentpro.js';
@@ -30,6 +31,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(importRoutes);
       await api.register(exportRoutes);
       await api.register(previewRoutes);
+      await api.register(behaviorHistoryRoutes);
     },
     { prefix: '/api' },
   );
