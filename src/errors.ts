@@ -164,7 +164,6 @@ export const Errors = {
   behaviorHistoryUserUnknown: { http: 400, code: 125002, tableCode: 70000 },
   // 1251xx: the kits' newer document calls (docs/CLIENT-KITS.md "Newer calls").
   invalidComposeParams: { http: 400, code: 125100, tableCode: 70000 },
-  notARichTextDocument: { http: 400, code: 125101, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -9,6 +9,7 @@ import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
 import { BehaviorHistoryService } from './domain/behavior-history/behavior-history-service.js';
+import { DocumentMarkdownService } from './domain/content/document-markdown.js';
 import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
@@ -92,6 +93,8 @@ export interface Services {
   previews: PreviewService;
   /** what happened to files outside the editor, told by the integrator (docs/BEHAVIOR-HISTORY.md) */
   behaviorHistories: BehaviorHistoryService;
+  /** documents as Markdown and Markdown appended to documents (the kits' r2m and compose-custom) */
+  documentMarkdown: DocumentMarkdownService;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -184,5 +187,6 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     exports,
     previews,
     behaviorHistories: new BehaviorHistoryService(storage, files, access),
+    documentMarkdown: new DocumentMarkdownService(storage, content, attachments),
   };
 }

@@ -8,7 +8,7 @@ import { BUCKETS, DEFAULT_BUCKET, type Bucket } from '../domain/attachments/buck
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
 import { ApiError, Errors, isApiError } from '../errors.js';
 import { BackendOk, ok, useBackendEnvelope } from '../http/envelopes/backend.js';
-import { callerOf } from '../http/request-context.js';
+import { callerOf, serviceOrigin } from '../http/request-context.js';
 
 export const UPLOADER_PREFIX = '/uploader';
 const ACCESS_TOKEN_FIELD = 'accessToken';
@@ -129,7 +129,7 @@ export const uploaderApi: FastifyPluginAsyncTypebox = async (app) => {
 
 /** Where uploads are posted, as the caller reached this service. */
 function uploadUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${UPLOADER_PREFIX}/upload`;
+  return `${serviceOrigin(request)}${UPLOADER_PREFIX}/upload`;
 }
 
 function invalid(message: string): ApiError {

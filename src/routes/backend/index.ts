@@ -4,6 +4,7 @@ import { attachmentRoutes } from './attachments.js';
 import { behaviorHistoryRoutes } from './behavior-histories.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
+import { documentMarkdownRoutes } from './document-markdown.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { exportDownloadRoutes, exportRoutes } from './exports.js';
@@ -32,6 +33,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(exportRoutes);
       await api.register(previewRoutes);
       await api.register(behaviorHistoryRoutes);
+      await api.register(documentMarkdownRoutes);
     },
     { prefix: '/api' },
   );
