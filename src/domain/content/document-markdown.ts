@@ -61,6 +61,7 @@ export class DocumentMarkdownService {
    */
   async appendMarkdown(appId: string, fileId: string, actor: ContentActor, markdown: string): Promise<{ tid: string; version: number }> {
     requireRichText(await this.content.kindOf(appId, fileId), fileId);
+    if (markdown.trim() === '') throw new ApiError(Errors.invalidComposeParams, 'content holds no Markdown to append (it is blank)');
     let read;
     try {
       read = await md.read(Buffer.from(markdown, 'utf8'), () => undefined);
@@ -80,7 +81,6 @@ export class DocumentMarkdownService {
       const guid = attachmentGuidOf(src);
       return guid !== undefined && extracted.has(guid) && !stored.has(guid) ? undefined : src;
     });
-    if (blocks.length === 0) throw new ApiError(Errors.invalidComposeParams, 'content holds no Markdown to append (it is blank)');
     await this.content.change(appId, fileId, actor, (doc) => {
       const body = richTextOf(doc);
       body.insert(body.length, toYNodes(blocks));
