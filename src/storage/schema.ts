@@ -320,6 +320,8 @@ export interface AttachmentsTable {
   height: number | null;
   data: Buffer;
   created_at: number;
+  /** the A1 range (`Sheet1!B2`) a spreadsheet attachment was attached to (files/{fileId}/attach); null otherwise */
+  cell_range: Generated<string | null>;
 }
 
 /** An asynchronous task (docs/TASKS.md): import, export, preview cache. */

@@ -186,6 +186,28 @@ const CALLS: KitCall[] = [
   { name: 'delete rows', method: 'DELETE', path: () => 'files/kit-sheet/sheets/Sheet1/rows/1?count=2', answer: { status: 204 } },
   { name: 'add sheet', method: 'POST', path: () => 'files/kit-sheet/sheets', json: () => ({ name: 'Kit' }), answer: { status: 204 } },
   {
+    name: 'attach a file to cells (Java kit)',
+    method: 'POST',
+    path: () => 'files/kit-sheet/attach',
+    form: () => {
+      const form = new FormData();
+      form.append('range', 'Sheet1!B2');
+      form.append('file', new Blob(['quarterly figures'], { type: 'text/plain' }), 'figures.txt');
+      return form;
+    },
+    answer: {
+      status: 200,
+      decode: (body) => {
+        const attached = decodeKit(body, {
+          code: 'int',
+          data: 'any',
+          body: ['array', { GUID: 'string', filename: 'string', key: 'string', mimeType: 'string', images: 'bool', url: 'string', audio: 'bool', video: 'bool', width: 'any', height: 'any', size: 'int' }],
+        });
+        expect(attached.body).toEqual([expect.objectContaining({ filename: 'figures.txt', size: 17, images: false, cellRange: 'Sheet1!B2' })]);
+      },
+    },
+  },
+  {
     name: 'read bookmarks',
     method: 'GET',
     path: () => 'files/kit-pro/documentpro/bookmark_content?bookmarks=greeting&bookmarks=terms',

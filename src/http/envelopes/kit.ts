@@ -44,6 +44,9 @@ const uploadedAttachment = read((attachment: StoredAttachment) => ({
   body: { ...attachment, images: String(attachment.images), width: String(attachment.width ?? ''), height: String(attachment.height ?? ''), size: String(attachment.size) },
 }));
 
+/** The Java kit's attach: `{code, data, body}`, the attachments in `body` as a list. */
+const attachedToCells = read((attachments: unknown[]) => ({ code: 0, data: null, body: attachments }));
+
 /** compose-custom: `{status, tid}`, the status a string ("0", as the envelope's 0 means success). */
 const composedChange = read((change: { tid: string }) => ({ status: '0', tid: change.tid }));
 
@@ -83,6 +86,7 @@ export const KIT_ANSWERS: ReadonlyMap<string, KitAnswer> = new Map<string, KitAn
   [`GET ${API}/files/content/:fileId/r2m`, bare],
   [`POST ${API}/files/edit/:fileId/compose-custom`, composedChange],
   [`POST ${API}/cloud-files/:fileId/create`, previewCreated],
+  [`POST ${API}/files/:fileId/attach`, attachedToCells],
   ['POST /uploader/token', uploadTickets],
   ['POST /uploader/upload', uploadedAttachment],
 ]);

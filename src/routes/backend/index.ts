@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { attachmentRoutes } from './attachments.js';
 import { behaviorHistoryRoutes } from './behavior-histories.js';
+import { cellAttachmentRoutes } from './cell-attachments.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentMarkdownRoutes } from './document-markdown.js';
@@ -34,6 +35,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(previewRoutes);
       await api.register(behaviorHistoryRoutes);
       await api.register(documentMarkdownRoutes);
+      await api.register(cellAttachmentRoutes);
     },
     { prefix: '/api' },
   );
