@@ -6,10 +6,10 @@ import { fetchAttachment, storedCount } from './support.js';
 
 const LIMIT = 4096;
 
-function form(fields: { range?: string; file?: { bytes: string | Uint8Array; name: string } }): FormData {
+function form(fields: { range?: string; file?: { bytes: string | Uint8Array<ArrayBuffer>; name: string } }): FormData {
   const body = new FormData();
   if (fields.range !== undefined) body.append('range', fields.range);
-  if (fields.file) body.append('file', new Blob([fields.file.bytes as BlobPart]), fields.file.name);
+  if (fields.file) body.append('file', new Blob([fields.file.bytes]), fields.file.name);
   return body;
 }
 
