@@ -187,6 +187,6 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     exports,
     previews,
     behaviorHistories: new BehaviorHistoryService(storage, files, access),
-    documentMarkdown: new DocumentMarkdownService(storage, content, attachments),
+    documentMarkdown: new DocumentMarkdownService(storage, content, attachments, imports),
   };
 }

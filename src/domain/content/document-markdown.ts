@@ -1,11 +1,10 @@
 import { ApiError, Errors } from '../../errors.js';
-import { richTextOf, type ContentKind } from '../../model/content.js';
+import { docFromState, richTextOf, type ContentKind } from '../../model/content.js';
 import { toProseMirrorNodes, toYNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
 import type { Storage } from '../../storage/database.js';
 import { attachmentGuidOf, type AttachmentService } from '../attachments/attachment-service.js';
 import { toMarkdown } from '../export/converters/markdown.js';
-import { ConversionError } from '../import/conversion.js';
-import { md } from '../import/formats/md.js';
+import type { ImportService } from '../import/import-service.js';
 import type { ContentActor, ContentService } from './content-service.js';
 
 /** The conversion runs in the request: nobody watches its progress. */
@@ -33,14 +32,16 @@ function requireRichText(kind: ContentKind, fileId: string): void {
 
 /**
  * Documents as Markdown and Markdown into documents, for the kits' `r2m` and `compose-custom` calls
- * (docs/CLIENT-KITS.md "Newer calls"). Both go through the one Markdown exporter and the one Markdown importer
- * of the import/export features, so a change to either carries over here.
+ * (docs/CLIENT-KITS.md "Newer calls"). Both go through the one Markdown exporter and the import's one entry point
+ * for reading a format (ImportService.readContent, the Markdown reader in a converter thread), so a change to
+ * either carries over here.
  */
 export class DocumentMarkdownService {
   constructor(
     private readonly storage: Storage,
     private readonly content: ContentService,
     private readonly attachments: AttachmentService,
+    private readonly imports: ImportService,
   ) {}
 
   /**
@@ -62,22 +63,23 @@ export class DocumentMarkdownService {
   async appendMarkdown(appId: string, fileId: string, actor: ContentActor, markdown: string): Promise<{ tid: string; version: number }> {
     requireRichText(await this.content.kindOf(appId, fileId), fileId);
     if (markdown.trim() === '') throw new ApiError(Errors.invalidComposeParams, 'content holds no Markdown to append (it is blank)');
-    let read;
-    try {
-      read = await md.read(Buffer.from(markdown, 'utf8'), () => undefined);
-    } catch (error) {
-      if (error instanceof ConversionError) throw new ApiError(Errors[error.error], error.message);
-      throw error;
-    }
-    if (read.shape !== 'richText') throw new Error(`the Markdown reader answered ${read.shape}`);
+    // the import's reader, in its converter thread: a large Markdown text does not hold up other requests
+    const read = await this.imports.readContent(Buffer.from(markdown, 'utf8'), 'md', new AbortController().signal, () => undefined);
     const { images } = read;
+    const parsed = docFromState(read.state);
+    let nodes: ProseMirrorNode[];
+    try {
+      nodes = toProseMirrorNodes(richTextOf(parsed));
+    } finally {
+      parsed.destroy();
+    }
     const stored = new Set(
       images.length === 0
         ? []
         : await this.storage.db.transaction().execute((trx) => this.attachments.storeImported(trx, { appId, fileId, userId: actor.userId, images })),
     );
     const extracted = new Set(images.map((image) => image.guid));
-    const blocks = mapImages(read.blocks, (src) => {
+    const blocks = mapImages(nodes, (src) => {
       const guid = attachmentGuidOf(src);
       return guid !== undefined && extracted.has(guid) && !stored.has(guid) ? undefined : src;
     });
