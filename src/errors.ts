@@ -166,6 +166,12 @@ export const Errors = {
   reportTooManyEvents: { http: 400, code: 124011, tableCode: 70000 },
   reportUnknownEventType: { http: 400, code: 124012, tableCode: 70000 },
   reportEventFieldMissing: { http: 400, code: 124013, tableCode: 70000 },
+  // 1250xx: behavior history (docs/BEHAVIOR-HISTORY.md).
+  invalidBehaviorHistoryParams: { http: 400, code: 125000, tableCode: 70000 },
+  behaviorHistoryNotFound: { http: 404, code: 125001, tableCode: 70000 },
+  behaviorHistoryUserUnknown: { http: 400, code: 125002, tableCode: 70000 },
+  // 1251xx: the kits' newer document calls (docs/CLIENT-KITS.md "Newer calls").
+  invalidComposeParams: { http: 400, code: 125100, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

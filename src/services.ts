@@ -8,6 +8,8 @@ import { SheetService } from './domain/sheets/sheet-service.js';
 import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
+import { BehaviorHistoryService } from './domain/behavior-history/behavior-history-service.js';
+import { DocumentMarkdownService } from './domain/content/document-markdown.js';
 import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
@@ -95,6 +97,10 @@ export interface Services {
   push: PushService;
   /** what the integrator reports changed on its side, acted on by every process (docs/PUSH-AND-EVENTS.md) */
   reportedEvents: ReportedEvents;
+  /** what happened to files outside the editor, told by the integrator (docs/BEHAVIOR-HISTORY.md) */
+  behaviorHistories: BehaviorHistoryService;
+  /** documents as Markdown and Markdown appended to documents (the kits' r2m and compose-custom) */
+  documentMarkdown: DocumentMarkdownService;
 }
 
 export function createServices(config: Config, storage: Storage, cluster: Cluster = localCluster()): Services {
@@ -188,5 +194,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     previews,
     push: new PushService(files, cluster.changes, content, (error) => delivery.log.error({ err: error }, 'applying a push or reported event to open editors failed')),
     reportedEvents: new ReportedEvents(storage, files, cluster.changes),
+    behaviorHistories: new BehaviorHistoryService(storage, files, access),
+    documentMarkdown: new DocumentMarkdownService(storage, content, attachments, imports),
   };
 }

@@ -17,6 +17,7 @@
  *   POST /intranet/api/files {name, type}    creates a file: registered here, then on the service
  *   POST /intranet/api/files/{fileId}/open   {endpoint, fileId, token, signature} for the SDK's connect()
  *   POST /intranet/api/files/{fileId}/notify {text}: pushed to every open editor of the file
+ *   POST /intranet/api/files/{fileId}/share {userId}  lets that colleague edit the file; written to its behavior history
  *   GET  /intranet/api/events                the events the integrator received, as a server-sent event stream
  */
 import crypto from 'node:crypto';
@@ -226,7 +227,33 @@ export class Intranet implements Site {
       }
       return this.notifyFile(me, file.id, text.trim());
     }
+    const share = /^\/intranet\/api\/files\/([^/]+)\/share$/.exec(route);
+    if (method === 'POST' && share) {
+      const file = this.integrator.files.get(decodeURIComponent(share[1]!));
+      if (!file || !file.grants[me.id]?.readable) throw new HttpError(404, 'no such file');
+      const { userId } = ((await readBody(req)) as { userId?: unknown } | undefined) ?? {};
+      const colleague = typeof userId === 'string' ? this.integrator.users.get(userId) : undefined;
+      if (!colleague) throw new HttpError(404, 'no such colleague');
+      return { sharedWith: await this.shareFile(file, me, colleague) };
+    }
     throw new HttpError(404, `no route ${method} ${route}`);
+  }
+
+  /**
+   * Shares `file` with `colleague` (they may edit it from now on) and writes that into the file's history on
+   * the service (docs/BEHAVIOR-HISTORY.md), where every editor's history panel shows it.
+   */
+  private async shareFile(file: File, sharer: User, colleague: User): Promise<string> {
+    file.grants[colleague.id] = { ...file.grants[colleague.id], readable: true, commentable: true, editable: true };
+    this.saveFiles();
+    const response = await fetch(`${this.options.serviceUrl}/sdk/v2/api/files/${encodeURIComponent(file.id)}/behavior-histories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-signature': await this.signature(), 'x-svc-token': this.tokenOf(sharer) },
+      body: JSON.stringify({ userId: sharer.id, action: 'shared', content: `with ${colleague.name}` }),
+    });
+    const answer = (await response.json().catch(() => undefined)) as { status?: number; message?: string } | undefined;
+    if (!response.ok || answer?.status !== 0) throw new HttpError(502, `shared, but the service did not record it: ${answer?.message ?? response.status}`);
+    return colleague.name;
   }
 
   private colleague(user: User): Colleague {

@@ -35,3 +35,8 @@ export function callerOf(request: { auth: RequestAuth | null }): RequestAuth {
   if (!request.auth) throw new Error('route reached without authentication: declare config.auth on it');
   return request.auth;
 }
+
+/** The service's own origin as the caller reached it: links the service hands out point back at it. */
+export function serviceOrigin(request: { protocol: string; host: string }): string {
+  return `${request.protocol}://${request.host}`;
+}

@@ -8,7 +8,7 @@ import { BUCKETS, DEFAULT_BUCKET, type Bucket } from '../domain/attachments/buck
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
 import { ApiError, Errors, isApiError } from '../errors.js';
 import { BackendOk, ok, useBackendEnvelope } from '../http/envelopes/backend.js';
-import { callerOf } from '../http/request-context.js';
+import { callerOf, serviceOrigin } from '../http/request-context.js';
 
 export const UPLOADER_PREFIX = '/uploader';
 const ACCESS_TOKEN_FIELD = 'accessToken';
@@ -25,7 +25,7 @@ const UploadTicket = Type.Object({
   url: Type.String({ description: 'credential-free path the attachment will be served at: store this in documents' }),
 });
 
-const StoredAttachment = Type.Object({
+export const StoredAttachment = Type.Object({
   GUID: Type.String(),
   filename: Type.String({ description: 'sanitized display name given at token time' }),
   key: Type.String(),
@@ -129,7 +129,7 @@ export const uploaderApi: FastifyPluginAsyncTypebox = async (app) => {
 
 /** Where uploads are posted, as the caller reached this service. */
 function uploadUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}${UPLOADER_PREFIX}/upload`;
+  return `${serviceOrigin(request)}${UPLOADER_PREFIX}/upload`;
 }
 
 function invalid(message: string): ApiError {
@@ -138,18 +138,24 @@ function invalid(message: string): ApiError {
 
 /** A failure of the multipart parser (truncated body, bad boundary, too many parts) is the client's: 400 / 75000. */
 function parsing<T>(step: Promise<T>): Promise<T> {
+  return multipartStep(step, invalid, `send ${ACCESS_TOKEN_FIELD}, optional download fields and one part ${FILE_FIELD}`);
+}
+
+/**
+ * A step of reading a multipart body: a failure of the parser (truncated body, bad boundary, too many parts) is
+ * the client's, refused with `invalid` (what to send instead in `expected`); the service's own refusals pass.
+ */
+export function multipartStep<T>(step: Promise<T>, invalid: (message: string) => ApiError, expected: string): Promise<T> {
   return step.catch((error: unknown) => {
     if (isApiError(error)) throw error;
     const code = (error as { code?: unknown }).code;
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT') {
-      throw invalid(`too many multipart parts: send ${ACCESS_TOKEN_FIELD}, optional download fields and one part ${FILE_FIELD}`);
-    }
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT') throw invalid(`too many multipart parts: ${expected}`);
     throw invalid(`malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
   });
 }
 
 /** Reads a file part, refusing it (413 / 75001) as soon as it passes `maxBytes`. */
-async function readCapped(stream: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
+export async function readCapped(stream: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

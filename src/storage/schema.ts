@@ -29,6 +29,7 @@ export interface Database {
   tasks: TasksTable;
   task_blobs: TaskBlobsTable;
   export_files: ExportFilesTable;
+  behavior_histories: BehaviorHistoriesTable;
 }
 
 export interface AppsTable {
@@ -319,6 +320,8 @@ export interface AttachmentsTable {
   height: number | null;
   data: Buffer;
   created_at: number;
+  /** the A1 range (`Sheet1!B2`) a spreadsheet attachment was attached to (files/{fileId}/attach); null otherwise */
+  cell_range: Generated<string | null>;
 }
 
 /** An asynchronous task (docs/TASKS.md): import, export, preview cache. */
@@ -370,4 +373,22 @@ export interface ExportFilesTable {
   data: Buffer;
   expires_at: number;
   created_at: number;
+}
+
+/** What happened to a file outside the editor, told by the integrator (docs/BEHAVIOR-HISTORY.md). */
+export interface BehaviorHistoriesTable {
+  id: string;
+  app_id: string;
+  file_id: string;
+  user_id: string;
+  /** the user's name as the integrator answered it when the entry was written */
+  user_name: string;
+  /** a short word such as `shared`, `approved` */
+  action: string;
+  /** free text, up to 1,000 characters; empty when none was given */
+  content: string;
+  /** when it happened (the integrator's `createdAt`, default the time it was written) */
+  created_at: number;
+  /** when the service wrote it */
+  recorded_at: number;
 }

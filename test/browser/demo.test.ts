@@ -105,6 +105,14 @@ describe('demo intranet (npm run demo)', () => {
       await frame.getByRole('status').filter({ hasText: 'Bob Martin: Please review by Friday' }).waitFor();
       expect(await page.locator('#notify-dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open)).toBe(false);
       await page.screenshot({ path: path.join(os.tmpdir(), 'demo-notify.png') });
+      // sharing the file with Dan writes it into the file's behavior history, which the editor's history panel shows
+      await page.locator('#share-with').selectOption('dan');
+      await expect.poll(() => page.locator('#share-status').textContent()).toBe("Shared with Dan Okafor: see the file's history");
+      await frame.getByRole('button', { name: 'History' }).click();
+      const shared = frame.locator('.svc-entry-list .svc-panel-item', { hasText: 'shared: with Dan Okafor' });
+      await shared.waitFor();
+      expect(await shared.locator('.svc-history-detail').textContent()).toMatch(/^Bob Martin · /);
+      await page.screenshot({ path: path.join(os.tmpdir(), 'demo-shared.png') });
 
       // the service told the integrator: the page lists what it received, with names resolved
       const events = page.locator('#event-list .event');

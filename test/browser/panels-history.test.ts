@@ -58,4 +58,29 @@ describe('history panel in a browser', () => {
       await svc.close();
     }
   });
+
+  it('shows the behavior history the integrator wrote, with the user\'s name, beside the edits', async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const context = await browser().newContext();
+    try {
+      svc.integrator.addUser({ id: 'user-legal', name: 'Lena Legal', token: 'token-legal' });
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-b' } });
+      const written = await svc.call('POST', '/sdk/v2/api/files/doc-b/behavior-histories', { body: { userId: 'user-legal', action: 'approved', content: 'contract signed off' } });
+      expect(written.status, written.text).toBe(200);
+      const page = await context.newPage();
+      const frame = await openEditor(page, host, svc, 'doc-b', 'user-token');
+      await frame.getByRole('button', { name: 'History' }).click();
+      const entry = frame.locator('.svc-entry-list .svc-panel-item', { hasText: 'approved: contract signed off' });
+      await entry.waitFor();
+      expect(await entry.locator('.svc-history-detail').textContent()).toMatch(/^Lena Legal · /);
+      // what happened outside the editor has no content to view or restore
+      expect(await entry.locator('button').count()).toBe(0);
+      await page.screenshot({ path: '/tmp/panels-behavior-history.png' });
+    } finally {
+      await context.close();
+      await host.close();
+      await svc.close();
+    }
+  });
 });

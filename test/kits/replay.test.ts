@@ -40,6 +40,8 @@ interface ReplayState {
   importTaskId?: string;
   legacyImportTaskId?: string;
   exportTaskId?: string;
+  /** the changes compose-custom answered, in order */
+  tids: string[];
 }
 
 interface KitCall {
@@ -184,6 +186,28 @@ const CALLS: KitCall[] = [
   { name: 'delete rows', method: 'DELETE', path: () => 'files/kit-sheet/sheets/Sheet1/rows/1?count=2', answer: { status: 204 } },
   { name: 'add sheet', method: 'POST', path: () => 'files/kit-sheet/sheets', json: () => ({ name: 'Kit' }), answer: { status: 204 } },
   {
+    name: 'attach a file to cells (Java kit)',
+    method: 'POST',
+    path: () => 'files/kit-sheet/attach',
+    form: () => {
+      const form = new FormData();
+      form.append('range', 'Sheet1!B2');
+      form.append('file', new Blob(['quarterly figures'], { type: 'text/plain' }), 'figures.txt');
+      return form;
+    },
+    answer: {
+      status: 200,
+      decode: (body) => {
+        const attached = decodeKit(body, {
+          code: 'int',
+          data: 'any',
+          body: ['array', { GUID: 'string', filename: 'string', key: 'string', mimeType: 'string', images: 'bool', url: 'string', audio: 'bool', video: 'bool', width: 'any', height: 'any', size: 'int' }],
+        });
+        expect(attached.body).toEqual([expect.objectContaining({ filename: 'figures.txt', size: 17, images: false, cellRange: 'Sheet1!B2' })]);
+      },
+    },
+  },
+  {
     name: 'read bookmarks',
     method: 'GET',
     path: () => 'files/kit-pro/documentpro/bookmark_content?bookmarks=greeting&bookmarks=terms',
@@ -202,6 +226,51 @@ const CALLS: KitCall[] = [
     path: () => 'files/kit-pro/documentpro/bookmark_content',
     json: () => ({ replacements: [{ bookmark: 'greeting', type: 'text', value: 'Hi again' }] }),
     answer: { status: 204 },
+  },
+  {
+    name: 'document as Markdown',
+    method: 'GET',
+    path: () => 'files/content/kit-pro/r2m',
+    answer: {
+      status: 200,
+      decode: (body) => {
+        const { content } = decodeKit(body, { content: 'string' });
+        expect(content).toContain('Hi again');
+        expect(content).toContain('Pay in 30 days');
+      },
+    },
+  },
+  {
+    name: 'append Markdown',
+    method: 'POST',
+    path: () => 'files/edit/kit-pro/compose-custom',
+    json: () => ({ typ: 'md', content: '## Added by a kit\n\n- **first** point\n- [a link](https://example.com/)' }),
+    answer: {
+      status: 200,
+      decode: (body, { tids }) => {
+        const change = decodeKit(body, { status: 'string', tid: 'string' });
+        expect(change.tid).not.toBe('');
+        tids.push(change.tid);
+      },
+    },
+  },
+  {
+    name: 'appended Markdown reads back',
+    method: 'GET',
+    path: () => 'files/content/kit-pro/r2m',
+    answer: {
+      status: 200,
+      decode: (body) => expect(decodeKit(body, { content: 'string' }).content).toMatch(/Pay in 30 days[\s\S]*## Added by a kit\n\n- \*\*first\*\* point\n- \[a link\]\(<https:\/\/example\.com\/>\)\n$/),
+    },
+  },
+  {
+    name: 'the appended change is a history entry',
+    method: 'GET',
+    path: () => '/sdk/v2/collab-files/kit-pro/doc-sidebar-info?pageSize=1&count=0&historyType=1',
+    answer: {
+      status: 200,
+      decode: (body, { tids }) => expect(decodeKit(body, { histories: ['array', { id: 'string' }] }).histories.map((entry) => entry.id)).toEqual(tids.slice(-1)),
+    },
   },
   {
     name: 'import (legacy)',
@@ -277,7 +346,7 @@ const CALLS: KitCall[] = [
       // the reference integrator serves the file at its default downloadUrl (/download/kit-preview)
       svc.integrator.addFile({ id: 'kit-preview', name: 'kit.pdf', type: 'file', content: pdfFixture(['Kit preview']), grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
     },
-    answer: { status: 200, decode: (body) => decodeKit(body, { code: 'int', message: 'string' }) },
+    answer: { status: 200, decode: (body) => expect(decodeKit(body, { code: 'string', message: 'string' }).code).toBe('') },
   },
   {
     name: 'open preview',
@@ -296,8 +365,9 @@ const CALLS: KitCall[] = [
       decode: (body, state) => {
         const [ticket] = decodeKit(body, [
           'array',
-          { accessToken: 'string', directory: 'string', download: 'bool', guid: 'string', images: 'bool', fileFieldKey: 'string', key: 'string', serverUrl: 'string', url: 'string' },
+          { accessToken: 'string', directory: 'string', download: 'string', guid: 'string', images: 'string', fileFieldKey: 'string', key: 'string', serverUrl: 'string', url: 'string' },
         ]);
+        expect(ticket).toMatchObject({ download: 'false', images: 'true' });
         expect(ticket!.serverUrl).toBe(`${state.svc.url}/uploader/upload`);
         state.uploadTicket = ticket;
       },
@@ -321,9 +391,9 @@ const CALLS: KitCall[] = [
         const uploaded = decodeKit(body, {
           code: 'int',
           data: 'any',
-          body: { GUID: 'string', filename: 'string', key: 'string', mimeType: 'string', images: 'bool', url: 'string', audio: 'bool', video: 'bool', width: 'int', height: 'int', size: 'int' },
+          body: { GUID: 'string', filename: 'string', key: 'string', mimeType: 'string', images: 'string', url: 'string', audio: 'bool', video: 'bool', width: 'string', height: 'string', size: 'string' },
         });
-        expect(uploaded.body).toMatchObject({ mimeType: 'image/png', width: 4, height: 3, filename: 'chart.png' });
+        expect(uploaded.body).toMatchObject({ mimeType: 'image/png', images: 'true', width: '4', height: '3', size: String(png(4, 3).length), filename: 'chart.png' });
       },
     },
   },
@@ -394,7 +464,7 @@ async function replay(call: KitCall, state: ReplayState): Promise<void> {
 
 for (const database of testDatabases()) {
   describe(`client kits replayed in their dialect [${database.name}]`, () => {
-    const state = {} as ReplayState;
+    const state = { tids: [] as string[] } as ReplayState;
     let documentServer: http.Server;
     beforeAll(async () => {
       const document = await docx();

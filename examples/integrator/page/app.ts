@@ -218,6 +218,22 @@ function closeFile(): void {
   for (const link of document.querySelectorAll('.file.active')) link.classList.remove('active');
 }
 
+/** The colleagues the open file can be shared with: everyone but me. */
+async function setUpSharing(fileId: string): Promise<void> {
+  const select = $<HTMLSelectElement>('share-with');
+  const colleagues = (await api<Colleague[]>('/intranet/api/colleagues')).filter((person) => person.id !== me?.id);
+  select.replaceChildren(Object.assign(element('option', undefined, 'Share with…'), { value: '' }), ...colleagues.map((person) => Object.assign(element('option', undefined, person.name), { value: person.id })));
+  $('share-status').textContent = '';
+  select.onchange = () => {
+    const userId = select.value;
+    if (!userId) return;
+    select.value = '';
+    void api<{ sharedWith: string }>(`/intranet/api/files/${encodeURIComponent(fileId)}/share`, { method: 'POST', body: { userId } })
+      .then((shared) => ($('share-status').textContent = `Shared with ${shared.sharedWith}: see the file's history`))
+      .catch(showError);
+  };
+}
+
 async function showCollaborators(editor: EditorProxy): Promise<void> {
   const people = await editor.getCollaborators();
   const seen = new Set<string>();
@@ -249,6 +265,7 @@ async function openFile(fileId: string): Promise<void> {
   $('save-status').textContent = 'Opening…';
   $('collaborators').replaceChildren();
   $('doc-bar').hidden = false;
+  await setUpSharing(fileId).catch(showError);
   try {
     const { connect } = await loadSdk(session.endpoint);
     const sdk = await connect({

@@ -220,7 +220,26 @@ export class AttachmentService {
     return renamed;
   }
 
-  async store(grant: UploadGrant, data: Buffer): Promise<StoredAttachment> {
+  /**
+   * Attaches a file to cells of a spreadsheet (the Java kit's `files/{fileId}/attach`, docs/ATTACHMENTS.md
+   * "Attached to cells"): stored in the `attachments` bucket, as an upload would be, with its `cellRange`
+   * (checked by the caller), for the user the caller is.
+   */
+  async attachToCells(auth: RequestAuth, upload: { fileId: string; cellRange: string; filename: string; data: Buffer }): Promise<StoredAttachment> {
+    const user = await this.access.currentUser(auth);
+    const grant: UploadGrant = {
+      appId: auth.app.id,
+      fileId: upload.fileId,
+      userId: user.id,
+      guid: crypto.randomUUID(),
+      bucket: 'attachments',
+      maxBytes: this.options.limitBytes,
+      filename: displayName(upload.filename),
+    };
+    return this.store(grant, upload.data, upload.cellRange);
+  }
+
+  async store(grant: UploadGrant, data: Buffer, cellRange: string | null = null): Promise<StoredAttachment> {
     const maxBytes = this.maxBytesOf(grant);
     if (data.length > maxBytes) throw tooLarge(maxBytes);
     if (data.length === 0) throw new ApiError(Errors.invalidAttachmentParams, 'the file is empty');
@@ -247,6 +266,7 @@ export class AttachmentService {
       height: image?.height ?? null,
       data,
       created_at: Date.now(),
+      cell_range: cellRange,
     };
     try {
       await this.storage.db.insertInto('attachments').values(row).execute();

@@ -4,6 +4,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { ContentRevisionsTable } from '../../storage/schema.js';
 import { CONVERSATION_HISTORY_TYPE } from '../conversations/activity.js';
+import { BEHAVIOR_HISTORY_TYPE } from '../behavior-history/behavior-history-service.js';
 import { HistoryType, type ContentActor, type ContentService, type EventSink } from './content-service.js';
 import { docFromState, replaceContent } from '../../model/content.js';
 
@@ -162,7 +163,8 @@ export class RevisionService {
   }
 
   /**
-   * Edit history and conversation activity (historyType 4, docs/CONVERSATIONS.md), newest first: `limit`
+   * Edit history, conversation activity (historyType 4, docs/CONVERSATIONS.md) and behavior history (historyType 5,
+   * docs/BEHAVIOR-HISTORY.md), newest first: `limit`
    * entries after skipping `offset`, optionally of one `historyType`.
    */
   async histories(appId: string, fileId: string, page: { limit: number; offset: number; historyType?: number | undefined }): Promise<HistoryPage> {
@@ -187,8 +189,27 @@ export class RevisionService {
       ])
       .where('app_id', '=', appId)
       .where('file_id', '=', fileId);
+    const behavior = db
+      .selectFrom('behavior_histories')
+      .select([
+        'id',
+        sql<number>`${BEHAVIOR_HISTORY_TYPE}`.as('history_type'),
+        (eb) => eb.ref('user_id').$castTo<string | null>().as('user_id'),
+        (eb) => eb.ref('user_name').$castTo<string | null>().as('user_name'),
+        'created_at',
+        sql<number | null>`null`.as('version'),
+        sql<string | null>`action || (case when content = '' then '' else ': ' || content end)`.as('summary'),
+      ])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId);
     const entries: typeof edits =
-      page.historyType === CONVERSATION_HISTORY_TYPE ? (activity as unknown as typeof edits) : page.historyType === undefined ? edits.unionAll(activity) : edits;
+      page.historyType === CONVERSATION_HISTORY_TYPE
+        ? (activity as unknown as typeof edits)
+        : page.historyType === BEHAVIOR_HISTORY_TYPE
+          ? (behavior as unknown as typeof edits)
+          : page.historyType === undefined
+            ? edits.unionAll(activity).unionAll(behavior)
+            : edits;
     const rows = await entries
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')

@@ -11,6 +11,8 @@ import {
   addSheet,
   appendValues,
   deleteRows,
+  findSheet,
+  nameOf,
   readValues,
   writeValues,
   type DeleteRowsResult,
@@ -179,6 +181,17 @@ export class SheetService {
       if (this.queues.get(key) === settled) this.queues.delete(key);
     });
     return run;
+  }
+
+  /**
+   * A range of cells an attachment may be attached to (files/{fileId}/attach): needs `editable`; the range must
+   * be on a sheet the spreadsheet has (72002 otherwise). Answers it in A1 with the sheet's own name.
+   */
+  async cellRange(auth: RequestAuth, fileId: string, rangeText: string): Promise<string> {
+    const range = parseRange(rangeText);
+    await this.authorize(auth, fileId, 'editable');
+    const { sheet } = findSheet(await this.content.read(auth.app.id, fileId), range.sheetName);
+    return formatA1({ ...range, sheetName: nameOf(sheet) });
   }
 
   /** The file must be one of this app's spreadsheets, and the integrator must grant the permission. */

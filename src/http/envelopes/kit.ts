@@ -1,3 +1,4 @@
+import type { StoredAttachment, UploadTicket } from '../../domain/attachments/attachment-service.js';
 import type { HistoryPage, Revision } from '../../domain/content/revision-service.js';
 import type { BackendEnvelope } from './backend.js';
 
@@ -7,7 +8,11 @@ import type { BackendEnvelope } from './backend.js';
  * here (import, export and their progress among them) keep the backend envelope, which is what the kits read
  * there; errors keep it everywhere.
  */
-export type KitAnswer = { kind: 'write' } | { kind: 'read'; body: (data: unknown) => unknown };
+export type KitAnswer =
+  | { kind: 'write' }
+  | { kind: 'read'; body: (data: unknown) => unknown }
+  /** a route answering a shape of its own (not the envelope): its whole success re-shaped */
+  | { kind: 'own'; body: (answer: unknown) => unknown };
 
 const write: KitAnswer = { kind: 'write' };
 const read = <T>(body: (data: T) => unknown): KitAnswer => ({ kind: 'read', body: body as (data: unknown) => unknown });
@@ -29,8 +34,27 @@ const historiesWithUpdateAt = read((page: HistoryPage) => ({
 /** The kits read the named bookmarks from `data`, the envelope's field, of a body they do not otherwise unwrap. */
 const bookmarkContents = read((bookmarks: unknown[]) => ({ data: bookmarks }));
 
-/** The upload answer of the kits' attachment pair: `{code, data, body}`, the stored attachment in `body`. */
-const uploadedAttachment = read((attachment: unknown) => ({ code: 0, data: null, body: attachment }));
+/**
+ * The upload answer of the kits' attachment pair: `{code, data, body}`, the stored attachment in `body`, whose
+ * `images`, `width`, `height` and `size` the Go kit declares strings (an unknown size: the empty string).
+ */
+const uploadedAttachment = read((attachment: StoredAttachment) => ({
+  code: 0,
+  data: null,
+  body: { ...attachment, images: String(attachment.images), width: String(attachment.width ?? ''), height: String(attachment.height ?? ''), size: String(attachment.size) },
+}));
+
+/** The Java kit's attach: `{code, data, body}`, the attachments in `body` as a list. */
+const attachedToCells = read((attachments: unknown[]) => ({ code: 0, data: null, body: attachments }));
+
+/** compose-custom: `{status, tid}`, the status a string ("0", as the envelope's 0 means success). */
+const composedChange = read((change: { tid: string }) => ({ status: '0', tid: change.tid }));
+
+/** create preview answers `{code, message}` itself; the Go kit declares `code` a string, the empty string meaning success. */
+const previewCreated: KitAnswer = { kind: 'own', body: (answer) => ({ code: '', message: (answer as { message: string }).message }) };
+
+/** The Go kit declares every field of an upload ticket a string: `download` and `images` are `"true"` / `"false"`. */
+const uploadTickets = read((tickets: UploadTicket[]) => tickets.map((ticket) => ({ ...ticket, download: String(ticket.download), images: String(ticket.images) })));
 
 const API = '/sdk/v2/api';
 const COLLAB_FILE = '/sdk/v2/collab-files/:fileId';
@@ -59,7 +83,11 @@ export const KIT_ANSWERS: ReadonlyMap<string, KitAnswer> = new Map<string, KitAn
   [`POST ${API}/files/:fileId/sheets`, write],
   [`GET ${API}/files/:fileId/documentpro/bookmark_content`, bookmarkContents],
   [`PUT ${API}/files/:fileId/documentpro/bookmark_content`, write],
-  ['POST /uploader/token', bare],
+  [`GET ${API}/files/content/:fileId/r2m`, bare],
+  [`POST ${API}/files/edit/:fileId/compose-custom`, composedChange],
+  [`POST ${API}/cloud-files/:fileId/create`, previewCreated],
+  [`POST ${API}/files/:fileId/attach`, attachedToCells],
+  ['POST /uploader/token', uploadTickets],
   ['POST /uploader/upload', uploadedAttachment],
 ]);
 

@@ -13,7 +13,7 @@ const TOKEN_HEADER = 'x-svc-token';
  *   authenticated by signature-auth exactly as any other request (registered before it). Nothing else is read
  *   from the kit headers (`X-Weboffice-*` and the like are ignored);
  * - preSerialization: a success of a call listed in KIT_ANSWERS is re-shaped (204 with no body for a write, the
- *   bare payload for a read). Errors, and every call not listed, keep the backend envelope.
+ *   bare payload for a read, a route's own shape re-shaped). Errors, and every call not listed, keep the backend envelope.
  *
  * The dialect changes the shape of answers only, never who may do what.
  */
@@ -38,9 +38,15 @@ export const kitDialect = fp(
     });
 
     app.addHook('preSerialization', async (request, reply, payload) => {
-      if (!kitRequests.has(request) || reply.statusCode >= 300 || !isBackendSuccess(payload)) return payload;
+      if (!kitRequests.has(request) || reply.statusCode >= 300) return payload;
       const answer = KIT_ANSWERS.get(`${request.method} ${request.routeOptions.url}`);
       if (!answer) return payload;
+      if (answer.kind === 'own') {
+        // The route's serializer knows only the route's own shape.
+        reply.serializer(JSON.stringify);
+        return answer.body(payload);
+      }
+      if (!isBackendSuccess(payload)) return payload;
       // The route's serializer knows only the envelope's shape.
       reply.serializer(JSON.stringify);
       if (answer.kind === 'write') {

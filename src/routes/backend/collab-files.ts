@@ -211,12 +211,13 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Needs `readable`. `pageSize` entries (default 20, 1-100) after skipping `count` (the number the client already shows); ' +
           '`historyType` filters: 1 edits, 2 restores, 3 snapshots taken for a revision, 4 comment activity (commented, replied, ' +
-          'edited, deleted, closed or reopened a thread; docs/CONVERSATIONS.md). `users` maps the page\'s user ids to names.',
+          'edited, deleted, closed or reopened a thread; docs/CONVERSATIONS.md), 5 behavior history the integrator wrote (`action: content`; ' +
+          'docs/BEHAVIOR-HISTORY.md). `users` maps the page\'s user ids to names.',
         params: FileIdParams,
         querystring: Type.Object({
           pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           count: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
-          historyType: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4] })),
+          historyType: Type.Optional(Type.Integer({ enum: [1, 2, 3, 4, 5] })),
         }),
         response: {
           200: BackendOk(

@@ -7,7 +7,7 @@ import { EXPORT_TYPES, isExportType } from '../../domain/export/formats.js';
 import { ApiError, Errors, type ErrorSpec } from '../../errors.js';
 import { contentDisposition } from '../../http/content-disposition.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
-import { callerOf } from '../../http/request-context.js';
+import { callerOf, serviceOrigin } from '../../http/request-context.js';
 import type { Services } from '../../services.js';
 import type { TaskView } from '../../tasks/task-engine.js';
 import { FileIdParams } from './files.js';
@@ -23,11 +23,6 @@ function specOf(code: number): ErrorSpec {
   return Object.values(Errors).find((spec: ErrorSpec) => spec.code === code) ?? Errors.taskFailed;
 }
 
-/** The service's own base URL as the caller reached it (download links point back at it). */
-function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 /**
  * The answer for an export task: progress while it runs; progress 100 and the signed download link once it
  * succeeded; its error (code and message, HTTP status from the catalogue) once it failed.
@@ -40,7 +35,7 @@ async function progressOf(services: Services, request: FastifyRequest, task: Tas
   if (task.state !== 'succeeded') return { progress: task.progress, downloadUrl: '' };
   const kept = task.result as KeptExport;
   const app = await services.apps.get(task.appId);
-  return { progress: 100, downloadUrl: `${baseUrl(request)}${services.exports.downloadPath(app.secret, kept)}` };
+  return { progress: 100, downloadUrl: `${serviceOrigin(request)}${services.exports.downloadPath(app.secret, kept)}` };
 }
 
 /** Checks and submits an export of the caller's file: `exportable` on it, a type its kind offers. */

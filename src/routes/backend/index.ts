@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { attachmentRoutes } from './attachments.js';
+import { behaviorHistoryRoutes } from './behavior-histories.js';
+import { cellAttachmentRoutes } from './cell-attachments.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
+import { documentMarkdownRoutes } from './document-markdown.js';
 import { documentProRoutes } from './documentpro.js';
 import { eventAdminRoutes } from './events.js';
 import { exportDownloadRoutes, exportRoutes } from './exports.js';
@@ -32,6 +35,9 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(exportRoutes);
       await api.register(previewRoutes);
       await api.register(pushRoutes);
+      await api.register(behaviorHistoryRoutes);
+      await api.register(documentMarkdownRoutes);
+      await api.register(cellAttachmentRoutes);
     },
     { prefix: '/api' },
   );

@@ -10,9 +10,13 @@ export interface Revision {
   user: { id: string; name: string };
 }
 
-/** One entry of doc-sidebar-info: 1 edits, 2 restores, 3 revision snapshots, 4 comment activity (no content). */
+/**
+ * One entry of doc-sidebar-info: 1 edits, 2 restores, 3 revision snapshots, 4 comment activity, 5 behavior
+ * history the integrator wrote (4 and 5 have no content to view; `content` is their one line).
+ */
 export interface HistoryEntry {
   id: string;
+  content: string;
   createdAt: string;
   historyType: number;
   userId: string;

@@ -19,8 +19,10 @@ const HISTORY_LABEL: Record<number, 'history.type1' | 'history.type2' | 'history
   3: 'history.type3',
   4: 'history.type4',
 };
-/** Comment activity (historyType 4) records no content to view or restore. */
+/** Comment activity (historyType 4) and behavior history (5) record no content to view or restore. */
 const COMMENT_ACTIVITY = 4;
+/** Behavior history (docs/BEHAVIOR-HISTORY.md): its title is what the integrator wrote, `action: content`. */
+const BEHAVIOR_HISTORY = 5;
 
 
 /** What can be viewed and restored: a named revision, or a history entry (restored through a revision of it). */
@@ -139,9 +141,9 @@ export class HistoryPanel implements Panel {
         ? [element('li', 'svc-panel-empty', t('history.noEntries'))]
         : this.entries.map((entry) =>
             this.item(
-              t(HISTORY_LABEL[entry.historyType] ?? 'history.type1'),
+              entry.historyType === BEHAVIOR_HISTORY ? entry.content : t(HISTORY_LABEL[entry.historyType] ?? 'history.type1'),
               `${this.names[entry.userId] ?? entry.userId} · ${formatTime(entry.createdAt, 'medium')}`,
-              entry.historyType === COMMENT_ACTIVITY ? undefined : { kind: 'entry', entry },
+              entry.historyType === COMMENT_ACTIVITY || entry.historyType === BEHAVIOR_HISTORY ? undefined : { kind: 'entry', entry },
               editable,
             ),
           )),
