@@ -38,6 +38,7 @@ for (const database of testDatabases()) {
         expect.objectContaining({ id: shared.id, historyType: 5, content: 'shared: sent to legal', name: SECOND_USER.name }),
       ]);
       expect(behavior.users).toEqual({ [DEFAULT_USER.id]: DEFAULT_USER.name, [SECOND_USER.id]: SECOND_USER.name });
+      expectFailure(await svc.call('GET', `/sdk/v2/collab-files/doc-1/history/${shared.id}/content`), 404, 60011);
       const all = data(await svc.call('GET', sidebar('doc-1')));
       expect(all.histories.filter((entry: { historyType: number }) => entry.historyType === 5)).toHaveLength(2);
       const edits = data(await svc.call('GET', sidebar('doc-1'), { query: { historyType: 1 } }));

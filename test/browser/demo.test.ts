@@ -26,7 +26,7 @@ async function startDemo(dataDir: string): Promise<RunningDemo> {
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 25_000);
+    const timer = setTimeout(() => reject(new Error(`the demo did not start:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const printed = /Svc demo intranet:\s+(http:\/\/\S+?)\/?\s/.exec(output);
@@ -161,5 +161,5 @@ describe('demo intranet (npm run demo)', () => {
     } finally {
       await demo.stop();
     }
-  }, 120_000);
+  }, 240_000);
 });
