@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { PDF_MAX_PAGES } from '../../src/domain/preview/preview-service.js';
 import { viewSignature } from '../../src/domain/preview/view-link.js';
-import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
+import type { ViewerData } from '../../src/model/viewer-data.js';
 import { png } from '../attachments/images.js';
 import { testDatabases } from '../support/databases.js';
 import { pdfFixture } from '../support/pdf-fixtures.js';

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
-import type { App } from '../apps/app-service.js';
+import type { App } from '../../apps/app.js';
 import { attachmentGuidOf, attachmentPath, type AttachmentService } from '../attachments/attachment-service.js';
 import type { CollabFile, FileService } from '../files/file-service.js';
 import { mentionsOfContent } from './mentions.js';

@@ -1,5 +1,5 @@
 import { Errors, type ApiError, type ErrorSpec } from '../../errors.js';
-import type { EditorBoot, EditorLanguage } from './boot.js';
+import type { EditorBoot, EditorLanguage } from '../../model/editor-boot.js';
 import { PAGE_TEXT, type ErrorReason } from './languages.js';
 import type { PageAssets } from './assets.js';
 import type { LoadingScreen } from './page-options.js';
