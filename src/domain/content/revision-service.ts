@@ -3,7 +3,8 @@ import { revisionEvent } from '../../events/builders.js';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { ContentRevisionsTable } from '../../storage/schema.js';
-import { HistoryType, type ContentActor, type ContentService, type EventSink } from './content-service.js';
+import type { ContentActor } from './collaboration-context.js';
+import { HistoryType, type ContentService, type EventSink } from './content-service.js';
 import { docFromState, replaceContent } from '../../model/content.js';
 
 /**
