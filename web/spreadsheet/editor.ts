@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { columnLetters, formatA1, parseA1 } from '../../src/model/sheets/a1.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
-import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
+import { formatDelimited, parseDelimited } from '../../src/model/sheets/delimited.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
@@ -94,7 +94,7 @@ export function shownTsv(workbook: Workbook, values: SheetValues, sheet: Sheet, 
     for (let column = range.left; column <= right; column++) line.push(values.shown(sheet, row, column).text);
     rows.push(line);
   }
-  return formatTsv(rows);
+  return formatDelimited(rows, '\t', '\n');
 }
 
 /** `A1` for one cell, `A1:C3` for a range (no sheet name). */
@@ -297,7 +297,7 @@ export class SpreadsheetEditor {
   }
 
   paste(text: string, range: CellRange): void {
-    const block = parseTsv(text);
+    const block = parseDelimited(text, '\t');
     if (block.length === 0) return;
     if (this.attempt(() => this.workbook.setBlock(this.sheet, range.top, range.left, block))) {
       const width = block.reduce((widest, line) => Math.max(widest, line.length), 1);
