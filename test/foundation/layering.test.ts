@@ -7,7 +7,7 @@ import { edgesOf, externalImportsOf, importCircles, importsOf, sourceFiles, unit
  */
 const SERVER_FLOORS: Floors = [
   ['src/model'],
-  ['src/errors.ts', 'src/paths.ts', 'src/loop-pause.ts'],
+  ['src/errors.ts', 'src/paths.ts', 'src/loop-pause.ts', 'src/html-escape.ts'],
   ['src/net', 'src/storage'],
   ['src/apps'],
   ['src/auth'],
