@@ -1,11 +1,14 @@
 import path from 'node:path';
-import { DEFAULT_HISTORY_SNAPSHOTS } from './domain/content/content-service.js';
+import { DEFAULT_HISTORY_SNAPSHOTS, type ContentOptions } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/conversion/libreoffice.js';
+import type { ImportConfig } from './domain/import/import-service.js';
+import type { TaskConfig } from './tasks/task-engine.js';
 
 /**
  * Everything the service reads from its environment, parsed once at start.
  * The README's "Runtime contract" table documents each variable; keep the two in step.
+ * Each module owns the type of its options (and their defaults); this file imports them, never the reverse.
  */
 export interface Config {
   port: number;
@@ -49,17 +52,6 @@ export interface Config {
   soffice: string | undefined;
 }
 
-export interface ImportConfig {
-  /** Largest file accepted for import (upload or fileUrl), bytes; above it 413 / 121003. */
-  limitBytes: number;
-  /** Heap of one converter thread, MiB; a file needing more is refused with 121011. */
-  converterMemoryMb: number;
-  /** Deadline of one conversion, ms. */
-  converterTimeoutMs: number;
-  /** Deadline of fetching a fileUrl, ms (121009 past it). */
-  fetchTimeoutMs: number;
-}
-
 export interface ExportConfig {
   /** How long an export's download link works; its file is removed after that, ms. */
   linkTtlMs: number;
@@ -67,23 +59,6 @@ export interface ExportConfig {
   workerMemoryMb: number;
   /** Chromium for pdf and jpg; unset: the binary inside @sparticuz/chromium. */
   chromiumPath: string | undefined;
-}
-
-export interface TaskConfig {
-  /** Run tasks in this process. */
-  worker: boolean;
-  /** Tasks this process runs at once. */
-  concurrency: number;
-  /** Running tasks of one application at once, across processes. */
-  perAppConcurrency: number;
-  /** How often the engine looks for waiting tasks when nothing woke it, in ms. */
-  pollMs: number;
-  /** A running task's lease, in ms: a task whose process died is taken up again after it. */
-  leaseMs: number;
-  /** Runs of a task interrupted by dying processes before it is failed (120003). */
-  maxAttempts: number;
-  /** Finished tasks and their files are kept this long, in ms. */
-  retentionMs: number;
 }
 
 export interface IntegratorConfig {
@@ -114,22 +89,8 @@ export interface BootstrapApp {
   endpointUrl: string | undefined;
 }
 
-export interface ContentConfig {
-  /** Quiet time after the last edit before it is recorded (version, history entry, FileContent event), ms. */
-  coalesceMs: number;
-  /** A continuous burst of edits is still recorded at least this often, ms. */
-  coalesceMaxMs: number;
-  /** How often open documents pick up updates written by other service processes, ms. */
-  pollMs: number;
-  /** Stored updates of a file that trigger compaction into its snapshot. */
-  compactAfter: number;
-  /** How often the integrator's permissions of an open collaboration session are checked again, ms. */
-  permissionRecheckMs: number;
-  /** Memory for decoded documents of files no editor has open, kept between reads (estimated bytes; 0: none; default 256 MiB). */
-  cacheBytes?: number;
-  /** History entries of a file that keep their content snapshot, newest first (revisions' entries always do; default 100). */
-  historySnapshots?: number;
-}
+/** The content engine's settings that come from the environment (SVC_CONTENT_*); the rest are the wiring's (services.ts). */
+export type ContentConfig = Omit<ContentOptions, 'permissionRequestIntervalMs' | 'fanout'>;
 
 export class ConfigError extends Error {}
 

@@ -9,7 +9,7 @@ import { CollabFileService } from './domain/content/collab-file-service.js';
 import { ContentService } from './domain/content/content-service.js';
 import { RevisionService } from './domain/content/revision-service.js';
 import { BehaviorHistoryService } from './domain/behavior-history/behavior-history-service.js';
-import { DocumentMarkdownService } from './domain/content/document-markdown.js';
+import { DocumentMarkdownService } from './domain/document-markdown/document-markdown-service.js';
 import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';

@@ -1,4 +1,4 @@
-import type { App } from '../domain/apps/app-service.js';
+import type { App } from '../apps/app.js';
 import type { SignatureClaims } from './signature.js';
 
 /**

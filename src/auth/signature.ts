@@ -1,5 +1,5 @@
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import type { App } from '../domain/apps/app-service.js';
+import type { App } from '../apps/app.js';
 import { ApiError, Errors } from '../errors.js';
 
 /** Licence/admin signatures may not live longer than this (spec 5 rule 1). */

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { LICENSE_SIGNATURE_MAX_SECONDS } from '../auth/signature.js';
-import type { App, AppSettings } from '../domain/apps/app-service.js';
+import type { App, AppSettings } from '../apps/app.js';
 import { FILE_TYPES, isFileType, type FileType } from '../model/file-types.js';
-import { isSeatPolicy, SEAT_POLICIES } from '../domain/seats/seat-policy.js';
+import { isSeatPolicy, SEAT_POLICIES } from '../apps/seat-policy.js';
 import { isApiError } from '../errors.js';
 import { createCluster } from '../cluster/cluster.js';
 import { createServices } from '../services.js';

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { App } from '../domain/apps/app-service.js';
+import type { App } from '../apps/app.js';
 
 /** Lifetime of a signature made by `svc sign` without --expires: long enough to follow the README's examples. */
 export const DEFAULT_SIGNATURE_SECONDS = 60 * 60;

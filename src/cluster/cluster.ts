@@ -1,6 +1,6 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import { LocalAppChanges, type AppChanges } from '../domain/apps/app-changes.js';
+import { LocalAppChanges, type AppChanges } from '../apps/app-changes.js';
 import type { CollaborationFanout } from '../domain/content/content-service.js';
 import { RedisCollaborationFanout } from './collaboration-fanout.js';
 import { sharedRateLimitStore } from './rate-limit-store.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { LocalAppChanges, type AppChange, type AppChangeListener, type AppChanges } from '../domain/apps/app-changes.js';
+import { LocalAppChanges, type AppChange, type AppChangeListener, type AppChanges } from '../apps/app-changes.js';
 import type { RedisLink } from './redis-link.js';
 
 interface Envelope {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { LoopPause } from '../loop-pause.js';
 import { sql, type Selectable } from 'kysely';
 import { request } from 'undici';
-import type { AppService } from '../domain/apps/app-service.js';
+import type { AppDirectory } from '../apps/app.js';
 import type { CallbackClient } from '../integrator/callback-client.js';
 import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { Storage } from '../storage/database.js';
@@ -101,7 +101,7 @@ export class DeliveryWorker {
 
   constructor(
     private readonly storage: Storage,
-    private readonly apps: AppService,
+    private readonly apps: AppDirectory,
     private readonly callbacks: CallbackClient,
     private readonly outbox: Outbox,
     private readonly settings: DeliverySettings,

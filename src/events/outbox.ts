@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type { Db } from '../storage/database.js';
 import type { PendingEvent } from './types.js';
 
@@ -16,7 +16,9 @@ export class Outbox {
     const ids: string[] = [];
     const now = Date.now();
     for (const event of list) {
-      const id = eventId(now);
+      // UUIDv7 (RFC 9562): uuid keeps ids made in one millisecond by this process in creation order, so ids sort by
+      // creation time, which the admin view uses for "newest first" and paging.
+      const id = uuidv7();
       const { streamKey, seq } = event.fileId === null ? { streamKey: `event:${id}`, seq: 1 } : await nextInStream(db, event.appId, event.fileId);
       await db
         .insertInto('event_outbox')
@@ -53,34 +55,6 @@ export class Outbox {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-let lastMs = 0;
-let counter = 0;
-
-/**
- * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then a 12-bit counter that keeps ids made in the same
- * millisecond by this process in creation order, then random bits. Ids therefore sort by creation time,
- * which the admin view uses for "newest first" and paging.
- */
-export function eventId(now = Date.now()): string {
-  if (now > lastMs) {
-    lastMs = now;
-    counter = crypto.randomInt(0, 0x400);
-  } else {
-    counter++;
-    if (counter > 0xfff) {
-      lastMs++;
-      counter = 0;
-    }
-  }
-  const bytes = crypto.randomBytes(16);
-  bytes.writeUIntBE(lastMs, 0, 6);
-  bytes[6] = 0x70 | (counter >> 8);
-  bytes[7] = counter & 0xff;
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The next sequence number of a file's stream; the upsert's row lock orders concurrent writers. */

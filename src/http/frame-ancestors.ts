@@ -1,5 +1,5 @@
-import type { App } from '../domain/apps/app-service.js';
-import { checkFrameOrigin } from '../domain/apps/frame-origins.js';
+import type { App } from '../apps/app.js';
+import { checkFrameOrigin } from '../apps/frame-origins.js';
 
 /**
  * The value of the `frame-ancestors` directive of the editor page's Content-Security-Policy for an

@@ -1,7 +1,7 @@
-import type { App } from '../domain/apps/app-service.js';
+import type { App } from '../apps/app.js';
 import { ApiError, Errors } from '../errors.js';
 import type { RequestAuth } from '../auth/request-auth.js';
-import { concernsAnswer, type AppChange, type AppChanges } from '../domain/apps/app-changes.js';
+import { concernsAnswer, type AppChange, type AppChanges } from '../apps/app-changes.js';
 import { AnswerCache } from './answer-cache.js';
 import type { CallbackClient, CallContext } from './callback-client.js';
 import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { request } from 'undici';
-import type { App } from '../domain/apps/app-service.js';
+import type { App } from '../apps/app.js';
 import { ApiError, Errors, type ErrorSpec } from '../errors.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../net/outbound-policy.js';
 import * as answers from './answers.js';

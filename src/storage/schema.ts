@@ -43,9 +43,9 @@ export interface AppsTable {
   valid_until: number | null;
   endpoint_url: string | null;
   qps_limit: number | null;
-  /** JSON array of allowed host origins (domain/apps/frame-origins.ts); '[]': any origin */
+  /** JSON array of allowed host origins (apps/frame-origins.ts); '[]': any origin */
   frame_origins: Generated<string>;
-  /** 'open' | 'auto' | 'strict' (domain/seats/seat-policy.ts) */
+  /** 'open' | 'auto' | 'strict' (apps/seat-policy.ts) */
   seat_policy: Generated<string>;
   created_at: number;
   updated_at: number;

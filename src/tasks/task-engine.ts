@@ -1,12 +1,11 @@
+import { v7 as uuidv7 } from 'uuid';
 import crypto from 'node:crypto';
 import { LoopPause } from '../loop-pause.js';
 import { untilAborted } from './until-aborted.js';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction, type UpdateObject } from 'kysely';
 import { ApiError, Errors } from '../errors.js';
-import type { TaskConfig } from '../config.js';
 import type { Db, Storage } from '../storage/database.js';
 import type { Database, TasksTable } from '../storage/schema.js';
-import { eventId } from '../events/outbox.js';
 
 export type TaskState = 'queued' | 'running' | 'succeeded' | 'failed';
 export type JsonObject = Record<string, unknown>;
@@ -63,6 +62,24 @@ export interface TaskHandler {
   /** A run longer than this fails with 120002 (taskTimedOut) and its signal is aborted. */
   readonly maxRunMs: number;
   run(context: TaskContext): Promise<TaskOutcome>;
+}
+
+/** Asynchronous tasks' options, read from SVC_TASK_* by src/config.ts. */
+export interface TaskConfig {
+  /** Run tasks in this process. */
+  worker: boolean;
+  /** Tasks this process runs at once. */
+  concurrency: number;
+  /** Running tasks of one application at once, across processes. */
+  perAppConcurrency: number;
+  /** How often the engine looks for waiting tasks when nothing woke it, in ms. */
+  pollMs: number;
+  /** A running task's lease, in ms: a task whose process died is taken up again after it. */
+  leaseMs: number;
+  /** Runs of a task interrupted by dying processes before it is failed (120003). */
+  maxAttempts: number;
+  /** Finished tasks and their files are kept this long, in ms. */
+  retentionMs: number;
 }
 
 /** The engine's settings: SVC_TASK_* (src/config.ts); whether this process runs tasks at all is the caller's choice. */
@@ -154,7 +171,7 @@ export class TaskEngine {
     if (!this.handlers.has(task.kind)) throw new Error(`no handler for task kind ${task.kind}`);
     const now = Date.now();
     const row = {
-      id: eventId(now),
+      id: uuidv7(),
       app_id: task.appId,
       kind: task.kind,
       file_id: task.fileId,

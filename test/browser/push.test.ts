@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, type ReferenceIntegrator } from '../../examples/integrator/integrator.js';
-import type { App } from '../../src/domain/apps/app-service.js';
+import type { App } from '../../src/apps/app.js';
 import { call, clusterPrerequisites, startCluster, type Node, type TestCluster } from '../cluster/support.js';
 import { testDatabases } from '../support/databases.js';
 import { startTestIntegrator } from '../support/integrator.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import type { App } from '../../src/domain/apps/app-service.js';
+import type { App } from '../../src/apps/app.js';
 import { Errors } from '../../src/errors.js';
 import type { ReferenceIntegrator } from '../../examples/integrator/integrator.js';
 import { connectEditor, type Editor } from '../content/support.js';

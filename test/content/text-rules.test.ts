@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
-import { incomingUpdate } from '../../src/domain/content/content-service.js';
+import { incomingUpdate } from '../../src/domain/content/collaboration-extensions.js';
 import { InvalidFragment, paragraphsFromText, parseFragment, richTextToPlain, toYNodes } from '../../src/model/rich-text/schema.js';
 import { countKeywords, countWords } from '../../src/domain/content/word-count.js';
 

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HistoryType, type ContentActor, type RecordContext } from '../../src/domain/content/content-service.js';
+import type { ContentActor } from '../../src/domain/content/collaboration-context.js';
+import { HistoryType, type RecordContext } from '../../src/domain/content/content-service.js';
 import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/model/content.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';

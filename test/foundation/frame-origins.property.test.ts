@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkFrameOrigin, MAX_FRAME_ORIGINS, normalizeFrameOrigins, originAllowed } from '../../src/domain/apps/frame-origins.js';
+import { checkFrameOrigin, MAX_FRAME_ORIGINS, normalizeFrameOrigins, originAllowed } from '../../src/apps/frame-origins.js';
 import { ApiError } from '../../src/errors.js';
 import { frameAncestors } from '../../src/http/frame-ancestors.js';
 

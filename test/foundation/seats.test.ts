@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { loadConfig } from '../../src/config.js';
-import type { SeatPolicy } from '../../src/domain/seats/seat-policy.js';
+import type { SeatPolicy } from '../../src/apps/seat-policy.js';
 import { collaborationUrl, connectEditor } from '../content/support.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';

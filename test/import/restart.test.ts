@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalAppChanges } from '../../src/domain/apps/app-changes.js';
+import { LocalAppChanges } from '../../src/apps/app-changes.js';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { OutboundPolicy } from '../../src/net/outbound-policy.js';
 import { openStorage, type Storage } from '../../src/storage/database.js';

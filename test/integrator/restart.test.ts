@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalAppChanges } from '../../src/domain/apps/app-changes.js';
+import { LocalAppChanges } from '../../src/apps/app-changes.js';
 import { AppService } from '../../src/domain/apps/app-service.js';
 import { fileContentEvent } from '../../src/events/builders.js';
 import { Outbox } from '../../src/events/outbox.js';

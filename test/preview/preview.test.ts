@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { PDF_MAX_PAGES } from '../../src/domain/preview/preview-service.js';
 import { viewSignature } from '../../src/domain/preview/view-link.js';
-import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
+import type { ViewerData } from '../../src/model/viewer-data.js';
 import { png } from '../attachments/images.js';
 import { testDatabases } from '../support/databases.js';
 import { pdfFixture } from '../support/pdf-fixtures.js';
@@ -95,7 +95,7 @@ for (const database of testDatabases()) {
       expect(page1.headers.get('content-security-policy')).toContain("frame-ancestors 'self' *");
       expect(html).toContain('Quarterly preview report');
       expect(html).not.toContain('<script>alert');
-      expect(html).toContain('&#60;script&#62;alert(1)');
+      expect(html).toContain('&lt;script&gt;alert(1)');
       const chinese = await svc.call('GET', page('report'), { query: { lang: 'zh-CN' } });
       expect(chinese.text).toContain('放大');
     });

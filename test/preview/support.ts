@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
-import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
+import type { ViewerData } from '../../src/model/viewer-data.js';
 import type { CallResult, TestService } from '../support/service.js';
 
 export const create = (fileId: string) => `/sdk/v2/api/cloud-files/${fileId}/create`;

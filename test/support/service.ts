@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { App, AppSettings } from '../../src/domain/apps/app-service.js';
+import type { App, AppSettings } from '../../src/apps/app.js';
 import { buildServer } from '../../src/server.js';
 import { createServices, type Services } from '../../src/services.js';
 import { openStorage } from '../../src/storage/database.js';

@@ -1,6 +1,6 @@
 import { mountRichText, type RichTextEditor } from '../rich-text/editor.js';
 import type { EditorContext } from '../shared/editor-context.js';
-import { mountRichTextPanels } from '../shared/panels/rich-text-panels.js';
+import { mountRichTextPanels } from '../rich-text/panels/rich-text-panels.js';
 
 /**
  * The documentPro editor (traditional document): rich text on A4 pages. Resolves with the mounted editor

@@ -1,6 +1,6 @@
 import { mountRichText, type RichTextEditor } from '../rich-text/editor.js';
 import type { EditorContext } from '../shared/editor-context.js';
-import { mountRichTextPanels } from '../shared/panels/rich-text-panels.js';
+import { mountRichTextPanels } from '../rich-text/panels/rich-text-panels.js';
 
 /**
  * The document editor (light document): rich text in one flowing page. Resolves with the mounted editor

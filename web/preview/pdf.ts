@@ -1,6 +1,6 @@
 import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy, type PDFPageProxy, type RenderTask } from 'unpdf/pdfjs';
-import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
-import type { Presenter, ViewerElements } from './viewer.js';
+import type { ViewerData } from '../../src/model/viewer-data.js';
+import type { Presenter, ViewerElements } from './presenter.js';
 
 /** pdf.js's 100 %: a pdf point is 1/72 inch, a CSS pixel 1/96. */
 const CSS_PIXELS_PER_POINT = 96 / 72;

@@ -1,4 +1,5 @@
-import type { ViewerData } from '../../src/routes/preview-page/viewer-data.js';
+import type { ViewerData } from '../../src/model/viewer-data.js';
+import type { Presenter, ViewerElements } from './presenter.js';
 
 /**
  * The preview viewer (src/routes/preview-page/html.ts writes its page): the image, the rendered pages or the pdf
@@ -15,26 +16,6 @@ const STAGE_MARGIN = 24;
 const A4_HEIGHT = 1123;
 /** A rendered page is laid out this wide while it is measured: wider than any page, so nothing wraps. */
 const MEASURING_WIDTH = 10_000;
-
-/** What a kind of preview does when the toolbar is used. */
-export interface Presenter {
-  pageCount: number;
-  /** the page (0-based) the reader is on */
-  current(): number;
-  show(page: number): void;
-  zoom(factor: number): void;
-}
-
-export interface ViewerElements {
-  stage: HTMLElement;
-  sheets: HTMLElement;
-  /** "Page": a frame's accessible name is this and its number */
-  pageLabel: string;
-  /** the toolbar shows the page again (the pdf calls it as the reader scrolls) */
-  refresh(): void;
-  /** zooms out so that a sheet `width` CSS pixels wide fits the stage, if it does not at 100 % */
-  fitWidth(width: number): void;
-}
 
 function element<T extends HTMLElement>(id: string): T | null {
   return document.getElementById(id) as T | null;

@@ -1,5 +1,6 @@
 import type { Editor } from '@tiptap/core';
 import { t as shared } from '../shared/i18n/index.js';
+import { toolButton } from '../shared/tool-button.js';
 import { t } from './messages.js';
 
 /** What the toolbar asks of the editor around it (prompts and uploads live in editor.ts). */
@@ -89,16 +90,8 @@ export function mountToolbar(editor: Editor, container: HTMLElement, actions: To
     const groupElement = document.createElement('div');
     groupElement.className = 'svc-tool-group';
     for (const button of group) {
-      const element = document.createElement('button');
-      element.type = 'button';
-      element.className = 'svc-tool';
+      const element = toolButton(button.label, button.icon, () => button.run(editor));
       element.dataset.tool = button.tool;
-      element.textContent = button.icon;
-      element.title = button.label;
-      element.setAttribute('aria-label', button.label);
-      // mousedown keeps the editor's selection where the user left it
-      element.addEventListener('mousedown', (event) => event.preventDefault());
-      element.addEventListener('click', () => button.run(editor));
       groupElement.append(element);
       rendered.push({ element, button });
     }

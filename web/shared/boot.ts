@@ -1,6 +1,6 @@
-import type { EditorBoot } from '../../src/routes/editor-page/boot.js';
+import type { EditorBoot } from '../../src/model/editor-boot.js';
 
-export type { EditorBoot, EditorLanguage, EditorPermissions, EditorFileType } from '../../src/routes/editor-page/boot.js';
+export type { EditorBoot, EditorLanguage, EditorPermissions, EditorFileType } from '../../src/model/editor-boot.js';
 
 /** What the server's error page reports to the SDK (src/routes/editor-page/html.ts). */
 export interface ErrorReport {

@@ -3,7 +3,7 @@ import type { EditorBoot } from './boot.js';
 import type { FrameBridge } from './bridge.js';
 import type { CollaborationSession } from './collaboration.js';
 import type { Shell } from './shell.js';
-import type { FirstScreen } from '../../src/domain/sheets/first-screen.js';
+import type { FirstScreen } from '../../src/model/sheets/first-screen.js';
 
 /** The service's first screen of a file, asked for before the session opens (the spreadsheet's, or undefined). */
 export type FirstScreenAnswer = FirstScreen | undefined;

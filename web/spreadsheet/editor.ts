@@ -2,29 +2,17 @@ import * as Y from 'yjs';
 import { columnLetters, formatA1, parseA1 } from '../../src/model/sheets/a1.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
-import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
+import { formatDelimited, parseDelimited } from '../../src/model/sheets/delimited.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
+import { toolButton } from '../shared/tool-button.js';
 import { StyleBar } from './style-bar.js';
 import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
-
-/** A toolbar button: a symbol, with its translated name as tooltip and accessible name. */
-export function toolButton(label: string, text: string, action: () => void): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'svc-tool';
-  node.textContent = text;
-  node.title = label;
-  node.setAttribute('aria-label', label);
-  node.addEventListener('mousedown', (event) => event.preventDefault());
-  node.addEventListener('click', action);
-  return node;
-}
 
 /** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
 export interface ToolbarActions {
@@ -106,7 +94,7 @@ export function shownTsv(workbook: Workbook, values: SheetValues, sheet: Sheet, 
     for (let column = range.left; column <= right; column++) line.push(values.shown(sheet, row, column).text);
     rows.push(line);
   }
-  return formatTsv(rows);
+  return formatDelimited(rows, '\t', '\n');
 }
 
 /** `A1` for one cell, `A1:C3` for a range (no sheet name). */
@@ -309,7 +297,7 @@ export class SpreadsheetEditor {
   }
 
   paste(text: string, range: CellRange): void {
-    const block = parseTsv(text);
+    const block = parseDelimited(text, '\t');
     if (block.length === 0) return;
     if (this.attempt(() => this.workbook.setBlock(this.sheet, range.top, range.left, block))) {
       const width = block.reduce((widest, line) => Math.max(widest, line.length), 1);

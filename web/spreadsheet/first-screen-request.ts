@@ -1,4 +1,4 @@
-import type { FirstScreen } from '../../src/domain/sheets/first-screen.js';
+import type { FirstScreen } from '../../src/model/sheets/first-screen.js';
 import type { ServiceApi } from '../shared/api.js';
 import type { EditorBoot } from '../shared/boot.js';
 

@@ -1,6 +1,7 @@
 import { ProtocolError } from '../../sdk/protocol.js';
 import { BridgeError, type EditorMethod } from '../shared/bridge.js';
 import { rangeText, resolveA1, type SpreadsheetEditor } from './editor.js';
+import { formatDelimited } from '../../src/model/sheets/delimited.js';
 import { findCells, matchAddress, type SearchOptions } from './search.js';
 import type { ShownValue } from './values.js';
 import { WorkbookError, type Sheet } from './workbook.js';
@@ -15,10 +16,6 @@ function answerOf(shown: ShownValue): string | number | boolean {
 
 function invalid(message: string): BridgeError {
   return new BridgeError(ProtocolError.invalidArguments, message);
-}
-
-function csvField(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /**
@@ -125,13 +122,13 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
       const sheet = sheetArgument(sheetId);
       const used = editor.usedRange(sheet);
       if (!workbook.cells(sheet)?.size) return '';
-      const lines: string[] = [];
+      const rows: string[][] = [];
       for (let row = 0; row <= used.bottom; row++) {
         const fields: string[] = [];
-        for (let column = 0; column <= used.right; column++) fields.push(csvField(editor.values.shown(sheet, row, column).text));
-        lines.push(fields.join(','));
+        for (let column = 0; column <= used.right; column++) fields.push(editor.values.shown(sheet, row, column).text);
+        rows.push(fields);
       }
-      return lines.join('\r\n');
+      return formatDelimited(rows, ',', '\r\n');
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { formatA1 } from '../../src/model/sheets/a1.js';
 import { parseCellKey } from '../../src/model/content.js';
-import { toolButton, type SpreadsheetEditor } from './editor.js';
+import { toolButton } from '../shared/tool-button.js';
+import type { SpreadsheetEditor } from './editor.js';
 import { t } from './messages.js';
 
 /** A cell whose shown text holds what was searched. */

@@ -1,5 +1,5 @@
 import { ALIGNMENTS, type CellStyle, type HorizontalAlignment, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { toolButton } from './editor.js';
+import { toolButton } from '../shared/tool-button.js';
 import { t } from './messages.js';
 
 /** The colour a cell has without a style of its own: picking it takes the style's colour away. */

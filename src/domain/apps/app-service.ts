@@ -5,46 +5,13 @@ import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
 import type { AppsTable } from '../../storage/schema.js';
 import { FILE_TYPES, isFileType, type FileType } from '../../model/file-types.js';
-import type { AppChanges } from './app-changes.js';
-import { defaultSeatPolicy, isSeatPolicy, SEAT_POLICIES, type SeatPolicy } from '../seats/seat-policy.js';
+import type { App, AppDirectory, AppSettings } from '../../apps/app.js';
+import type { AppChanges } from '../../apps/app-changes.js';
+import { defaultSeatPolicy, isSeatPolicy, SEAT_POLICIES } from '../../apps/seat-policy.js';
 import { normalizeEndpointUrl } from './endpoint-url.js';
-import { normalizeFrameOrigins, originAllowed } from './frame-origins.js';
+import { normalizeFrameOrigins, originAllowed } from '../../apps/frame-origins.js';
 
-export interface App {
-  id: string;
-  name: string;
-  secret: string;
-  availableFileTypes: FileType[];
-  premiumFileTypes: FileType[];
-  memberLimit: number;
-  validFrom: number;
-  validUntil: number | null;
-  endpointUrl: string | null;
-  /** Per-app override of the default request budget per second; null uses the service default. */
-  qpsLimit: number | null;
-  /**
-   * Host origins allowed to frame the editor page (`frame-ancestors`, src/http/frame-ancestors.ts), in normal
-   * form (domain/apps/frame-origins.ts); empty: any origin.
-   */
-  frameOrigins: string[];
-  /** who may use the application according to their seat (domain/seats/seat-policy.ts) */
-  seatPolicy: SeatPolicy;
-}
-
-export interface AppSettings {
-  name?: string;
-  availableFileTypes?: FileType[];
-  premiumFileTypes?: FileType[];
-  memberLimit?: number;
-  validUntil?: number | null;
-  endpointUrl?: string | null;
-  qpsLimit?: number | null;
-  /** replaces the list; [] allows any origin */
-  frameOrigins?: string[];
-  seatPolicy?: SeatPolicy;
-}
-
-export const DEFAULT_MEMBER_LIMIT = 1000;
+const DEFAULT_MEMBER_LIMIT = 1000;
 const APP_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * How long a looked-up app is reused. Changes are announced (AppChanges) and drop it at once on every process
@@ -99,7 +66,7 @@ function validateSettings(settings: AppSettings): AppSettings {
 }
 
 /** Applications (integrators): their credentials, licence and callback address. */
-export class AppService {
+export class AppService implements AppDirectory {
   private readonly cache = new Map<string, { app: App | undefined; expires: number }>();
 
   constructor(

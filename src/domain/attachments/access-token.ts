@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ACCESS_TOKEN_TYPE, assertAppValid, CLOCK_TOLERANCE_SECONDS, MAX_SIGNATURE_LENGTH, type AppLookup } from '../../auth/signature.js';
 import { ApiError, Errors } from '../../errors.js';
-import type { App } from '../apps/app-service.js';
+import type { App } from '../../apps/app.js';
 import { isBucket, type Bucket } from './buckets.js';
 
 /** How long an access token may be used after `POST /uploader/token` issued it. */

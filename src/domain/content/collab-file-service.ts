@@ -1,11 +1,12 @@
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
-import type { App } from '../apps/app-service.js';
+import type { App } from '../../apps/app.js';
 import { attachmentGuidOf, attachmentPath, type AttachmentService } from '../attachments/attachment-service.js';
 import type { CollabFile, FileService } from '../files/file-service.js';
 import { mentionsOfContent } from './mentions.js';
-import type { ContentActor, ContentService } from './content-service.js';
+import type { ContentActor } from './collaboration-context.js';
+import type { ContentService } from './content-service.js';
 import { imageReferencesOf } from './image-references.js';
 import { docFromState, richTextOf, type ContentKind } from '../../model/content.js';
 import { plainTextOf } from './plain-text.js';

@@ -11,34 +11,9 @@ import type { FileService } from '../files/file-service.js';
 import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, type ContentKind } from '../../model/content.js';
-import { SessionAccess, type AccessSource, type SessionPermissions } from './session-access.js';
-
-/** Who makes a change: the integrator's user id, and the token of the request that carried it. */
-export interface ContentActor {
-  userId: string;
-  token?: string | undefined;
-  /** display name, when known (from the integrator's user callback); kept with history entries */
-  name?: string | undefined;
-}
-
-/** What a collaboration connection was admitted with (routes/collaboration.ts decides it). */
-export interface CollaborationContext {
-  appId: string;
-  fileId: string;
-  actor: ContentActor;
-  /** the integrator's answer at admission: without `editable` the session is read-only */
-  permissions: SessionPermissions;
-  /**
-   * Asks the integrator again what the user may do now (sessions last long; permissions change); `fresh`
-   * goes past the short-lived answer cache. Throws when the integrator cannot answer.
-   */
-  recheck?: (options: { fresh: boolean }) => Promise<SessionPermissions>;
-  /**
-   * A table base: its data lives in the table API, so its session carries presence (awareness) and the
-   * service's notices only: an empty document that is never loaded, stored or written.
-   */
-  presenceOnly?: boolean;
-}
+import { SessionAccess, type AccessSource } from './session-access.js';
+import type { CollaborationContext, ContentActor } from './collaboration-context.js';
+import { BroadcastGuard, CollaboratorEvents, FILE_DELETED_CLOSE_CODE, Persistence, SessionGate, type LiveDocumentStore } from './collaboration-extensions.js';
 
 /** Where content events go: the transactional outbox (src/events/outbox.ts). */
 export interface EventSink {
@@ -139,12 +114,8 @@ const RECOVERY_CHECKS_KEPT = 100_000;
 /** Extra wait beyond the coalescing window before stored-but-unrecorded updates count as abandoned. */
 const RECOVERY_MARGIN_MS = 5000;
 
-/** WebSocket close code sent to a client whose message does not decode (4000-4999: application codes). */
-export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 /** WebSocket close code sent to every editor when the process stops: reconnect (to another process). */
 export const SERVICE_RESTART_CLOSE_CODE = 1012;
-/** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
-export const FILE_DELETED_CLOSE_CODE = 4404;
 /** Wait before storing an editor's update again after a storage failure; it doubles up to STORE_RETRY_MAX_MS. */
 const STORE_RETRY_FIRST_MS = 50;
 const STORE_RETRY_MAX_MS = 5000;
@@ -538,74 +509,37 @@ export class ContentService {
   private serverFor(appId: string): Hocuspocus {
     let server = this.servers.get(appId);
     if (!server) {
-      const fanout = this.options.fanout?.extension(appId);
-      server = new Hocuspocus({ name: `svc-${appId}`, quiet: true, extensions: fanout ? [fanout, this.extension(appId)] : [this.extension(appId)] });
+      server = new Hocuspocus({ name: `svc-${appId}`, quiet: true, extensions: this.extensions(appId) });
       this.servers.set(appId, server);
       this.startPolling();
     }
     return server;
   }
 
-  private extension(appId: string): Extension {
-    return {
-      extensionName: 'svc-content',
-      onConnect: async ({ documentName, context, connectionConfig }) => {
-        const admitted = context as CollaborationContext;
-        // the WebSocket was admitted for one file: a provider may not switch to another over it
-        if (documentName !== admitted.fileId || admitted.appId !== appId) throw new Error(`connection admitted for ${admitted.fileId}, not ${documentName}`);
-        connectionConfig.readOnly = admitted.presenceOnly === true || !admitted.permissions.editable;
-      },
-      onLoadDocument: async ({ document, documentName, context }) => {
-        if ((context as CollaborationContext).presenceOnly) return;
+  /** One application's extensions, in the order their hooks run (collaboration-extensions.ts). */
+  private extensions(appId: string): Extension[] {
+    const logger = () => this.log;
+    const documents: LiveDocumentStore = {
+      load: async (document) => {
         // while editors have it open, reads use the live document; the decoded copy stays (within the cache's
         // budget) for `readStored`: the spreadsheet's first screen reads it, formulas computed, while this loads
-        const kind = await this.kindOf(appId, documentName);
-        const { content } = await this.loadStored(appId, documentName, kind);
-        applyStored(document, content, FROM_STORAGE, this.badEntry(appId, documentName));
-        this.live.set(document, { appId, fileId: documentName, kind, seenSeq: content.seq, catchingUp: undefined });
+        const kind = await this.kindOf(appId, document.name);
+        const { content } = await this.loadStored(appId, document.name, kind);
+        applyStored(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
+        this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, catchingUp: undefined });
       },
-      beforeHandleMessage: async ({ connection, update, document, context }) => {
-        if (isClientBroadcast(update)) {
-          // a client may not speak to the others in the service's voice (svc:access, svc:conversation); a
-          // provider never sends this message type, so its sender is hostile or broken
-          this.log?.warn({ appId, fileId: document.name }, 'client broadcast of a stateless message refused; connection closed');
-          connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'broadcast not allowed');
-          throw new Error('client broadcast refused');
-        }
-        if (connection.readOnly) return;
-        try {
-          const incoming = incomingUpdate(update);
-          // tracked: a shutdown waits until an update being stored is stored
-          if (incoming) await this.track(this.persistIncoming(document, incoming, (context as CollaborationContext).actor));
-        } catch (error) {
-          if (error instanceof ContentMissing) {
-            // the file was deleted under its editors: end every session of it
-            this.log?.info({ appId, fileId: document.name }, 'file deleted while open; sessions closed');
-            for (const open of document.getConnections()) open.webSocket.close(FILE_DELETED_CLOSE_CODE, 'file deleted');
-            throw error;
-          }
-          // a client that sends what Yjs cannot read is out of step or hostile: end its session
-          this.log?.warn({ err: error, appId, fileId: document.name }, 'malformed collaboration message; connection closed');
-          connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'malformed update');
-          throw error;
-        }
-      },
-      connected: async ({ context, connection }) => {
-        const admitted = context as CollaborationContext;
-        this.access.open(connection, { appId: admitted.appId, fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, recheck: admitted.recheck });
-        await this.track(this.emitCollaborator(admitted, 'enter', connection.socketId));
-      },
-      onStateless: async ({ connection, payload }) => {
-        this.access.fromClient(connection, payload);
-      },
-      onDisconnect: async ({ context, socketId }) => {
-        this.access.closed(socketId);
-        await this.track(this.emitCollaborator(context as CollaborationContext, 'leave', socketId));
-      },
-      afterUnloadDocument: async ({ documentName }) => {
-        this.track(this.flush(appId, documentName).then(() => this.compact(appId, documentName, 1)));
-      },
+      // tracked: a shutdown waits until an update being stored is stored
+      persist: (document, update, actor) => this.track(this.persistIncoming(document, update, actor)),
+      unloaded: (fileId) => void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1))),
     };
+    const fanout = this.options.fanout?.extension(appId);
+    return [
+      ...(fanout ? [fanout] : []),
+      new BroadcastGuard(logger),
+      new SessionGate(appId, this.access),
+      new Persistence(documents, logger),
+      new CollaboratorEvents((context, action, clientId) => this.track(this.emitCollaborator(context, action, clientId))),
+    ];
   }
 
   /**
@@ -900,65 +834,4 @@ function hasPending(doc: Y.Doc): boolean {
  */
 function markSeen(state: LiveState, seq: number): void {
   if (seq === state.seenSeq + 1) state.seenSeq = seq;
-}
-
-/** Hocuspocus message types (varUint after the document name) that the engine looks at. */
-const MessageType = { sync: 0, syncReply: 4, broadcastStateless: 6 } as const;
-
-/** Reads a raw Hocuspocus message: varString documentName, varUint message type, then the type's fields. */
-function messageReader(message: Uint8Array) {
-  let offset = 0;
-  const readVarUint = (): number => {
-    let value = 0;
-    let shift = 0;
-    for (;;) {
-      if (offset >= message.length) throw new Error('truncated message');
-      const byte = message[offset++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-      if (byte < 0x80) return value;
-      if (shift > 49) throw new Error('varuint too long');
-    }
-  };
-  const nameLength = readVarUint();
-  offset += nameLength;
-  const type = readVarUint();
-  return {
-    type,
-    readVarUint,
-    readBytes(length: number): Uint8Array {
-      if (offset + length > message.length) throw new Error('truncated update');
-      return message.subarray(offset, (offset += length));
-    },
-  };
-}
-
-/**
- * The Yjs update carried by a raw Hocuspocus message (sync step 2 or update), or undefined for every other
- * message. Layout: varString documentName, varUint message type (0 Sync / 4 SyncReply), varUint sync type
- * (1 step 2, 2 update), varUint8Array update.
- */
-export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
-  try {
-    const reader = messageReader(message);
-    if (reader.type !== MessageType.sync && reader.type !== MessageType.syncReply) return undefined;
-    const syncType = reader.readVarUint();
-    if (syncType !== 1 && syncType !== 2) return undefined;
-    return reader.readBytes(reader.readVarUint());
-  } catch {
-    throw new Error('malformed collaboration message');
-  }
-}
-
-/**
- * Whether a raw message asks the server to pass a stateless message on to every connection of the document
- * (Hocuspocus BroadcastStateless). Providers never send it; only the service speaks to all editors. A message
- * too short to tell is not one (Hocuspocus itself refuses it).
- */
-export function isClientBroadcast(message: Uint8Array): boolean {
-  try {
-    return messageReader(message).type === MessageType.broadcastStateless;
-  } catch {
-    return false;
-  }
 }

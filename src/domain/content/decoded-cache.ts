@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type * as Y from 'yjs';
 
 /**
@@ -25,60 +26,39 @@ export interface DecodedEntry {
   bytes: number;
 }
 
+/** The entries by file, least recently used out first when their estimated memory passes the budget (lru-cache). */
 export class DecodedCache {
-  /** insertion order is recency order: a hit moves the entry to the end */
-  private readonly entries = new Map<string, DecodedEntry>();
-  private total = 0;
+  /** undefined: a budget of 0, nothing is kept */
+  private readonly entries: LRUCache<string, DecodedEntry> | undefined;
 
-  constructor(private readonly budgetBytes: number) {}
+  constructor(budgetBytes: number) {
+    // Evicted documents are dropped, not destroyed: a request that read one a moment ago may still be using it.
+    this.entries = budgetBytes > 0 ? new LRUCache({ maxSize: budgetBytes, sizeCalculation: (entry) => entry.bytes }) : undefined;
+  }
 
   get(key: string): DecodedEntry | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry;
+    return this.entries?.get(key);
   }
 
   /** Keeps `doc` unless it alone is larger than the budget; evicts the least recently used beyond it. */
   set(key: string, doc: Y.Doc, seq: number, encodedBytes: number): void {
     this.delete(key);
-    const bytes = encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE;
-    if (bytes > this.budgetBytes) return;
-    this.entries.set(key, { doc, seq, bytes });
-    this.total += bytes;
-    this.evict();
+    this.entries?.set(key, { doc, seq, bytes: encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE });
   }
 
-  /** Records updates applied to a cached document: its new seq and the memory they add. */
+  /** Records updates applied to a cached document: its new seq and the memory they add (evicting others, or it). */
   grew(key: string, seq: number, encodedBytes: number): void {
-    const entry = this.entries.get(key);
+    const entry = this.entries?.peek(key);
     if (!entry) return;
-    entry.seq = Math.max(entry.seq, seq);
-    const added = encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE;
-    entry.bytes += added;
-    this.total += added;
-    this.evict();
+    this.entries?.set(key, { doc: entry.doc, seq: Math.max(entry.seq, seq), bytes: entry.bytes + encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE });
   }
 
   delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.total -= entry.bytes;
+    this.entries?.delete(key);
   }
 
   /** Estimated bytes held (for tests and diagnostics). */
   get size(): number {
-    return this.total;
-  }
-
-  // Evicted documents are dropped, not destroyed: a request that read one a moment ago may still be using it.
-  private evict(): void {
-    for (const [key, entry] of this.entries) {
-      if (this.total <= this.budgetBytes) return;
-      this.entries.delete(key);
-      this.total -= entry.bytes;
-    }
+    return this.entries?.calculatedSize ?? 0;
   }
 }

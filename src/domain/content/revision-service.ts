@@ -3,10 +3,16 @@ import { revisionEvent } from '../../events/builders.js';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { ContentRevisionsTable } from '../../storage/schema.js';
-import { CONVERSATION_HISTORY_TYPE } from '../conversations/activity.js';
 import { BEHAVIOR_HISTORY_TYPE } from '../behavior-history/behavior-history-service.js';
-import { HistoryType, type ContentActor, type ContentService, type EventSink } from './content-service.js';
+import type { ContentActor } from './collaboration-context.js';
+import { HistoryType, type ContentService, type EventSink } from './content-service.js';
 import { docFromState, replaceContent } from '../../model/content.js';
+
+/**
+ * doc-sidebar-info `historyType` of the conversation activity rows (domain/conversations/activity.ts) listed beside edit
+ * history (1-3, content-service.ts); the edit history's listing owns the numbering.
+ */
+export const CONVERSATION_HISTORY_TYPE = 4;
 
 /** A named revision (contract notes 3, `GET …/revisions`). */
 export interface Revision {

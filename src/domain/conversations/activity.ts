@@ -1,9 +1,6 @@
 import type { IntegratorUser } from '../../integrator/types.js';
 import type { Db } from '../../storage/database.js';
 
-/** doc-sidebar-info `historyType` of conversation activity, beside edit history (1-3, content-service.ts). */
-export const CONVERSATION_HISTORY_TYPE = 4;
-
 export type ActivityAction = 'comment' | 'reply' | 'edit' | 'delete' | 'close' | 'reopen';
 
 /** Writes one line of conversation activity in the transaction of the change it describes. */

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FilesTable } from '../../storage/schema.js';
-import type { App } from '../apps/app-service.js';
+import type { App } from '../../apps/app.js';
 import type { FileType } from '../../model/file-types.js';
 
 export interface CollabFile {

@@ -2,7 +2,6 @@ import type { ProseMirrorNode } from '../../model/rich-text/schema.js';
 import type { BoxFrame, Cell } from '../../model/content.js';
 import type { ErrorName } from '../../errors.js';
 import type { FileType } from '../../model/file-types.js';
-import type { ZipLimits } from './zip-guard.js';
 
 /**
  * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
@@ -82,6 +81,16 @@ export interface ImportedTable {
   columns: Array<{ name: string; type: string }>;
   /** values by column name, as the table API's valueMap */
   rows: Array<Record<string, unknown>>;
+}
+
+/** How far a zip container (docx, xlsx, pptx) may go before the import refuses it (zip-guard.ts checks them). */
+export interface ZipLimits {
+  /** entries in the archive */
+  maxEntries: number;
+  /** all entries together, uncompressed */
+  maxUncompressedBytes: number;
+  /** uncompressed : compressed of one entry larger than 1 MiB */
+  maxRatio: number;
 }
 
 /** What the converter thread (converter-worker.ts) is given for one import, and what it answers. */

@@ -1,7 +1,6 @@
 import * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
-import type { ImportConfig } from '../../config.js';
 import type { AccessService } from '../../integrator/access-service.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { Storage } from '../../storage/database.js';
@@ -25,6 +24,18 @@ import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
 export const IMPORT_KIND = 'import';
 /** An import runs at most this long (fetch, conversion, storing), then fails with 120002. */
 export const IMPORT_MAX_RUN_MS = 10 * 60_000;
+
+/** Import's options, read from SVC_IMPORT_* and SVC_CONVERTER_* by src/config.ts. */
+export interface ImportConfig {
+  /** Largest file accepted for import (upload or fileUrl), bytes; above it 413 / 121003. */
+  limitBytes: number;
+  /** Heap of one converter thread, MiB; a file needing more is refused with 121011. */
+  converterMemoryMb: number;
+  /** Deadline of one conversion, ms. */
+  converterTimeoutMs: number;
+  /** Deadline of fetching a fileUrl, ms (121009 past it). */
+  fetchTimeoutMs: number;
+}
 
 export interface ImportRequest {
   fileId: string;

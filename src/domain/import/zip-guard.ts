@@ -1,14 +1,5 @@
 import yauzl from 'yauzl';
-import { ConversionError } from './conversion.js';
-
-export interface ZipLimits {
-  /** entries in the archive */
-  maxEntries: number;
-  /** all entries together, uncompressed */
-  maxUncompressedBytes: number;
-  /** uncompressed : compressed of one entry larger than 1 MiB */
-  maxRatio: number;
-}
+import { ConversionError, type ZipLimits } from './conversion.js';
 
 export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxUncompressedBytes: 512 * 1024 * 1024, maxRatio: 200 };
 

@@ -1,6 +1,5 @@
 import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
-import type { ImportConfig } from '../../config.js';
 import type { AccessService } from '../../integrator/access-service.js';
 import type { CallbackClient } from '../../integrator/callback-client.js';
 import type { FileMetadata } from '../../integrator/types.js';
@@ -16,7 +15,7 @@ import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-e
 import { WorkerPool } from '../conversion/worker-pool.js';
 import { fetchFileUrl } from '../import/file-url.js';
 import { targetsOf } from '../import/import-formats.js';
-import type { ImportService } from '../import/import-service.js';
+import type { ImportConfig, ImportService } from '../import/import-service.js';
 import { PDF_CHECK_WORKER, type PdfCheckAnswer, type PdfCheckJob } from './pdf-check.js';
 import { isViewSignature, VIEW_LINK_TTL_MS, viewSignature, type ViewGrant } from './view-link.js';
 

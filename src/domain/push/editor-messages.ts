@@ -1,4 +1,4 @@
-import type { EditorPush } from '../apps/app-changes.js';
+import type { EditorPush } from '../../apps/app-changes.js';
 
 /**
  * The stateless messages open editors get about pushes and reported events (docs/PUSH-AND-EVENTS.md). The

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ApiError, Errors } from '../../errors.js';
-import type { AppChange, AppChanges, EditorPush } from '../apps/app-changes.js';
+import type { AppChange, AppChanges, EditorPush } from '../../apps/app-changes.js';
 import type { FileService } from '../files/file-service.js';
 import { fileDeletedMessage, fileRenamedMessage, pushMessage, userUpdatedMessage } from './editor-messages.js';
 

@@ -1,6 +1,6 @@
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
-import type { AppChange, AppChanges } from '../apps/app-changes.js';
+import type { AppChange, AppChanges } from '../../apps/app-changes.js';
 import type { FileService } from '../files/file-service.js';
 
 /** The event types an integrator may report (docs/PUSH-AND-EVENTS.md "Reported events"). */

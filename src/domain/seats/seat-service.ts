@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { ApiError, Errors } from '../../errors.js';
 import type { Storage } from '../../storage/database.js';
 import type { Database } from '../../storage/schema.js';
-import type { SeatPolicy } from './seat-policy.js';
+import type { SeatPolicy } from '../../apps/seat-policy.js';
 
 /** Seat status (spec 2.4). */
 export const SeatStatus = { activated: 1, disabled: 0, notEnabled: -1 } as const;

@@ -1,48 +1,15 @@
 import type * as Y from 'yjs';
 import { sheetsOf } from '../../model/content.js';
 import { MAX_COLUMNS } from '../../model/sheets/a1.js';
-import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
+import { styleOf } from '../../model/sheets/cell-style.js';
 import { formatOf } from '../../model/sheets/cells.js';
 import { calculationOf, sheetIds } from '../../model/sheets/formulas/index.js';
-import { columnWidthOf, frozenRowsOf, shownOf, type ShownKind } from '../../model/sheets/layout.js';
+import { columnWidthOf, frozenRowsOf, shownOf } from '../../model/sheets/layout.js';
+import type { FirstScreen, FirstScreenCell } from '../../model/sheets/first-screen.js';
 import { findSheet, nameOf, cellsOf, countOf } from './workbook.js';
 import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT } from '../../model/content.js';
 
-/** Most rows and pixels of width one first screen covers: a large screen's view, never a bulk read. */
-export const MAX_FIRST_SCREEN_ROWS = 500;
-export const MAX_FIRST_SCREEN_WIDTH = 20_000;
-
-export interface FirstScreenCell {
-  row: number;
-  column: number;
-  /** the text the cell shows (formulas computed, values under their number format) */
-  text: string;
-  kind: Exclude<ShownKind, 'empty' | 'pending'>;
-  /** absent for the default look */
-  style?: CellStyle;
-}
-
-/**
- * The top-left corner of a sheet as the spreadsheet editor first shows it (docs/BROWSER.md "First screen"):
- * the sheets' names, the sheet's size and layout, and the non-empty cells of its first `rows` rows across
- * as many columns as fit in `width` pixels. The editor page draws it read-only while the collaboration sync
- * of the whole document runs.
- */
-export interface FirstScreen {
-  sheets: Array<{ sheetId: string; name: string }>;
-  sheetId: string;
-  name: string;
-  rowCount: number;
-  columnCount: number;
-  frozenRows: number;
-  /** rows 0 to rows-1 and columns 0 to columns-1 are covered: their cells not listed are empty */
-  rows: number;
-  columns: number;
-  /** widths of the covered columns, pixels */
-  columnWidths: number[];
-  cells: FirstScreenCell[];
-}
-
+/** The first screen (model/sheets/first-screen.ts) of a sheet of the document. */
 export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, width: number): FirstScreen {
   const { sheet, index } = findSheet(doc, sheetName);
   const ids = sheetIds(doc);

@@ -6,7 +6,8 @@ import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
 import type { CellInput, ValueRender } from '../../model/sheets/cells.js';
-import { firstScreen, type FirstScreen } from './first-screen.js';
+import type { FirstScreen } from '../../model/sheets/first-screen.js';
+import { firstScreen } from './first-screen.js';
 import {
   addSheet,
   appendValues,

@@ -1,6 +1,6 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { originAllowed } from '../../domain/apps/frame-origins.js';
+import { originAllowed } from '../../apps/frame-origins.js';
 
 /** Request headers a page may send: the credentials and the body's type. */
 const ALLOWED_HEADERS = ['content-type', 'x-svc-signature', 'x-svc-token', 'x-request-id'];

@@ -1,4 +1,4 @@
-import type { ContentActor } from '../../domain/content/content-service.js';
+import type { ContentActor } from '../../domain/content/collaboration-context.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { Permission } from '../../integrator/types.js';
 import type { Services } from '../../services.js';

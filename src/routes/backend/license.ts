@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, Errors } from '../../errors.js';
 import { FILE_TYPES } from '../../model/file-types.js';
-import { SEAT_POLICIES } from '../../domain/seats/seat-policy.js';
+import { SEAT_POLICIES } from '../../apps/seat-policy.js';
 import { SeatStatus, type SeatStatusValue } from '../../domain/seats/seat-service.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';

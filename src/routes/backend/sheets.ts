@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MAX_ROWS } from '../../model/sheets/a1.js';
-import { MAX_FIRST_SCREEN_ROWS, MAX_FIRST_SCREEN_WIDTH } from '../../domain/sheets/first-screen.js';
+import { MAX_FIRST_SCREEN_ROWS, MAX_FIRST_SCREEN_WIDTH } from '../../model/sheets/first-screen.js';
 import { MAX_SHEET_NAME } from '../../model/sheets/sheet-names.js';
 import { MAX_WRITE_CELLS } from '../../domain/sheets/workbook.js';
 import { Errors } from '../../errors.js';

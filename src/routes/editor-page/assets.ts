@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_DIR } from '../../paths.js';
-import type { EditorFileType } from './boot.js';
+import type { EditorFileType } from '../../model/editor-boot.js';
 
 /** URL paths of the browser builds (web/vite.config.ts and sdk/vite.config.ts name the same). */
 export const EDITOR_ASSETS_PATH = '/sdk/v2/editor/';

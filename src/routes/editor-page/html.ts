@@ -1,15 +1,9 @@
 import { Errors, type ApiError, type ErrorSpec } from '../../errors.js';
-import type { EditorBoot, EditorLanguage } from './boot.js';
+import type { EditorBoot, EditorLanguage } from '../../model/editor-boot.js';
 import { PAGE_TEXT, type ErrorReason } from './languages.js';
 import type { PageAssets } from './assets.js';
 import type { LoadingScreen } from './page-options.js';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text for HTML text and attribute positions. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
-}
+import { escapeHtml } from '../../html-escape.js';
 
 /**
  * JSON for a `<script type="application/json">` element: `<`, `>` and `&` escaped so that no value (a user

@@ -9,7 +9,7 @@ import { toApiError } from '../../http/error-mapping.js';
 import { frameAncestors } from '../../http/frame-ancestors.js';
 import type { Permission } from '../../integrator/types.js';
 import { hasEditor, pageAssets } from './assets.js';
-import type { EditorBoot, EditorFileType, EditorPermissions } from './boot.js';
+import type { EditorBoot, EditorFileType, EditorPermissions } from '../../model/editor-boot.js';
 import { renderEditorPage, renderErrorPage } from './html.js';
 import { pageLanguage } from './languages.js';
 import { loadingScreen, startParams } from './page-options.js';

@@ -1,4 +1,4 @@
-import { EDITOR_LANGUAGES, type EditorLanguage } from './boot.js';
+import { EDITOR_LANGUAGES, type EditorLanguage } from '../../model/editor-boot.js';
 
 /**
  * The page's language: the iframe's `lang` when we have it, else the best of the browser's Accept-Language,

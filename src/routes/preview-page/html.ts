@@ -1,7 +1,8 @@
 import type { Preview, PreviewPart } from '../../domain/preview/preview-service.js';
-import type { EditorLanguage } from '../editor-page/boot.js';
-import { escapeHtml, jsonForScript } from '../editor-page/html.js';
-import type { ViewerData } from './viewer-data.js';
+import type { EditorLanguage } from '../../model/editor-boot.js';
+import { escapeHtml } from '../../html-escape.js';
+import { jsonForScript } from '../editor-page/html.js';
+import type { ViewerData } from '../../model/viewer-data.js';
 
 const STRINGS = {
   'zh-CN': {

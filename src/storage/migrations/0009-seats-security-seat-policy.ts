@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Per-application seat policy (`apps.seat_policy`, domain/seats/seat-policy.ts): `open`, `auto` or `strict`.
+ * Per-application seat policy (`apps.seat_policy`, apps/seat-policy.ts): `open`, `auto` or `strict`.
  * Every existing application gets `open`, the behaviour it had before seats were enforced.
  */
 export const seatPolicy: Migration = {

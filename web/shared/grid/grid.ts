@@ -82,7 +82,7 @@ export interface GridOptions {
   /** starts an editor over a cell; without it the grid cannot be edited in place */
   editCell?(host: CellEditorHost): void;
   onSelectionChange?(selection: GridSelection): void;
-  /** Ctrl+C / Ctrl+X: the text to put on the clipboard for the range (TSV, see tsv.ts) */
+  /** Ctrl+C / Ctrl+X: the text to put on the clipboard for the range (TSV, see src/model/sheets/delimited.ts) */
   onCopy?(range: CellRange): string;
   /** Ctrl+V: clipboard text to put at the selection */
   onPaste?(text: string, selection: CellRange): void;

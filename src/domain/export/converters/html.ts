@@ -2,7 +2,8 @@ import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { columnLetters } from '../../../model/sheets/a1.js';
 import { styleCss } from '../../../model/sheets/cell-style.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
-import { escapeHtml, inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
+import { escapeHtml } from '../../../html-escape.js';
+import { inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
 
 /**
  * Any source → one self-contained HTML page that headless Chromium prints to PDF or photographs to JPEG

@@ -89,7 +89,3 @@ export function safeHref(value: unknown): string | undefined {
     return undefined;
   }
 }
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}

@@ -3,15 +3,16 @@ import { element } from '../../shell.js';
 import { invalidArgument, stringArgument } from '../arguments.js';
 import { formatTime } from '../format.js';
 import { PanelNotice } from '../notice.js';
-import type { Panel } from '../panel-host.js';
-import type { PanelsContext } from '../panels-context.js';
+import type { Panel, PanelHost } from '../panel-host.js';
+import type { EditorContext } from '../../editor-context.js';
+import type { LivePermissions } from '../live-permissions.js';
 import { HistoryApi, type HistoryEntry, type Revision } from './history-api.js';
 import { t } from './messages.js';
 import { revisionRequest } from '../../revisions.js';
 import type { OldVersionView } from './old-version-view.js';
 
 /** What the history panel needs of its editor kind: it works for any kind that gives it a view of old versions. */
-export type HistoryContext = Pick<PanelsContext, 'api' | 'shell' | 'panels' | 'permissions'>;
+export type HistoryContext = Pick<EditorContext, 'api' | 'shell'> & { panels: PanelHost; permissions: LivePermissions };
 
 const HISTORY_LABEL: Record<number, 'history.type1' | 'history.type2' | 'history.type3' | 'history.type4'> = {
   1: 'history.type1',

@@ -1,17 +1,17 @@
-import type { RichTextEditor } from '../../rich-text/editor.js';
-import type { EditorContext } from '../editor-context.js';
+import type { RichTextEditor } from '../editor.js';
+import type { EditorContext } from '../../shared/editor-context.js';
 import { BookmarksPanel } from './bookmarks/bookmarks-panel.js';
 import { CommentsPanel } from './comments/comments-panel.js';
 import { DiscussionPanel } from './discussion/discussion-panel.js';
-import { HistoryPanel } from './history/history-panel.js';
-import { OldVersionView } from './history/old-version-view.js';
-import { richTextVersions } from './history/rich-text-versions.js';
-import { LivePermissions } from './live-permissions.js';
+import { HistoryPanel } from '../../shared/panels/history/history-panel.js';
+import { OldVersionView } from '../../shared/panels/history/old-version-view.js';
+import { richTextVersions } from './rich-text-versions.js';
+import { LivePermissions } from '../../shared/panels/live-permissions.js';
 import { PagedLayout } from './pages/paged-layout.js';
 import { TocPanel } from './toc/toc-panel.js';
-import { PanelHost, type Panel } from './panel-host.js';
+import { PanelHost, type Panel } from '../../shared/panels/panel-host.js';
 import type { PanelsContext } from './panels-context.js';
-import './panels.css';
+import '../../shared/panels/panels.css';
 
 /**
  * The side panels of the rich-text editors (docs/BROWSER.md "Panels"), mounted beside `editor`, with their

@@ -1,4 +1,4 @@
-import { defineMessages } from '../../i18n/index.js';
+import { defineMessages } from '../../../shared/i18n/index.js';
 
 export const t = defineMessages(
   {

@@ -1,7 +1,7 @@
 import type { Editor } from '@tiptap/core';
 import { createMappablePosition } from '@tiptap/extension-collaboration';
 import * as Y from 'yjs';
-import type { DocumentSelection } from './comment-store.js';
+import type { DocumentSelection } from '../../../shared/panels/comments/comment-store.js';
 
 function base64(bytes: Uint8Array): string {
   let binary = '';

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import { ApiError, Errors } from '../../errors.js';
+import { ApiError, Errors } from '../errors.js';
 
 /** Most allowed host origins one application may list. */
 export const MAX_FRAME_ORIGINS = 50;

@@ -1,18 +1,18 @@
-import type { EditorMethod } from '../../bridge.js';
-import { element } from '../../shell.js';
-import { invalidArgument, optionsArgument, stringArgument } from '../arguments.js';
-import { renderInlineNodes, type ConversationContent } from '../composer/inline-content.js';
-import { MentionComposer } from '../composer/mention-composer.js';
-import { formatTime } from '../format.js';
-import { PanelNotice } from '../notice.js';
-import { messageOf, t as panelText } from '../messages.js';
-import type { Panel } from '../panel-host.js';
+import type { EditorMethod } from '../../../shared/bridge.js';
+import { element } from '../../../shared/shell.js';
+import { invalidArgument, optionsArgument, stringArgument } from '../../../shared/panels/arguments.js';
+import { renderInlineNodes, type ConversationContent } from '../../../shared/panels/composer/inline-content.js';
+import { MentionComposer } from '../../../shared/panels/composer/mention-composer.js';
+import { formatTime } from '../../../shared/panels/format.js';
+import { PanelNotice } from '../../../shared/panels/notice.js';
+import { messageOf, t as panelText } from '../../../shared/panels/messages.js';
+import type { Panel } from '../../../shared/panels/panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
 import { anchorOf } from './anchor.js';
 import { CommentHighlights } from './comment-highlights.js';
-import { CommentStore, type CommentData, type DocumentSelection, type ThreadData } from './comment-store.js';
-import { redrawKeepingFocus } from '../keep-focus.js';
-import { t } from './messages.js';
+import { CommentStore, type CommentData, type DocumentSelection, type ThreadData } from '../../../shared/panels/comments/comment-store.js';
+import { redrawKeepingFocus } from '../../../shared/panels/keep-focus.js';
+import { t } from '../../../shared/panels/comments/messages.js';
 
 interface Draft {
   selection: DocumentSelection;

@@ -1,7 +1,7 @@
 import { nodesOfType, onDocumentChange, scrollToNode } from '../outline.js';
-import { element } from '../../shell.js';
-import type { Panel } from '../panel-host.js';
-import { PanelNotice } from '../notice.js';
+import { element } from '../../../shared/shell.js';
+import type { Panel } from '../../../shared/panels/panel-host.js';
+import { PanelNotice } from '../../../shared/panels/notice.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
 

@@ -1,7 +1,7 @@
-import type { EditorMethod } from '../../bridge.js';
-import { element } from '../../shell.js';
+import type { EditorMethod } from '../../../shared/bridge.js';
+import { element } from '../../../shared/shell.js';
 import { nodesOfType, onDocumentChange, scrollToNode } from '../outline.js';
-import type { Panel } from '../panel-host.js';
+import type { Panel } from '../../../shared/panels/panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
 

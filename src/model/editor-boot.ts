@@ -1,6 +1,6 @@
 /**
  * What the server tells the editor application when it serves the editor page, as JSON in a
- * `<script type="application/json" id="svc-boot">` element. The editor (web/shared/boot.ts) imports this type,
+ * `<script type="application/json" id="svc-boot">` element (routes/editor-page/html.ts writes it). The editor (web/shared/boot.ts) imports this type,
  * so keep this file free of runtime imports: it is compiled for Node and for the browser.
  */
 

@@ -1,8 +1,8 @@
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
-import type { EditorMethod } from '../../bridge.js';
-import { element } from '../../shell.js';
-import { integerArgument, invalidArgument } from '../arguments.js';
+import type { EditorMethod } from '../../../shared/bridge.js';
+import { element } from '../../../shared/shell.js';
+import { integerArgument, invalidArgument } from '../../../shared/panels/arguments.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
 import { GAP_CLASS, PAGE, PAGE_PITCH, pageBreaks, type PageBreak } from './page-breaks.js';

@@ -5,7 +5,8 @@ import type { Storage } from '../../storage/database.js';
 import { attachmentGuidOf, type AttachmentService } from '../attachments/attachment-service.js';
 import { toMarkdown } from '../export/converters/markdown.js';
 import type { ImportService } from '../import/import-service.js';
-import type { ContentActor, ContentService } from './content-service.js';
+import type { ContentActor } from '../content/collaboration-context.js';
+import type { ContentService } from '../content/content-service.js';
 
 /** The conversion runs in the request: nobody watches its progress. */
 const UNWATCHED = { step() {} };

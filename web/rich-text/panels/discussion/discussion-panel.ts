@@ -1,10 +1,10 @@
-import type { EditorMethod } from '../../bridge.js';
-import { element } from '../../shell.js';
-import { renderInlineNodes, type InlineNode } from '../composer/inline-content.js';
-import { MentionComposer } from '../composer/mention-composer.js';
-import { formatTime } from '../format.js';
-import { PanelNotice } from '../notice.js';
-import type { Panel } from '../panel-host.js';
+import type { EditorMethod } from '../../../shared/bridge.js';
+import { element } from '../../../shared/shell.js';
+import { renderInlineNodes, type InlineNode } from '../../../shared/panels/composer/inline-content.js';
+import { MentionComposer } from '../../../shared/panels/composer/mention-composer.js';
+import { formatTime } from '../../../shared/panels/format.js';
+import { PanelNotice } from '../../../shared/panels/notice.js';
+import type { Panel } from '../../../shared/panels/panel-host.js';
 import type { PanelsContext } from '../panels-context.js';
 import { t } from './messages.js';
 

@@ -1,7 +1,7 @@
 import { Editor } from '@tiptap/core';
-import { richTextExtensions } from '../../../rich-text/extensions.js';
-import type { ModelHost } from '../../../rich-text/model.js';
-import type { VersionRenderer } from './old-version-view.js';
+import { richTextExtensions } from '../extensions.js';
+import type { ModelHost } from '../model.js';
+import type { VersionRenderer } from '../../shared/panels/history/old-version-view.js';
 
 /** Old versions of document and documentPro: the same node and mark list as the live document. */
 export function richTextVersions(host: ModelHost): VersionRenderer {

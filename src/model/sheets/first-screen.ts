@@ -1,0 +1,37 @@
+import type { CellStyle } from './cell-style.js';
+import type { ShownKind } from './layout.js';
+
+/** Most rows and pixels of width one first screen covers: a large screen's view, never a bulk read. */
+export const MAX_FIRST_SCREEN_ROWS = 500;
+export const MAX_FIRST_SCREEN_WIDTH = 20_000;
+
+export interface FirstScreenCell {
+  row: number;
+  column: number;
+  /** the text the cell shows (formulas computed, values under their number format) */
+  text: string;
+  kind: Exclude<ShownKind, 'empty' | 'pending'>;
+  /** absent for the default look */
+  style?: CellStyle;
+}
+
+/**
+ * The top-left corner of a sheet as the spreadsheet editor first shows it (docs/BROWSER.md "First screen"):
+ * the sheets' names, the sheet's size and layout, and the non-empty cells of its first `rows` rows across
+ * as many columns as fit in `width` pixels. The editor page draws it read-only while the collaboration sync
+ * of the whole document runs.
+ */
+export interface FirstScreen {
+  sheets: Array<{ sheetId: string; name: string }>;
+  sheetId: string;
+  name: string;
+  rowCount: number;
+  columnCount: number;
+  frozenRows: number;
+  /** rows 0 to rows-1 and columns 0 to columns-1 are covered: their cells not listed are empty */
+  rows: number;
+  columns: number;
+  /** widths of the covered columns, pixels */
+  columnWidths: number[];
+  cells: FirstScreenCell[];
+}
