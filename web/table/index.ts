@@ -6,6 +6,8 @@ import { openCellEditor } from './cell-editors.js';
 import { choiceOptions, expected, optionColor, refusal, shownText } from './cell-types.js';
 import { columnForm, type ColumnDraft } from './column-form.js';
 import { CommentPanel } from './comments.js';
+import { columnsPanel } from './columns-panel.js';
+import { GridLayout } from './grid-layout.js';
 import { t } from './messages.js';
 import { RowStore } from './row-store.js';
 import type { Column, DataTable, FilterOperator, Row, ViewQuery } from './model.js';
@@ -14,7 +16,6 @@ import { UndoHistory, type Ref } from './undo.js';
 import './table.css';
 
 const ROW_HEIGHT = 32;
-const COLUMN_WIDTH = 160;
 /** Rows changed by one Delete key or one "delete rows" at most (each is one call of the table API). */
 const MAX_ROWS_PER_ACTION = 500;
 
@@ -77,6 +78,9 @@ class TableEditor {
   private table: DataTable | undefined;
   private store: RowStore | undefined;
   private grid: VirtualGrid | undefined;
+  /** this user's arrangement of the shown table's columns, and the columns the grid shows in that order */
+  private layout: GridLayout | undefined;
+  private shown: Column[] = [];
   private readonly gridHost = document.createElement('div');
   private readonly viewBar = document.createElement('div');
   private readonly tablePicker = document.createElement('select');
@@ -141,6 +145,8 @@ class TableEditor {
     this.errors.clear();
     this.history = new UndoHistory(() => this.drawUndoButtons());
     this.drawUndoButtons();
+    this.layout = new GridLayout(`svc-table-layout:${this.context.boot.fileId}:${table.guid}`);
+    this.arrangeColumns();
     this.grid?.destroy();
     this.grid = undefined;
     const store = new RowStore(
@@ -156,9 +162,15 @@ class TableEditor {
     this.grid = new VirtualGrid(this.gridHost, {
       label: t('grid.label', { name: table.name }),
       rowCount: () => store.total,
-      columnCount: () => this.table?.columns.length ?? 0,
-      columnWidth: () => COLUMN_WIDTH,
-      columnHeader: (column) => this.table?.columns[column]?.name ?? '',
+      columnCount: () => this.shown.length,
+      columnWidth: (column) => (this.shown[column] && this.layout ? this.layout.width(this.shown[column]) : 0),
+      columnHeader: (column) => this.shown[column]?.name ?? '',
+      onColumnResize: (column, width) => {
+        const resized = this.shown[column];
+        if (!resized || !this.layout) return;
+        this.layout.setWidth(resized, width);
+        this.grid?.invalidateLayout();
+      },
       rowHeader: (row) => String(row + 1),
       rowHeight: ROW_HEIGHT,
       renderCell: (cell, row, column) => this.renderCell(cell, row, column),
@@ -179,11 +191,38 @@ class TableEditor {
     else this.grid.refresh();
   }
 
+  /** The columns the grid shows: this user's order, hidden ones left out. */
+  private arrangeColumns(): void {
+    this.shown = this.table && this.layout ? this.layout.visible(this.table.columns) : [];
+  }
+
+  private openColumnsPanel(): void {
+    const table = this.table;
+    const layout = this.layout;
+    if (!table || !layout) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    columnsPanel(side, {
+      columns: table.columns,
+      layout,
+      changed: () => {
+        this.arrangeColumns();
+        this.grid?.invalidateLayout();
+      },
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+        this.grid?.focus();
+      },
+    });
+  }
+
   private async reloadColumns(): Promise<void> {
     const table = this.table;
     if (!table) return;
     const columns = await this.client.listColumns(table.guid);
     table.columns = columns;
+    this.arrangeColumns();
     const query = this.store?.query ?? {};
     // a sort or filter on a column that is gone is dropped
     const known = (guid: string | undefined) => guid === undefined || columns.some((column) => column.guid === guid);
@@ -265,7 +304,17 @@ class TableEditor {
       typing = window.setTimeout(apply, 250);
     });
     this.rowCount.className = 'svc-table-count';
-    this.viewBar.replaceChildren(this.tablePicker, sortColumn, sortOrder, filterColumn, filterOperator, filterValue, this.rowCount, button(t('toolbar.comment'), () => this.comments.open()));
+    this.viewBar.replaceChildren(
+      this.tablePicker,
+      sortColumn,
+      sortOrder,
+      filterColumn,
+      filterOperator,
+      filterValue,
+      this.rowCount,
+      button(t('toolbar.columns'), () => this.openColumnsPanel()),
+      button(t('toolbar.comment'), () => this.comments.open()),
+    );
   }
 
   // ---- undo and redo ----------------------------------------------------------------------------
@@ -355,8 +404,9 @@ class TableEditor {
 
   // ---- cells ------------------------------------------------------------------------------------
 
+  /** The column shown at grid position `index`. */
   private column(index: number): Column | undefined {
-    return this.table?.columns[index];
+    return this.shown[index];
   }
 
   private activeColumn(): Column | undefined {
@@ -495,7 +545,7 @@ class TableEditor {
   private async clearRange(range: CellRange): Promise<void> {
     const table = this.table;
     if (!table || !this.store) return;
-    const columns = table.columns.slice(range.left, range.right + 1).filter((column) => column.type !== 'AutoNumber' && column.type !== 'Attachment');
+    const columns = this.shown.slice(range.left, range.right + 1).filter((column) => !READ_ONLY_TYPES.has(column.type));
     if (columns.length === 0) return;
     const valueMap = Object.fromEntries(columns.map((column) => [column.name, null]));
     const rows: Row[] = [];
