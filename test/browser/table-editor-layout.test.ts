@@ -97,4 +97,27 @@ describe.each(testDatabases().slice(0, 1))('table editor layout in a browser ($n
     expect((await headers(otherFrame)).slice(0, 3)).toEqual(['Title', 'Field 1', 'Field 2']);
     await other.close();
   });
+
+  it('opens a row as a record, edits it there and steps to the next row', async () => {
+    const context = await browser().newContext();
+    const page = await context.newPage();
+    const frame = await open(page);
+    await frame.locator('[role=gridcell]', { hasText: 'First' }).click();
+    await frame.getByRole('button', { name: 'Open row' }).click();
+    const record = frame.getByRole('region', { name: 'Row 1' });
+    expect(await record.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('First');
+    expect(await record.getByRole('textbox', { name: 'Title' }).evaluate((node) => node === document.activeElement)).toBe(true);
+    await record.getByRole('textbox', { name: 'Last' }).fill('many');
+    await record.getByRole('textbox', { name: 'Last' }).press('Tab');
+    await expect.poll(() => record.getByRole('alert').first().textContent()).toBe('Not saved: Enter a number, e.g. 1,234.5');
+    await record.getByRole('textbox', { name: 'Field 3' }).fill('three');
+    await record.getByRole('textbox', { name: 'Field 3' }).press('Tab');
+    await expect.poll(async () => (await svc.call('GET', `/sdk/v2/api/table-api/openapi/v1/tables/${table.guid}/rows`, { query: { pageSize: 1 } })).body.data.rows[0].valueMap).toEqual({ Title: 'First', 'Field 1': 'one', 'Field 3': 'three', Last: 42 });
+    await page.screenshot({ path: 'docs/images/table-record.png' });
+    await record.getByRole('button', { name: 'Next row' }).click();
+    const next = frame.getByRole('region', { name: 'Row 2' });
+    expect(await next.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('Second');
+    expect(await next.getByRole('button', { name: 'Next row' }).isDisabled()).toBe(true);
+    await context.close();
+  });
 });

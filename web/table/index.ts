@@ -7,6 +7,7 @@ import { choiceOptions, expected, optionColor, refusal, shownText } from './cell
 import { columnForm, type ColumnDraft } from './column-form.js';
 import { CommentPanel } from './comments.js';
 import { columnsPanel } from './columns-panel.js';
+import { recordView } from './record-view.js';
 import { GridLayout } from './grid-layout.js';
 import { t } from './messages.js';
 import { RowStore } from './row-store.js';
@@ -217,6 +218,34 @@ class TableEditor {
     });
   }
 
+  /** The active cell's row as a record in the side panel; previous and next move the grid's selection too. */
+  private openRecord(): void {
+    const active = this.activeCell();
+    const layout = this.layout;
+    if (!active || !layout || !this.store) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    recordView(side, {
+      row: active.row,
+      rowNumber: active.rowNumber,
+      rowCount: this.store.total,
+      columns: layout.ordered(active.table.columns),
+      editable: this.editable,
+      linkLabel: (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid),
+      write: (column, value) => void this.writeCell(active.row, column, value),
+      step: (by) => {
+        const column = this.grid?.currentSelection.active.column ?? 0;
+        this.grid?.select({ row: active.rowNumber - 1 + by, column });
+        this.openRecord();
+      },
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+        this.grid?.focus();
+      },
+    });
+  }
+
   private async reloadColumns(): Promise<void> {
     const table = this.table;
     if (!table) return;
@@ -313,6 +342,7 @@ class TableEditor {
       filterValue,
       this.rowCount,
       button(t('toolbar.columns'), () => this.openColumnsPanel()),
+      button(t('toolbar.record'), () => this.openRecord()),
       button(t('toolbar.comment'), () => this.comments.open()),
     );
   }
