@@ -1,10 +1,10 @@
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
-import { API, createBase, createTable, insertRows, type CreatedTable } from '../tables/helpers.js';
+import type { TestService } from '../support/service.js';
+import { API, type CreatedTable } from '../tables/helpers.js';
 import { browserForThisFile } from './support/browser-per-file.js';
-import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+import { gridCell as cell, openTableEditor, useTableEditor } from './support/table-editor.js';
 
 const COLUMNS = [
   { name: 'Title', type: 'SingleLineText' },
@@ -15,39 +15,14 @@ const COLUMNS = [
 
 const browser = browserForThisFile();
 
-async function cell(frame: FrameLocator, row: number, column: string) {
-  const headers = await frame.locator('[role=columnheader]').allTextContents();
-  const columnIndex = headers.indexOf(column);
-  expect(columnIndex, `column ${column} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return frame.locator(`[role=row][aria-rowindex="${row + 1}"] [role=gridcell][aria-colindex="${columnIndex + 2}"]`);
-}
-
 describe.each(testDatabases().slice(0, 1))('table editor input in a browser ($name)', (db) => {
+  const fixture = useTableEditor(db, COLUMNS, [{ Title: 'First' }]);
   let svc: TestService;
-  let host: HostPage;
   let table: CreatedTable;
-  let signature: string;
-
-  beforeEach(async () => {
-    svc = await startService(db, { integrator: true });
-    host = await startHostPage(svc.url);
-    const base = await createBase(svc, 'base-1');
-    table = await createTable(svc, base, COLUMNS);
-    await insertRows(svc, table.guid, [{ Title: 'First' }]);
-    signature = await svc.sign();
-  });
-  afterEach(async () => {
-    await host.close();
-    await svc.close();
-  });
+  beforeEach(() => ({ svc, table } = fixture()));
 
   async function openTable(options: { lang?: 'en' | 'zh-CN'; locale?: string } = {}): Promise<{ page: Page; frame: FrameLocator }> {
-    const context = await browser().newContext({ locale: options.locale ?? 'en-US' });
-    const page = await context.newPage();
-    expect(await openInHost(page, host.url, { fileId: 'base-1', token: 'user-token', signature, lang: options.lang ?? 'en' })).toMatchObject({ ok: true });
-    const frame = page.frameLocator('iframe');
-    await frame.locator('[role=grid]').waitFor();
-    return { page, frame };
+    return openTableEditor(await browser().newContext({ locale: options.locale ?? 'en-US' }), fixture(), { lang: options.lang ?? 'en' });
   }
 
   async function firstRow(): Promise<Record<string, unknown>> {

@@ -1,10 +1,8 @@
-import type { FrameLocator, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
-import { createBase, createTable, insertRows, type CreatedTable } from '../tables/helpers.js';
 import { browserForThisFile } from './support/browser-per-file.js';
-import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+import { openTableEditor, useTableEditor } from './support/table-editor.js';
 
 /** Twelve columns: wider than the page, so the grid scrolls sideways. */
 const COLUMNS = [
@@ -16,37 +14,17 @@ const COLUMNS = [
 const browser = browserForThisFile();
 
 describe.each(testDatabases().slice(0, 1))('table editor layout in a browser ($name)', (db) => {
-  let svc: TestService;
-  let host: HostPage;
-  let table: CreatedTable;
-  let signature: string;
+  const fixture = useTableEditor(db, COLUMNS, [{ Title: 'First', 'Field 1': 'one', Last: 42 }, { Title: 'Second', Last: 7 }]);
 
-  beforeEach(async () => {
-    svc = await startService(db, { integrator: true });
-    host = await startHostPage(svc.url);
-    const base = await createBase(svc, 'base-1');
-    table = await createTable(svc, base, COLUMNS);
-    await insertRows(svc, table.guid, [{ Title: 'First', 'Field 1': 'one', Last: 42 }, { Title: 'Second', Last: 7 }]);
-    signature = await svc.sign();
-  });
-  afterEach(async () => {
-    await host.close();
-    await svc.close();
-  });
-
-  async function open(page: Page): Promise<FrameLocator> {
-    expect(await openInHost(page, host.url, { fileId: 'base-1', token: 'user-token', signature, lang: 'en' })).toMatchObject({ ok: true });
-    const frame = page.frameLocator('iframe');
-    await frame.locator('[role=grid]').waitFor();
-    return frame;
+  async function open(context: BrowserContext): Promise<{ page: Page; frame: FrameLocator }> {
+    return openTableEditor(context, fixture());
   }
 
   const headers = (frame: FrameLocator) => frame.locator('[role=columnheader]').allTextContents();
 
   it('scrolls sideways to the last column, and hides, moves and sizes columns by menu and by drag, per user', async () => {
     const context = await browser().newContext();
-    const page = await context.newPage();
-    let frame = await open(page);
+    let { page, frame } = await open(context);
     // the last column can be scrolled fully into view
     const viewport = frame.locator('.svc-grid-viewport');
     await viewport.evaluate((node) => node.scrollTo({ left: node.scrollWidth }));
@@ -85,23 +63,21 @@ describe.each(testDatabases().slice(0, 1))('table editor layout in a browser ($n
     await expect.poll(async () => Math.round((await field1.boundingBox())!.width)).toBe(140);
 
     // the layout is this user's, kept for the next visit
-    await page.reload();
-    frame = await open(page);
+    await page.close();
+    ({ page, frame } = await open(context));
     const visible = await headers(frame);
     expect(visible.slice(0, 3)).toEqual(['Title', 'Field 10', 'Field 1']);
     expect(visible).not.toContain('Field 2');
-    await context.close();
+    await page.context().close();
     // another user (another browser) sees the table as it is
     const other = await browser().newContext();
-    const otherFrame = await open(await other.newPage());
+    const { frame: otherFrame } = await open(other);
     expect((await headers(otherFrame)).slice(0, 3)).toEqual(['Title', 'Field 1', 'Field 2']);
     await other.close();
   });
 
   it('opens a row as a record, edits it there and steps to the next row', async () => {
-    const context = await browser().newContext();
-    const page = await context.newPage();
-    const frame = await open(page);
+    const { page, frame } = await open(await browser().newContext());
     await frame.locator('[role=gridcell]', { hasText: 'First' }).click();
     await frame.getByRole('button', { name: 'Open row' }).click();
     const record = frame.getByRole('region', { name: 'Row 1' });
@@ -112,12 +88,12 @@ describe.each(testDatabases().slice(0, 1))('table editor layout in a browser ($n
     await expect.poll(() => record.getByRole('alert').first().textContent()).toBe('Not saved: Enter a number, e.g. 1,234.5');
     await record.getByRole('textbox', { name: 'Field 3' }).fill('three');
     await record.getByRole('textbox', { name: 'Field 3' }).press('Tab');
-    await expect.poll(async () => (await svc.call('GET', `/sdk/v2/api/table-api/openapi/v1/tables/${table.guid}/rows`, { query: { pageSize: 1 } })).body.data.rows[0].valueMap).toEqual({ Title: 'First', 'Field 1': 'one', 'Field 3': 'three', Last: 42 });
+    await expect.poll(async () => (await fixture().svc.call('GET', `/sdk/v2/api/table-api/openapi/v1/tables/${fixture().table.guid}/rows`, { query: { pageSize: 1 } })).body.data.rows[0].valueMap).toEqual({ Title: 'First', 'Field 1': 'one', 'Field 3': 'three', Last: 42 });
     await page.screenshot({ path: 'docs/images/table-record.png' });
     await record.getByRole('button', { name: 'Next row' }).click();
     const next = frame.getByRole('region', { name: 'Row 2' });
     expect(await next.getByRole('textbox', { name: 'Title' }).inputValue()).toBe('Second');
     expect(await next.getByRole('button', { name: 'Next row' }).isDisabled()).toBe(true);
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,10 +1,9 @@
-import type { FrameLocator, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
-import { API, createBase, createTable, insertRows, type CreatedTable } from '../tables/helpers.js';
+import type { TestService } from '../support/service.js';
+import { API, insertRows, type CreatedTable } from '../tables/helpers.js';
 import { browserForThisFile } from './support/browser-per-file.js';
-import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+import { gridCell as cell, openTableEditor, useTableEditor } from './support/table-editor.js';
 
 const COLUMNS = [
   { name: 'Title', type: 'SingleLineText' },
@@ -18,41 +17,13 @@ const COLUMNS = [
 
 const browser = browserForThisFile();
 
-/** The cell of the grid in row `row` (1-based, as the row header shows it) under the column named `column`. */
-async function cell(frame: FrameLocator, row: number, column: string) {
-  const headers = await frame.locator('[role=columnheader]').allTextContents();
-  const columnIndex = headers.indexOf(column);
-  expect(columnIndex, `column ${column} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return frame.locator(`[role=row][aria-rowindex="${row + 1}"] [role=gridcell][aria-colindex="${columnIndex + 2}"]`);
-}
-
 describe.each(testDatabases().slice(0, 1))('table editor in a browser ($name)', (db) => {
+  const fixture = useTableEditor(db, COLUMNS, [{ Title: 'First', Amount: 1.5, Status: 'Open' }, { Title: 'Second' }]);
   let svc: TestService;
-  let host: HostPage;
   let table: CreatedTable;
-  let signature: string;
+  beforeEach(() => ({ svc, table } = fixture()));
 
-  beforeEach(async () => {
-    svc = await startService(db, { integrator: true });
-    host = await startHostPage(svc.url);
-    const base = await createBase(svc, 'base-1');
-    table = await createTable(svc, base, COLUMNS);
-    await insertRows(svc, table.guid, [{ Title: 'First', Amount: 1.5, Status: 'Open' }, { Title: 'Second' }]);
-    signature = await svc.sign();
-  });
-  afterEach(async () => {
-    await host.close();
-    await svc.close();
-  });
-
-  async function openTable(token = 'user-token'): Promise<{ page: Page; frame: FrameLocator }> {
-    const context = await browser().newContext();
-    const page = await context.newPage();
-    expect(await openInHost(page, host.url, { fileId: 'base-1', token, signature, lang: 'en' })).toMatchObject({ ok: true, fileType: 'table' });
-    const frame = page.frameLocator('iframe');
-    await frame.locator('[role=grid]').waitFor();
-    return { page, frame };
-  }
+  const openTable = async (token = 'user-token') => openTableEditor(await browser().newContext(), fixture(), { token });
 
   async function readRow(index: number): Promise<Record<string, unknown>> {
     const rows = await svc.call('GET', `${API}/tables/${table.guid}/rows`, { query: { pageSize: 100 } });

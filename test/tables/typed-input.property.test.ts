@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLocaleNumber, parseTypedDate } from '../../web/table/cell-types.js';
+import { parseLocaleNumber, parseTypedDate } from '../../web/table/typed-input.js';
 
 const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'zh-CN', 'de-CH', 'en-IN'];
 

@@ -1,6 +1,7 @@
 import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
 import { textCellEditor, type CellEditorHost } from '../shared/grid/grid.js';
-import { cascadeOptions, choiceOptions, editableText, optionColor, parseTyped, RATE_ICONS } from './cell-types.js';
+import { cascadeOptions, choiceOptions, editableText, optionColor, RATE_ICONS } from './cell-types.js';
+import { readTyped } from './refusals.js';
 import { t } from './messages.js';
 import type { Column, Row } from './model.js';
 
@@ -69,7 +70,7 @@ export function openCellEditor(host: CellEditorHost, context: CellEditContext): 
   const input = textCellEditor(host, {
     initial: editableText(column, context.value),
     commit: (text) => {
-      const parsed = parseTyped(column, text);
+      const parsed = readTyped(column, text);
       if ('error' in parsed) context.refuse(parsed.error);
       else context.commit(parsed.value);
     },

@@ -2,7 +2,7 @@ import { FieldRuleError } from '../../src/model/tables/fields/field-type.js';
 import { CREATABLE_TYPES, fieldType } from '../../src/model/tables/fields/registry.js';
 import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
 import type { ChoiceOption } from '../../src/model/tables/fields/choices.js';
-import { t } from './messages.js';
+import { parseLocaleNumber, parseTypedDate } from './typed-input.js';
 import type { Column } from './model.js';
 
 /**
@@ -94,121 +94,36 @@ function fallback(value: unknown): string {
 }
 
 /**
- * Why the table API would refuse `value` for this column, in the page's language and a person's words (what
- * to enter instead, with an example), or undefined when it would accept it. The API's own message is for
- * developers; the page never shows it in a cell.
+ * Why the table API would refuse `value` for this column (the field type's own words, for developers), or
+ * undefined when it would accept it. The page says it to people with `explainRefusal` (refusals.ts).
  */
 export function refusal(column: Column, value: unknown): string | undefined {
   if (value === null) return undefined;
   const type = fieldType(column.type);
-  if (!type) return t('cell.readOnlyType', { type: column.type });
+  if (!type) return `${column.type} cells cannot be edited here`;
   try {
     // Link rows are checked by the service when the value is written; here only the shape is.
     type.write(value, column.props, { requireRows: () => undefined });
     return undefined;
   } catch (error) {
-    if (error instanceof FieldRuleError) return expected(column, value);
+    if (error instanceof FieldRuleError) return error.message;
     throw error;
   }
 }
 
-/** What a column of this type takes, said to a person, for a rejected `value`. */
-export function expected(column: Column, value: unknown): string {
-  switch (column.type) {
-    case 'Number':
-      return t('refuse.number', { example: formatNumber(1234.5) });
-    case 'Percent':
-      return t('refuse.percent', { example: `${formatNumber(12.5)}%` });
-    case 'Date':
-      return column.props.format === 'datetime' ? t('refuse.datetime', { example: '2026-03-14 09:30' }) : t('refuse.date', { example: '2026-03-14' });
-    case 'Rate':
-      return t('refuse.rate', { count: typeof column.props.count === 'number' ? column.props.count : 5 });
-    case 'SingleChoice':
-    case 'MultipleChoice': {
-      const names = new Set(choiceOptions(column).map((option) => option.name));
-      const unknown = (Array.isArray(value) ? value.map(String) : [String(value)]).filter((name) => !names.has(name));
-      return names.size === 0 ? t('refuse.noOptions') : t('refuse.option', { value: unknown.join(', ') });
-    }
-    case 'Cascade':
-      return t('refuse.cascade');
-    case 'CheckBox':
-      return t('refuse.checkbox');
-    case 'Link':
-      return t('refuse.link');
-    case 'SingleLineText':
-    case 'LongText':
-      return t('refuse.tooLong');
-    default:
-      return t('cell.readOnlyType', { type: column.type });
-  }
-}
-
-/** The page's number formatting: the browser's locale (the user's), which is also what number input accepts. */
-function userLocale(): string {
-  for (const tag of navigator.languages ?? [navigator.language]) {
-    try {
-      if (Intl.NumberFormat.supportedLocalesOf(tag).length > 0) return tag;
-    } catch {
-      // not a locale tag the page can format with (headless browsers report odd ones): try the next
-    }
-  }
-  return 'en';
-}
-
-export function formatNumber(value: number): string {
-  return new Intl.NumberFormat(userLocale(), { maximumFractionDigits: 20 }).format(value);
-}
-
-/**
- * A number as the user writes it in their locale (`1,234.5` in en, `1.234,5` in de, `1 234,5` in fr), or in
- * the plain form `1234.5` / `1.5e3`; undefined when the text is not a number.
- */
-export function parseLocaleNumber(text: string, locale = userLocale()): number | undefined {
-  // Some locales write minus as U+2212.
-  const plain = text.trim().replace(/^\+/, '').replace(/^\u2212/, '-');
-  const parts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
-  const group = parts.find((part) => part.type === 'group')?.value ?? ',';
-  const decimal = parts.find((part) => part.type === 'decimal')?.value ?? '.';
-  // A plain number (`1234.5`, `1.5e3`) reads the same in every locale, unless its dots group thousands there.
-  const groupedByDots = group === '.' && /^-?\d{1,3}(\.\d{3})+$/.test(plain);
-  if (/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(plain) && !groupedByDots) return Number(plain);
-  // Grouping only where it groups thousands (`1,5` is not 15 in en), or lakhs before them (en-IN `1,00,000`);
-  // browsers group with no-break spaces (fr: U+202F) where people type ordinary ones.
-  const groupPattern = group.trim() === '' ? '[\\s\\u00a0\\u202f]' : escapeRegExp(group);
-  const shape = new RegExp(`^-?(\\d{1,3}(${groupPattern}\\d{2})*(${groupPattern}\\d{3})+|\\d+)(${escapeRegExp(decimal)}\\d+)?$`);
-  if (!shape.test(plain)) return undefined;
-  return Number(plain.replace(new RegExp(groupPattern, 'g'), '').replace(decimal, '.'));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * A date as people type it: `2026-03-14`, `2026/3/14`, `2026.3.14`, `2026年3月14日`, with a time `09:30` after
- * it for date-time columns; the ISO text the API takes, or undefined.
- */
-export function parseTypedDate(text: string): string | undefined {
-  const match = /^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?(?:[T\s]+(\d{1,2}):(\d{2}))?$/.exec(text.trim());
-  if (!match) return undefined;
-  const [, year, month, day, hour, minute] = match;
-  const date = `${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}`;
-  return hour === undefined ? date : `${date}T${hour.padStart(2, '0')}:${minute}`;
-}
-
-/** Types edited as typed text: what the typed text becomes (`null` clears), or a refusal. */
-export function parseTyped(column: Column, text: string): { value: unknown } | { error: string } {
+/** Types edited as typed text: what the typed text becomes (`null` clears), or `refused` (not such a value). */
+export function parseTyped(column: Column, text: string, locale: string): { value: unknown } | { refused: true } {
   const trimmed = text.trim();
   if (column.type === 'SingleLineText' || column.type === 'LongText') return text === '' ? { value: null } : { value: text };
   if (trimmed === '') return { value: null };
   if (column.type === 'Number' || column.type === 'Percent') {
     const isPercent = column.type === 'Percent';
-    const number = parseLocaleNumber(isPercent ? trimmed.replace(/\s*%$/, '') : trimmed);
-    if (number === undefined) return { error: expected(column, text) };
+    const number = parseLocaleNumber(isPercent ? trimmed.replace(/\s*%$/, '') : trimmed, locale);
+    if (number === undefined) return { refused: true };
     return { value: isPercent ? shifted(number, -2) : number };
   }
   if (column.type === 'Rate') {
-    if (!/^\d+$/.test(trimmed)) return { error: expected(column, text) };
+    if (!/^\d+$/.test(trimmed)) return { refused: true };
     return { value: Number(trimmed) };
   }
   if (column.type === 'Date') return { value: parseTypedDate(trimmed) ?? trimmed };
@@ -218,9 +133,9 @@ export function parseTyped(column: Column, text: string): { value: unknown } | {
   if (column.type === 'CheckBox') {
     if (/^(true|yes|1|x|✓|是|对)$/i.test(trimmed)) return { value: true };
     if (/^(false|no|0|否|不)$/i.test(trimmed)) return { value: false };
-    return { error: expected(column, text) };
+    return { refused: true };
   }
-  return { error: expected(column, text) };
+  return { refused: true };
 }
 
 /** The text an editor starts from: what was typed into the cell for text-like types. */

@@ -3,7 +3,8 @@ import type { SaveStatus } from '../shared/collaboration.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { VirtualGrid, type CellEditorHost, type CellRange } from '../shared/grid/grid.js';
 import { openCellEditor } from './cell-editors.js';
-import { choiceOptions, expected, optionColor, refusal, shownText } from './cell-types.js';
+import { choiceOptions, optionColor, shownText } from './cell-types.js';
+import { expected, explainRefusal } from './refusals.js';
 import { columnForm, type ColumnDraft } from './column-form.js';
 import { CommentPanel } from './comments.js';
 import { columnsPanel } from './columns-panel.js';
@@ -547,7 +548,7 @@ class TableEditor {
   private async writeCell(row: Row, column: Column, value: unknown): Promise<void> {
     const table = this.table;
     if (!table) return;
-    const why = refusal(column, value);
+    const why = explainRefusal(column, value);
     if (why !== undefined) {
       this.showError(row, column, why);
       return;

@@ -1,4 +1,5 @@
-import { editableText, parseTyped, refusal, shownText, type LinkLabel } from './cell-types.js';
+import { editableText, shownText, type LinkLabel } from './cell-types.js';
+import { explainRefusal, readTyped } from './refusals.js';
 import { t } from './messages.js';
 import type { Column, Row } from './model.js';
 
@@ -56,8 +57,8 @@ export function recordView(container: HTMLElement, options: RecordViewOptions): 
     error.className = 'svc-table-form-error';
     error.setAttribute('role', 'alert');
     input.addEventListener('change', () => {
-      const parsed = parseTyped(column, input.value);
-      const why = 'error' in parsed ? parsed.error : refusal(column, parsed.value);
+      const parsed = readTyped(column, input.value);
+      const why = 'error' in parsed ? parsed.error : explainRefusal(column, parsed.value);
       error.textContent = why === undefined ? '' : t('cell.refused', { message: why });
       if ('value' in parsed && why === undefined) options.write(column, parsed.value);
     });
