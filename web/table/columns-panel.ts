@@ -1,5 +1,6 @@
 import { MAX_COLUMN_WIDTH, MIN_COLUMN_WIDTH, type GridLayout } from './grid-layout.js';
 import { t } from './messages.js';
+import { sidePanel } from './side-panel.js';
 import type { Column } from './model.js';
 
 export interface ColumnsPanelOptions {
@@ -24,11 +25,7 @@ function control<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
  */
 export function columnsPanel(container: HTMLElement, options: ColumnsPanelOptions): void {
   const { layout } = options;
-  const box = document.createElement('section');
-  box.className = 'svc-table-form';
-  box.setAttribute('aria-label', t('columns.title'));
-  const heading = document.createElement('h2');
-  heading.textContent = t('columns.title');
+  const { panel: box, heading, close } = sidePanel(t('columns.title'), () => options.close());
   const list = document.createElement('ul');
   list.className = 'svc-table-column-list';
   let dragged: Column | undefined;
@@ -108,16 +105,6 @@ export function columnsPanel(container: HTMLElement, options: ColumnsPanelOption
       (target && !target.disabled ? target : target?.parentElement?.querySelector<HTMLButtonElement>('button:not(:disabled)'))?.focus();
     }
   };
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'svc-table-button';
-  close.textContent = t('comment.close');
-  close.addEventListener('click', () => options.close());
-  box.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    options.close();
-  });
   draw();
   box.append(heading, list, close);
   container.replaceChildren(box);

@@ -1,6 +1,7 @@
 import { editableText, shownText, type LinkLabel } from './cell-types.js';
 import { explainRefusal, readTyped } from './refusals.js';
 import { t } from './messages.js';
+import { sidePanel } from './side-panel.js';
 import type { Column, Row } from './model.js';
 
 /** Types the record view edits as text (the others are edited in the grid, where their pickers are). */
@@ -28,12 +29,7 @@ export interface RecordViewOptions {
  */
 export function recordView(container: HTMLElement, options: RecordViewOptions): void {
   const { row } = options;
-  const box = document.createElement('section');
-  box.className = 'svc-table-form';
-  const title = t('record.title', { row: options.rowNumber });
-  box.setAttribute('aria-label', title);
-  const heading = document.createElement('h2');
-  heading.textContent = title;
+  const { panel: box, heading, close } = sidePanel(t('record.title', { row: options.rowNumber }), () => options.close());
   const fields = options.columns.map((column) => {
     const wrapper = document.createElement('label');
     wrapper.className = 'svc-table-field';
@@ -76,17 +72,7 @@ export function recordView(container: HTMLElement, options: RecordViewOptions): 
     button.addEventListener('click', () => options.step(by));
     return button;
   };
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'svc-table-button';
-  close.textContent = t('comment.close');
-  close.addEventListener('click', () => options.close());
   buttons.append(navigate(t('record.previous'), -1, options.rowNumber <= 1), navigate(t('record.next'), 1, options.rowNumber >= options.rowCount), close);
-  box.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    options.close();
-  });
   box.append(heading, ...fields, buttons);
   container.replaceChildren(box);
   (box.querySelector<HTMLElement>('input, textarea, button:not(:disabled)') ?? close).focus();
