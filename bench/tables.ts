@@ -8,7 +8,10 @@
  *      in flight → rows/s;
  *   2. GET rows: pages of 100 starting at random rows of the second half of the table, 10 s each with 1, 4
  *      and 10 connections (autocannon) → latency p50/p99 and requests/s;
- *   3. single-row PATCH: two cells of a random row, 10 connections for 10 s → requests/s.
+ *   3. single-row PATCH: two cells of a random row, 10 connections for 10 s → requests/s;
+ *   4. links (phase `links`): a Link column to a second table of 1000 rows; 2000 PATCHes each link a random row to
+ *      three targets, then 200 target rows are deleted one by one (each delete takes its guid out of every Link
+ *      cell that names it) → latency p50/p99 and server CPU per request of both.
  * The server's resident memory (current and peak) is read from /proc after each phase, and its CPU time per
  * request: on a shared machine, wall-clock figures move with the neighbours' load, CPU time much less.
  */
@@ -191,8 +194,45 @@ export default async function tablesBench(args: string[]): Promise<void> {
       );
       printMemory(service);
     }
+
+    // 4. Link cells: writing them, and deleting the rows they name.
+    if (phases.has('links')) await linksPhase(call, table, rowGuids, cpuMs);
   } finally {
     await service.close();
     await integrator.close();
   }
+}
+
+type Call = (method: string, route: string, body?: unknown) => Promise<any>;
+
+const LINK_TARGETS = 1000;
+const LINK_WRITES = 2000;
+const TARGET_DELETES = 200;
+
+async function timed(count: number, cpuMs: () => number, one: (index: number) => Promise<unknown>): Promise<string> {
+  const latencies: number[] = [];
+  const cpuStart = cpuMs();
+  for (let index = 0; index < count; index++) {
+    const start = performance.now();
+    await one(index);
+    latencies.push(performance.now() - start);
+  }
+  const cpu = (cpuMs() - cpuStart) / count;
+  latencies.sort((a, b) => a - b);
+  return `p50 ${ms(latencies[Math.floor(count / 2)]!)}, p99 ${ms(latencies[Math.floor(count * 0.99)]!)}; server CPU ${ms(cpu)} per request (load average ${load()})`;
+}
+
+async function linksPhase(call: Call, table: { guid: string; defaultViewGuid: string }, rowGuids: readonly string[], cpuMs: () => number): Promise<void> {
+  const tableGuid = table.guid;
+  const targets = await call('POST', `${API}/tables`, { baseGuid: BASE, name: 'Targets', withoutInitRows: true, cols: [{ name: 'Name', type: 'SingleLineText' }] });
+  const created = await call('POST', `${API}/tables/${targets.guid}/rows`, { rows: Array.from({ length: LINK_TARGETS }, (_, i) => ({ Name: `Target ${i}` })) });
+  const targetGuids: string[] = created.rows.map((row: { guid: string }) => row.guid);
+  await call('POST', `${API}/tables/${tableGuid}/columns`, { name: 'Targets', type: 'Link', props: { tableGuid: targets.guid }, viewGuid: table.defaultViewGuid });
+  const pick = (index: number, salt: number) => targetGuids[(index * 7919 + salt * 104_729) % LINK_TARGETS]!;
+  const writes = await timed(LINK_WRITES, cpuMs, (index) =>
+    call('PATCH', `${API}/tables/${tableGuid}/rows/${rowGuids[(index * 48_271) % rowGuids.length]}`, { valueMap: { Targets: [pick(index, 0), pick(index, 1), pick(index, 2)] } }),
+  );
+  console.log(`PATCH a Link cell (3 targets; ${LINK_WRITES} requests, one at a time, table of ${rowGuids.length} rows): ${writes}`);
+  const deletes = await timed(TARGET_DELETES, cpuMs, (index) => call('DELETE', `${API}/tables/${targets.guid}/rows/${targetGuids[index]}`));
+  console.log(`DELETE a linked row (${TARGET_DELETES} requests, one at a time; its guid taken out of the Link cells that name it): ${deletes}`);
 }

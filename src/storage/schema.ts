@@ -19,6 +19,7 @@ export interface Database {
   table_columns: TableColumnsTable;
   table_rows: TableRowsTable;
   table_row_tombstones: TableRowTombstonesTable;
+  table_links: TableLinksTable;
   comment_threads: CommentThreadsTable;
   comments: CommentsTable;
   discussion_messages: DiscussionMessagesTable;
@@ -115,6 +116,13 @@ export interface TableRowsTable {
   cells: string;
   created_at: number;
   updated_at: number;
+}
+
+/** One row guid that a Link cell names: `row_guid`'s cell in `column_guid` links to `target_row_guid`. */
+export interface TableLinksTable {
+  row_guid: string;
+  column_guid: string;
+  target_row_guid: string;
 }
 
 export interface TableRowTombstonesTable {

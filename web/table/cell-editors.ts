@@ -1,6 +1,7 @@
 import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
 import { textCellEditor, type CellEditorHost } from '../shared/grid/grid.js';
-import { cascadeOptions, choiceOptions, editableText, optionColor, parseTyped, RATE_ICONS } from './cell-types.js';
+import { cascadeOptions, choiceOptions, editableText, optionColor, RATE_ICONS } from './cell-types.js';
+import { readTyped } from './refusals.js';
 import { t } from './messages.js';
 import type { Column, Row } from './model.js';
 
@@ -16,6 +17,8 @@ export interface CellEditContext {
   /** rows of the linked table whose primary value contains `text` (Link cells) */
   linkCandidates(text: string): Promise<{ guid: string; label: string }[]>;
   linkLabel(rowGuid: string): string;
+  /** adds an option to the choice column (users allowed to change columns); absent: not allowed */
+  addOption?: ((name: string) => Promise<void>) | undefined;
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
@@ -54,6 +57,10 @@ export function openCellEditor(host: CellEditorHost, context: CellEditContext): 
     case 'Link':
       linkEditor(host, context);
       return;
+    case 'Date':
+      if (host.typed !== undefined) break;
+      datePicker(host, context);
+      return;
     case 'AutoNumber':
     case 'Attachment':
       context.refuse(t('cell.readOnlyType', { type: column.type }));
@@ -63,13 +70,44 @@ export function openCellEditor(host: CellEditorHost, context: CellEditContext): 
   const input = textCellEditor(host, {
     initial: editableText(column, context.value),
     commit: (text) => {
-      const parsed = parseTyped(column, text);
+      const parsed = readTyped(column, text);
       if ('error' in parsed) context.refuse(parsed.error);
       else context.commit(parsed.value);
     },
   });
   input.setAttribute('aria-label', column.name);
-  if (column.type === 'Date') input.placeholder = column.props.format === 'datetime' ? 'YYYY-MM-DDTHH:MM' : 'YYYY-MM-DD';
+  if (column.type === 'Date') input.placeholder = column.props.format === 'datetime' ? '2026-03-14 09:30' : '2026-03-14';
+}
+
+/** The browser's date (or date and time) picker, reachable by keyboard; Enter or Done writes, Clear empties. */
+function datePicker(host: CellEditorHost, context: CellEditContext): void {
+  const box = panel(host, context.column.name);
+  const input = element('input', 'svc-table-search');
+  const withTime = context.column.props.format === 'datetime';
+  input.type = withTime ? 'datetime-local' : 'date';
+  input.setAttribute('aria-label', context.column.name);
+  input.value = editableText(context.column, context.value);
+  const finish = () => {
+    // An incomplete date leaves the input empty (browsers do not expose half-typed dates): clears nothing then.
+    if (input.value === '' && !input.validity.badInput) context.commit(null);
+    else if (input.value !== '') context.commit(input.value);
+    host.close('down');
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    finish();
+  });
+  const clear = element('button', 'svc-table-button', t('editor.clear'));
+  clear.type = 'button';
+  clear.addEventListener('click', () => {
+    context.commit(null);
+    host.close();
+  });
+  const buttons = element('div', 'svc-table-buttons');
+  buttons.append(doneButton(finish), clear);
+  box.append(input, buttons);
+  input.focus();
 }
 
 /** A panel under the cell; Escape closes it without writing. */
@@ -128,8 +166,29 @@ function choiceEditor(host: CellEditorHost, context: CellEditContext, multiple: 
     context.commit([...chosen]);
     host.close();
   };
+  const addOption = context.addOption;
+  /** Adds the typed name as a new option of the column, then picks it. */
+  const add = async (name: string) => {
+    if (!addOption) return;
+    await addOption(name);
+    options.push({ name });
+    if (!multiple) {
+      context.commit(name);
+      host.close();
+      return;
+    }
+    chosen.add(name);
+    search.value = '';
+    draw();
+  };
+  const addButton = element('button', 'svc-table-button');
+  addButton.type = 'button';
+  addButton.addEventListener('click', () => void add(search.value.trim()).catch((error: unknown) => context.refuse(error instanceof Error ? error.message : String(error))));
   const draw = () => {
     const needle = search.value.trim().toLowerCase();
+    const typed = search.value.trim();
+    addButton.hidden = !addOption || typed === '' || options.some((option) => option.name === typed);
+    addButton.textContent = t('editor.addOption', { name: typed });
     list.replaceChildren(
       ...options
         .filter((option) => option.name.toLowerCase().includes(needle))
@@ -169,6 +228,10 @@ function choiceEditor(host: CellEditorHost, context: CellEditContext, multiple: 
     }
     // the option typed, or (no such option) the typed text, which the type check refuses in the cell
     const match = options.find((option) => option.name.toLowerCase() === typed.toLowerCase()) ?? options.find((option) => option.name.toLowerCase().includes(typed.toLowerCase()));
+    if (!match && addOption) {
+      addButton.click();
+      return;
+    }
     const name = match?.name ?? typed;
     if (multiple) {
       chosen.add(name);
@@ -186,7 +249,7 @@ function choiceEditor(host: CellEditorHost, context: CellEditContext, multiple: 
     context.commit(null);
     host.close();
   });
-  box.append(search, list, clear);
+  box.append(search, list, addButton, clear);
   if (multiple) box.append(doneButton(finishMultiple));
   draw();
   search.focus();

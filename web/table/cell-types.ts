@@ -2,6 +2,7 @@ import { FieldRuleError } from '../../src/model/tables/fields/field-type.js';
 import { CREATABLE_TYPES, fieldType } from '../../src/model/tables/fields/registry.js';
 import type { CascadeOption } from '../../src/model/tables/fields/cascade.js';
 import type { ChoiceOption } from '../../src/model/tables/fields/choices.js';
+import { parseLocaleNumber, parseTypedDate } from './typed-input.js';
 import type { Column } from './model.js';
 
 /**
@@ -92,7 +93,10 @@ function fallback(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** Why the table API would refuse `value` for this column, or undefined when it would accept it. */
+/**
+ * Why the table API would refuse `value` for this column (the field type's own words, for developers), or
+ * undefined when it would accept it. The page says it to people with `explainRefusal` (refusals.ts).
+ */
 export function refusal(column: Column, value: unknown): string | undefined {
   if (value === null) return undefined;
   const type = fieldType(column.type);
@@ -107,32 +111,31 @@ export function refusal(column: Column, value: unknown): string | undefined {
   }
 }
 
-/** Types edited as typed text: what the typed text becomes (`null` clears), or a refusal. */
-export function parseTyped(column: Column, text: string): { value: unknown } | { error: string } {
+/** Types edited as typed text: what the typed text becomes (`null` clears), or `refused` (not such a value). */
+export function parseTyped(column: Column, text: string, locale: string): { value: unknown } | { refused: true } {
   const trimmed = text.trim();
   if (column.type === 'SingleLineText' || column.type === 'LongText') return text === '' ? { value: null } : { value: text };
   if (trimmed === '') return { value: null };
   if (column.type === 'Number' || column.type === 'Percent') {
     const isPercent = column.type === 'Percent';
-    const digits = isPercent ? trimmed.replace(/\s*%$/, '') : trimmed;
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(digits)) return { error: `must be a number, got ${JSON.stringify(text)}` };
-    const number = Number(digits);
+    const number = parseLocaleNumber(isPercent ? trimmed.replace(/\s*%$/, '') : trimmed, locale);
+    if (number === undefined) return { refused: true };
     return { value: isPercent ? shifted(number, -2) : number };
   }
   if (column.type === 'Rate') {
-    if (!/^\d+$/.test(trimmed)) return { error: `must be a whole number of ${RATE_ICONS[String(column.props.icon)] ?? '★'}, got ${JSON.stringify(text)}` };
+    if (!/^\d+$/.test(trimmed)) return { refused: true };
     return { value: Number(trimmed) };
   }
-  if (column.type === 'Date') return { value: trimmed };
+  if (column.type === 'Date') return { value: parseTypedDate(trimmed) ?? trimmed };
   if (column.type === 'SingleChoice') return { value: trimmed };
   if (column.type === 'MultipleChoice') return { value: trimmed.split(',').map((part) => part.trim()).filter(Boolean) };
   if (column.type === 'Cascade') return { value: trimmed.split('/').map((part) => part.trim()).filter(Boolean) };
   if (column.type === 'CheckBox') {
-    if (/^(true|yes|1|x|✓)$/i.test(trimmed)) return { value: true };
-    if (/^(false|no|0)$/i.test(trimmed)) return { value: false };
-    return { error: `must be checked or not (true or false), got ${JSON.stringify(text)}` };
+    if (/^(true|yes|1|x|✓|是|对)$/i.test(trimmed)) return { value: true };
+    if (/^(false|no|0|否|不)$/i.test(trimmed)) return { value: false };
+    return { refused: true };
   }
-  return { error: `${column.type} cells cannot be typed` };
+  return { refused: true };
 }
 
 /** The text an editor starts from: what was typed into the cell for text-like types. */

@@ -186,7 +186,13 @@ export function columnForm(container: HTMLElement, options: ColumnFormOptions): 
   }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void run(() => options.save({ name: name.value.trim(), type: type.value, props: readProps() }));
+    const props = readProps();
+    // The API takes a single-choice column without options, but no cell of it could then hold a value.
+    if (type.value === 'SingleChoice' && Array.isArray(props.options) && props.options.length === 0) {
+      error.textContent = t('column.needsOptions');
+      return;
+    }
+    void run(() => options.save({ name: name.value.trim(), type: type.value, props }));
   });
   form.append(heading, field(t('column.name'), name), field(t('column.type'), type), settings, error, buttons);
   container.replaceChildren(form);

@@ -1,6 +1,7 @@
 import { ApiCallError } from '../shared/api.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { t } from './messages.js';
+import { sidePanel } from './side-panel.js';
 import type { Column, DataTable, Row } from './model.js';
 
 interface CommentOut {
@@ -59,16 +60,7 @@ export class CommentPanel {
   private async draw(): Promise<void> {
     const { side } = this.context.shell;
     const ask = ++this.asked;
-    const panel = document.createElement('section');
-    panel.className = 'svc-table-form';
-    panel.setAttribute('aria-label', t('comment.title'));
-    const heading = document.createElement('h2');
-    heading.textContent = t('comment.title');
-    const close = document.createElement('button');
-    close.type = 'button';
-    close.className = 'svc-table-button';
-    close.textContent = t('comment.close');
-    close.addEventListener('click', () => {
+    const { panel, heading, close } = sidePanel(t('comment.title'), () => {
       this.shown = false;
       side.hidden = true;
       side.replaceChildren();

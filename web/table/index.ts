@@ -3,17 +3,21 @@ import type { SaveStatus } from '../shared/collaboration.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { VirtualGrid, type CellEditorHost, type CellRange } from '../shared/grid/grid.js';
 import { openCellEditor } from './cell-editors.js';
-import { choiceOptions, optionColor, refusal, shownText } from './cell-types.js';
+import { choiceOptions, optionColor, shownText } from './cell-types.js';
+import { expected, explainRefusal } from './refusals.js';
 import { columnForm, type ColumnDraft } from './column-form.js';
 import { CommentPanel } from './comments.js';
+import { columnsPanel } from './columns-panel.js';
+import { recordView } from './record-view.js';
+import { GridLayout } from './grid-layout.js';
 import { t } from './messages.js';
 import { RowStore } from './row-store.js';
 import type { Column, DataTable, FilterOperator, Row, ViewQuery } from './model.js';
 import { TableClient } from './table-client.js';
+import { UndoHistory, type Ref } from './undo.js';
 import './table.css';
 
 const ROW_HEIGHT = 32;
-const COLUMN_WIDTH = 160;
 /** Rows changed by one Delete key or one "delete rows" at most (each is one call of the table API). */
 const MAX_ROWS_PER_ACTION = 500;
 
@@ -29,6 +33,12 @@ function isTableNotice(message: { type: string } & Record<string, unknown>): mes
   return message.type === 'svc:table' && typeof message.tableGuid === 'string' && typeof message.subject === 'string';
 }
 
+/** A column as the history re-creates it. */
+type ColumnSpec = ColumnDraft;
+
+/** Types the API refuses to write: left out of a row that undo re-creates (AutoNumber takes a new number). */
+const READ_ONLY_TYPES: ReadonlySet<string> = new Set(['AutoNumber', 'Attachment']);
+
 function button(label: string, onClick: () => void): HTMLButtonElement {
   const node = document.createElement('button');
   node.type = 'button';
@@ -41,6 +51,15 @@ function button(label: string, onClick: () => void): HTMLButtonElement {
 function errorText(error: unknown): string {
   if (error instanceof ApiCallError) return error.message;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Why the service refused a cell write, in a person's words (the API's codes stay as they are). */
+function serviceRefusal(column: Column, value: unknown, error: unknown): string {
+  if (!(error instanceof ApiCallError)) return t('refuse.failed');
+  if (error.code === 70005) return t('refuse.rowGone');
+  if (error.status === 403) return t('refuse.denied');
+  if (error.code === 70000) return expected(column, value);
+  return t('refuse.failed');
 }
 
 /** A cell refused by the type check or the service: the rejected input and why, shown in the cell. */
@@ -61,6 +80,9 @@ class TableEditor {
   private table: DataTable | undefined;
   private store: RowStore | undefined;
   private grid: VirtualGrid | undefined;
+  /** this user's arrangement of the shown table's columns, and the columns the grid shows in that order */
+  private layout: GridLayout | undefined;
+  private shown: Column[] = [];
   private readonly gridHost = document.createElement('div');
   private readonly viewBar = document.createElement('div');
   private readonly tablePicker = document.createElement('select');
@@ -73,6 +95,10 @@ class TableEditor {
   private failedWrites = false;
   private editable: boolean;
   private readonly comments: CommentPanel;
+  /** The user's own changes of the table shown, for undo and redo (Ctrl+Z, Ctrl+Shift+Z, the buttons). */
+  private history = new UndoHistory(() => this.drawUndoButtons());
+  private readonly undoButton = button(t('toolbar.undo'), () => this.attempt(() => this.history.undo()));
+  private readonly redoButton = button(t('toolbar.redo'), () => this.attempt(() => this.history.redo()));
 
   constructor(private readonly context: EditorContext) {
     this.client = new TableClient(context.api, context.boot.fileId);
@@ -89,6 +115,7 @@ class TableEditor {
     this.tables = await this.client.listTables();
     if (this.tables.length === 0 && this.editable) this.tables = [await this.client.createTable(t('table.defaultName'), [{ name: t('table.defaultColumn'), type: 'SingleLineText' }])];
     this.buildToolbar();
+    document.addEventListener('keydown', (event) => this.undoKeys(event));
     this.context.session.onMessage((message) => {
       if (isTableNotice(message)) this.notice(message);
     });
@@ -97,6 +124,7 @@ class TableEditor {
       if (permissions.editable === undefined) return;
       this.editable = permissions.editable;
       this.grid?.setReadOnly(!this.editable);
+      this.drawUndoButtons();
     });
     const first = this.tables[0];
     if (!first) {
@@ -117,6 +145,10 @@ class TableEditor {
     this.table = table;
     this.tablePicker.value = table.guid;
     this.errors.clear();
+    this.history = new UndoHistory(() => this.drawUndoButtons());
+    this.drawUndoButtons();
+    this.layout = new GridLayout(`svc-table-layout:${this.context.boot.fileId}:${table.guid}`);
+    this.arrangeColumns();
     this.grid?.destroy();
     this.grid = undefined;
     const store = new RowStore(
@@ -132,9 +164,15 @@ class TableEditor {
     this.grid = new VirtualGrid(this.gridHost, {
       label: t('grid.label', { name: table.name }),
       rowCount: () => store.total,
-      columnCount: () => this.table?.columns.length ?? 0,
-      columnWidth: () => COLUMN_WIDTH,
-      columnHeader: (column) => this.table?.columns[column]?.name ?? '',
+      columnCount: () => this.shown.length,
+      columnWidth: (column) => (this.shown[column] && this.layout ? this.layout.width(this.shown[column]) : 0),
+      columnHeader: (column) => this.shown[column]?.name ?? '',
+      onColumnResize: (column, width) => {
+        const resized = this.shown[column];
+        if (!resized || !this.layout) return;
+        this.layout.setWidth(resized, width);
+        this.grid?.invalidateLayout();
+      },
       rowHeader: (row) => String(row + 1),
       rowHeight: ROW_HEIGHT,
       renderCell: (cell, row, column) => this.renderCell(cell, row, column),
@@ -155,11 +193,66 @@ class TableEditor {
     else this.grid.refresh();
   }
 
+  /** The columns the grid shows: this user's order, hidden ones left out. */
+  private arrangeColumns(): void {
+    this.shown = this.table && this.layout ? this.layout.visible(this.table.columns) : [];
+  }
+
+  private openColumnsPanel(): void {
+    const table = this.table;
+    const layout = this.layout;
+    if (!table || !layout) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    columnsPanel(side, {
+      columns: table.columns,
+      layout,
+      changed: () => {
+        this.arrangeColumns();
+        this.grid?.invalidateLayout();
+      },
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+        this.grid?.focus();
+      },
+    });
+  }
+
+  /** The active cell's row as a record in the side panel; previous and next move the grid's selection too. */
+  private openRecord(): void {
+    const active = this.activeCell();
+    const layout = this.layout;
+    if (!active || !layout || !this.store) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    recordView(side, {
+      row: active.row,
+      rowNumber: active.rowNumber,
+      rowCount: this.store.total,
+      columns: layout.ordered(active.table.columns),
+      editable: this.editable,
+      linkLabel: (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid),
+      write: (column, value) => void this.writeCell(active.row, column, value),
+      step: (by) => {
+        const column = this.grid?.currentSelection.active.column ?? 0;
+        this.grid?.select({ row: active.rowNumber - 1 + by, column });
+        this.openRecord();
+      },
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+        this.grid?.focus();
+      },
+    });
+  }
+
   private async reloadColumns(): Promise<void> {
     const table = this.table;
     if (!table) return;
     const columns = await this.client.listColumns(table.guid);
     table.columns = columns;
+    this.arrangeColumns();
     const query = this.store?.query ?? {};
     // a sort or filter on a column that is gone is dropped
     const known = (guid: string | undefined) => guid === undefined || columns.some((column) => column.guid === guid);
@@ -170,7 +263,11 @@ class TableEditor {
 
   private buildToolbar(): void {
     const { toolbar } = this.context.shell;
+    this.undoButton.setAttribute('aria-keyshortcuts', 'Control+Z');
+    this.redoButton.setAttribute('aria-keyshortcuts', 'Control+Shift+Z Control+Y');
     toolbar.append(
+      this.undoButton,
+      this.redoButton,
       button(t('toolbar.addRow'), () => this.attempt(() => this.addRow())),
       button(t('toolbar.deleteRows'), () => this.attempt(() => this.deleteRows())),
       button(t('toolbar.addColumn'), () => this.openColumnForm(undefined)),
@@ -237,13 +334,110 @@ class TableEditor {
       typing = window.setTimeout(apply, 250);
     });
     this.rowCount.className = 'svc-table-count';
-    this.viewBar.replaceChildren(this.tablePicker, sortColumn, sortOrder, filterColumn, filterOperator, filterValue, this.rowCount, button(t('toolbar.comment'), () => this.comments.open()));
+    this.viewBar.replaceChildren(
+      this.tablePicker,
+      sortColumn,
+      sortOrder,
+      filterColumn,
+      filterOperator,
+      filterValue,
+      this.rowCount,
+      button(t('toolbar.columns'), () => this.openColumnsPanel()),
+      button(t('toolbar.record'), () => this.openRecord()),
+      button(t('toolbar.comment'), () => this.comments.open()),
+    );
+  }
+
+  // ---- undo and redo ----------------------------------------------------------------------------
+
+  private drawUndoButtons(): void {
+    this.undoButton.disabled = !this.editable || !this.history.canUndo;
+    this.redoButton.disabled = !this.editable || !this.history.canRedo;
+  }
+
+  /** Ctrl+Z undoes, Ctrl+Shift+Z or Ctrl+Y redoes; inside a text field the browser's own undo applies. */
+  private undoKeys(event: KeyboardEvent): void {
+    if (!(event.ctrlKey || event.metaKey) || event.altKey || !this.editable) return;
+    const target = event.target as HTMLElement | null;
+    if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+    const key = event.key.toLowerCase();
+    const redo = (key === 'z' && event.shiftKey) || (key === 'y' && !event.shiftKey);
+    if (!redo && !(key === 'z' && !event.shiftKey)) return;
+    event.preventDefault();
+    this.attempt(() => (redo ? this.history.redo() : this.history.undo()));
+  }
+
+  /** Writes cells of one row, naming columns by reference (a column may be renamed or re-created meanwhile). */
+  private async writeCells(row: Ref, cells: ReadonlyArray<readonly [Ref, unknown]>): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const valueMap: Record<string, unknown> = {};
+    for (const [ref, value] of cells) {
+      const column = table.columns.find((candidate) => candidate.guid === ref.guid);
+      if (column) valueMap[column.name] = value ?? null;
+    }
+    for (const [ref] of cells) this.errors.delete(`${row.guid}:${ref.guid}`);
+    this.store?.replace(await this.client.updateRow(table.guid, row.guid, valueMap));
+  }
+
+  /** Creates rows again with the values they had (undo of a delete, redo of an add) and follows their new guids. */
+  private async restoreRows(rows: ReadonlyArray<{ ref: Ref; valueMap: Record<string, unknown> }>): Promise<void> {
+    const table = this.table;
+    const store = this.store;
+    if (!table || !store) return;
+    const created = await this.client.createRows(table.guid, rows.map((row) => row.valueMap));
+    created.forEach((row, index) => this.history.moved(rows[index]!.ref, row.guid));
+    await store.setView(store.query);
+    this.grid?.invalidateLayout();
+  }
+
+  private async removeRows(rows: readonly Ref[]): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    for (const row of rows) await this.client.deleteRow(table.guid, row.guid);
+    this.store?.refresh();
+  }
+
+  /** A row's values as the API takes them back: read-only cells left out. */
+  private writableValues(row: Row): Record<string, unknown> {
+    const columns = this.table?.columns ?? [];
+    return Object.fromEntries(columns.filter((column) => !READ_ONLY_TYPES.has(column.type) && row.valueMap[column.name] !== undefined).map((column) => [column.name, row.valueMap[column.name]]));
+  }
+
+  private async makeColumn(ref: Ref, spec: ColumnSpec, after: Ref | undefined): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const created = await this.client.createColumn(table.guid, table.defaultViewGuid, { ...spec, targetGuid: after?.guid });
+    this.history.moved(ref, created.guid);
+    await this.reloadColumns();
+  }
+
+  private async changeColumn(ref: Ref, spec: Partial<ColumnSpec>): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    await this.client.updateColumn(table.guid, ref.guid, spec);
+    await this.reloadColumns();
+  }
+
+  private async dropColumn(ref: Ref): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    await this.client.deleteColumn(table.guid, ref.guid);
+    await this.reloadColumns();
+  }
+
+  /** Records a change of a column's settings (the form, or an option added from a cell). */
+  private recordColumnChange(column: Column, after: Partial<ColumnSpec>): void {
+    const ref = this.history.ref(column.guid);
+    const before: ColumnSpec = { name: column.name, type: column.type, props: column.props };
+    this.history.record({ undo: () => this.changeColumn(ref, before), redo: () => this.changeColumn(ref, after) });
   }
 
   // ---- cells ------------------------------------------------------------------------------------
 
+  /** The column shown at grid position `index`. */
   private column(index: number): Column | undefined {
-    return this.table?.columns[index];
+    return this.shown[index];
   }
 
   private activeColumn(): Column | undefined {
@@ -324,6 +518,21 @@ class TableEditor {
       refuse: (message) => this.showError(row, column, message),
       linkCandidates: (text) => this.linkCandidates(linkedTable, text),
       linkLabel: (rowGuid) => this.linkLabel(linkedTable, rowGuid),
+      addOption: this.editable && (column.type === 'SingleChoice' || column.type === 'MultipleChoice') ? (name) => this.addOption(column, name) : undefined,
+    });
+  }
+
+  /** Adds an option to a choice column from its cell (the same change as the column form's). */
+  private async addOption(column: Column, name: string): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const props = { ...column.props, options: [...choiceOptions(column), { name }] };
+    await this.track(async () => {
+      const changed = await this.client.updateColumn(table.guid, column.guid, { props });
+      this.recordColumnChange(column, { props });
+      // The cell's write that follows is checked against the new options.
+      column.props = changed.props;
+      await this.reloadColumns();
     });
   }
 
@@ -339,7 +548,7 @@ class TableEditor {
   private async writeCell(row: Row, column: Column, value: unknown): Promise<void> {
     const table = this.table;
     if (!table) return;
-    const why = refusal(column, value);
+    const why = explainRefusal(column, value);
     if (why !== undefined) {
       this.showError(row, column, why);
       return;
@@ -352,10 +561,13 @@ class TableEditor {
     await this.track(async () => {
       try {
         this.store?.replace(await this.client.updateRow(table.guid, row.guid, { [column.name]: value }));
+        const rowRef = this.history.ref(row.guid);
+        const columnRef = this.history.ref(column.guid);
+        this.history.record({ undo: () => this.writeCells(rowRef, [[columnRef, before]]), redo: () => this.writeCells(rowRef, [[columnRef, value]]) });
       } catch (error) {
         if (before === undefined) delete row.valueMap[column.name];
         else row.valueMap[column.name] = before;
-        this.showError(row, column, errorText(error));
+        this.showError(row, column, serviceRefusal(column, value, error));
         throw error;
       }
     }).catch(() => undefined); // shown in the cell
@@ -364,7 +576,7 @@ class TableEditor {
   private async clearRange(range: CellRange): Promise<void> {
     const table = this.table;
     if (!table || !this.store) return;
-    const columns = table.columns.slice(range.left, range.right + 1).filter((column) => column.type !== 'AutoNumber' && column.type !== 'Attachment');
+    const columns = this.shown.slice(range.left, range.right + 1).filter((column) => !READ_ONLY_TYPES.has(column.type));
     if (columns.length === 0) return;
     const valueMap = Object.fromEntries(columns.map((column) => [column.name, null]));
     const rows: Row[] = [];
@@ -372,10 +584,19 @@ class TableEditor {
       const row = this.store.row(index);
       if (row) rows.push(row);
     }
+    const before = rows.map((row) => ({ ref: this.history.ref(row.guid), cells: columns.map((column) => [this.history.ref(column.guid), row.valueMap[column.name]] as const) }));
     for (const row of rows) {
       for (const column of columns) this.errors.delete(`${row.guid}:${column.guid}`);
       this.store.replace(await this.client.updateRow(table.guid, row.guid, valueMap));
     }
+    this.history.record({
+      undo: async () => {
+        for (const row of before) await this.writeCells(row.ref, row.cells);
+      },
+      redo: async () => {
+        for (const row of before) await this.writeCells(row.ref, row.cells.map(([ref]) => [ref, null] as const));
+      },
+    });
   }
 
   private copyRange(range: CellRange): string {
@@ -398,7 +619,10 @@ class TableEditor {
     const table = this.table;
     const store = this.store;
     if (!table || !store) return;
-    const row = await this.client.createRow(table.guid, {});
+    const [row] = await this.client.createRows(table.guid, [{}]);
+    if (!row) return;
+    const ref = this.history.ref(row.guid);
+    this.history.record({ undo: () => this.removeRows([ref]), redo: () => this.restoreRows([{ ref, valueMap: {} }]) });
     // the new row comes last in creation order; under a sort or filter it lands where the view puts it
     await store.setView(store.query);
     this.grid?.invalidateLayout();
@@ -410,8 +634,9 @@ class TableEditor {
     const table = this.table;
     const rows = this.selectedRows();
     if (!table || rows.length === 0) return;
-    for (const row of rows) await this.client.deleteRow(table.guid, row.guid);
-    this.store?.refresh();
+    const deleted = rows.map((row) => ({ ref: this.history.ref(row.guid), valueMap: this.writableValues(row) }));
+    await this.removeRows(deleted.map((row) => row.ref));
+    this.history.record({ undo: () => this.restoreRows(deleted), redo: () => this.removeRows(deleted.map((row) => row.ref)) });
   }
 
   private openColumnForm(column: Column | undefined): void {
@@ -429,15 +654,28 @@ class TableEditor {
       },
       save: (draft: ColumnDraft) =>
         this.track(async () => {
-          if (column) await this.client.updateColumn(table.guid, column.guid, draft);
-          else await this.client.createColumn(table.guid, table.defaultViewGuid, draft);
+          if (column) {
+            await this.client.updateColumn(table.guid, column.guid, draft);
+            this.recordColumnChange(column, draft);
+          } else {
+            const last = table.columns.at(-1);
+            const created = await this.client.createColumn(table.guid, table.defaultViewGuid, draft);
+            const ref = this.history.ref(created.guid);
+            const after = last && this.history.ref(last.guid);
+            this.history.record({ undo: () => this.dropColumn(ref), redo: () => this.makeColumn(ref, draft, after) });
+          }
           await this.reloadColumns();
         }),
       remove: column
         ? () =>
             this.track(async () => {
-              await this.client.deleteColumn(table.guid, column.guid);
-              await this.reloadColumns();
+              const position = table.columns.findIndex((candidate) => candidate.guid === column.guid);
+              const previous = table.columns[position - 1];
+              const ref = this.history.ref(column.guid);
+              const after = previous && this.history.ref(previous.guid);
+              const spec: ColumnSpec = { name: column.name, type: column.type, props: column.props };
+              await this.dropColumn(ref);
+              this.history.record({ undo: () => this.makeColumn(ref, spec, after), redo: () => this.dropColumn(ref) });
             })
         : undefined,
     });

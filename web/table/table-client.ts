@@ -38,9 +38,9 @@ export class TableClient {
     return this.api.callTable(this.tableRoute(tableGuid, `rows/${encodeURIComponent(rowGuid)}`));
   }
 
-  async createRow(tableGuid: string, valueMap: ValueMap): Promise<Row> {
-    const created = await this.api.callTable<{ rows: Row[] }>(this.tableRoute(tableGuid, 'rows'), { method: 'POST', body: { rows: [valueMap] } });
-    return created.rows[0]!;
+  async createRows(tableGuid: string, valueMaps: ValueMap[]): Promise<Row[]> {
+    const created = await this.api.callTable<{ rows: Row[] }>(this.tableRoute(tableGuid, 'rows'), { method: 'POST', body: { rows: valueMaps } });
+    return created.rows;
   }
 
   updateRow(tableGuid: string, rowGuid: string, valueMap: ValueMap): Promise<Row> {
@@ -51,7 +51,8 @@ export class TableClient {
     return this.api.callTable(this.tableRoute(tableGuid, `rows/${encodeURIComponent(rowGuid)}`), { method: 'DELETE' });
   }
 
-  createColumn(tableGuid: string, viewGuid: string, column: { name: string; type: string; props?: Record<string, unknown> }): Promise<Column> {
+  /** `targetGuid`: the new column goes right after that one; absent: last. */
+  createColumn(tableGuid: string, viewGuid: string, column: { name: string; type: string; props?: Record<string, unknown>; targetGuid?: string | undefined }): Promise<Column> {
     return this.api.callTable(this.tableRoute(tableGuid, 'columns'), { method: 'POST', body: { ...column, viewGuid } });
   }
 

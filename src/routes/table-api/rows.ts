@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/table-service.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/tables/row-window.js';
 import { sendRowPage, sendTableData, TableOk, tableOk } from '../../http/envelopes/table.js';
 import { callerOf } from '../../http/request-context.js';
 import { CreateRowsBody, firstOf, Row, RowPage, RowParams, RowsQuery, RowWindow, RowWindowQuery, TableParams, ValueMap } from './schemas.js';

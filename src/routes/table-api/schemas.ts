@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CREATABLE_TYPES } from '../../model/tables/fields/registry.js';
-import { FILTER_OPERATORS, MAX_PAGE_SIZE, MAX_ROWS_PER_REQUEST, MAX_WINDOW_ROWS } from '../../domain/tables/table-service.js';
+import { FILTER_OPERATORS, MAX_PAGE_SIZE, MAX_WINDOW_ROWS } from '../../domain/tables/row-window.js';
+import { MAX_ROWS_PER_REQUEST } from '../../domain/tables/table-service.js';
 
 /** Guids in paths: anything up to 128 characters; an unknown one is a 404 of its kind, not a 400. */
 const Guid = Type.String({ minLength: 1, maxLength: 128 });

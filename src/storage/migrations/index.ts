@@ -10,7 +10,8 @@ import { seatPolicy } from './0009-seats-security-seat-policy.js';
 import { recordedSeq } from './0010-seats-security-recorded-seq.js';
 import { tasks } from './0011-tasks-import-tasks.js';
 import { exportFiles } from './0012-export-files.js';
-import { behaviorHistories } from './0013-history-kits-behavior-histories.js';
+import { behaviorHistories } from './0013-behavior-histories.js';
+import { tableLinks } from './0014-table-links.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0010-seats-security-recorded-seq': recordedSeq,
   '0011-tasks-import-tasks': tasks,
   '0012-export-files': exportFiles,
-  '0013-history-kits-behavior-histories': behaviorHistories,
+  '0013-behavior-histories': behaviorHistories,
+  '0014-table-links': tableLinks,
 };
