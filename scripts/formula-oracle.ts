@@ -3,7 +3,7 @@
  * computed (`<f>` with `<v>` in the sheet XML), imported the way the service imports them (the xlsx reader and
  * the spreadsheet encoder), computed with our engine and compared with what Excel stored.
  *
- * `npm run oracle [-- --files] [-- --functions N]` prints the agreement over all cells, averaged per workbook,
+ * `npm run oracle [-- --misses] [-- --functions N] [-- --only NAME-PART]` prints the agreement over all cells, averaged per workbook,
  * by file and by function (most missed first). test/sheets/formula-oracle.test.ts asserts a floor on both
  * figures. The corpus lives outside the repository, at ../shared/formula-oracle from the repository root
  * (docs/FORMULA-ORACLE.md).
@@ -102,8 +102,9 @@ function storedFormulas(xml: string): StoredFormula[] {
     const text = xmlText(stored[1] ?? '');
     const value: StoredValue | undefined =
       type === 'b' ? { kind: 'boolean', value: text === '1' } : type === 'e' ? { kind: 'error', code: text } : type === 'str' || type === 'inlineStr' ? { kind: 'text', value: text } : type === 'n' && text !== '' ? { kind: 'number', value: Number(text) } : undefined;
-    if (!value) continue;
-    found.push({ row: Number(address[2]) - 1, column: columnIndex(address[1]!), address: `${address[1]}${address[2]}`, attributes: formula[1] ?? '', value });
+    const column = columnIndex(address[1]!);
+    if (!value || column === undefined) continue;
+    found.push({ row: Number(address[2]) - 1, column, address: `${address[1]}${address[2]}`, attributes: formula[1] ?? '', value });
   }
   return found;
 }
@@ -230,11 +231,11 @@ export function summarize(workbooks: WorkbookResult[]): OracleSummary {
 }
 
 /** Runs the whole corpus. */
-export async function runOracle(directory: string, builtIn: (name: string) => boolean): Promise<OracleSummary> {
+export async function runOracle(directory: string, builtIn: (name: string) => boolean, only = ''): Promise<OracleSummary> {
   const corpus = path.join(directory, 'corpus');
   const files = fs
     .readdirSync(corpus)
-    .filter((file) => /\.xls[xm]$/i.test(file))
+    .filter((file) => /\.xls[xm]$/i.test(file) && file.includes(only))
     .sort();
   const workbooks: WorkbookResult[] = [];
   for (const file of files) workbooks.push(await compareWorkbook(path.join(corpus, file), builtIn));
@@ -257,7 +258,8 @@ async function main(args: string[]): Promise<void> {
     process.exit(2);
   }
   const { isExcelFunction } = await import('../src/model/sheets/formulas/excel-functions.js');
-  const summary = await runOracle(directory, isExcelFunction);
+  const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '') : '';
+  const summary = await runOracle(directory, isExcelFunction, only);
   const functionCount = Number(args[args.indexOf('--functions') + 1]) || 40;
   console.log(`formula oracle: ${summary.workbooks.length} workbooks, ${summary.cells} formula cells compared, ${summary.workbooks.reduce((sum, w) => sum + w.excluded, 0)} left out`);
   console.log(`agreement over all cells:      ${percent(summary.overall)} (${summary.agreed} / ${summary.cells})`);

@@ -1,4 +1,6 @@
 import { isRange, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { libraryFunctions } from './library.js';
+import { formatValue } from '../number-format.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toBoolean, toNumber, toText, type CellValue, type ComparisonOperator } from './values.js';
 
 /**
@@ -243,7 +245,32 @@ function serialNow(milliseconds: number): number {
   return UNIX_EPOCH_SERIAL + milliseconds / MS_PER_DAY;
 }
 
-export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map<string, FormulaFunction>([
+/** ROW/COLUMN: the reference's first row or column (1-based), or the formula's own cell without an argument. */
+function position(axis: 'row' | 'column'): FormulaFunction {
+  return {
+    minArgs: 0,
+    maxArgs: 1,
+    call([reference], context) {
+      if (reference === undefined) return context.position()[axis] + 1;
+      if (!isRange(reference) || !reference.origin) return Err.value;
+      return reference.origin[axis] + 1;
+    },
+  };
+}
+
+/** ROWS/COLUMNS: the size of a reference or an array; a single value counts as one. */
+function size(axis: 'rows' | 'columns'): FormulaFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    call([arg = null]) {
+      if (isRange(arg)) return arg[axis];
+      return arg instanceof FormulaError ? arg : 1;
+    },
+  };
+}
+
+const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['SUM', aggregate((numbers) => finite(numbers.reduce((sum, value) => sum + value, 0)))],
   ['AVERAGE', aggregate((numbers) => (numbers.length === 0 ? Err.div0 : finite(numbers.reduce((sum, value) => sum + value, 0) / numbers.length)))],
   // a loop, not Math.min(...numbers): spreading a whole column's numbers would overflow the stack
@@ -308,4 +335,27 @@ export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map<string, F
   ['COUNTIF', conditional(false)],
   ['TODAY', { minArgs: 0, maxArgs: 0, call: (_args, context) => Math.floor(serialNow(context.now())) }],
   ['NOW', { minArgs: 0, maxArgs: 0, call: (_args, context) => serialNow(context.now()) }],
+  ['ROW', position('row')],
+  ['COLUMN', position('column')],
+  ['ROWS', size('rows')],
+  ['COLUMNS', size('columns')],
+  [
+    // one formatter for cells and TEXT: what a format code shows in a cell is what TEXT gives
+    'TEXT',
+    {
+      minArgs: 2,
+      maxArgs: 2,
+      call([value = null, code = null]) {
+        const shown = scalar(value);
+        if (shown instanceof FormulaError) return shown;
+        const format = scalar(code);
+        if (format instanceof FormulaError) return format;
+        const number = typeof shown === 'string' ? toNumber(shown) : shown;
+        return formatValue(number instanceof FormulaError ? (shown as string) : (number ?? ''), toText(format));
+      },
+    },
+  ],
 ]);
+
+/** Every function of the engine: ours first, then the Excel functions @formulajs/formulajs computes (library.ts). */
+export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map([...OWN_FUNCTIONS, ...libraryFunctions(new Set(OWN_FUNCTIONS.keys()))]);

@@ -1,5 +1,5 @@
 import { MAX_COLUMNS, MAX_ROWS, columnIndex, columnLetters, formatSheetName } from '../a1.js';
-import { isErrorCode, numberToText, type ErrorCode } from './values.js';
+import { ERROR_CODES, numberToText, type ErrorCode } from './values.js';
 
 /**
  * Formula text to a syntax tree and back. `parseFormula` never throws: any text gives a tree or a
@@ -200,8 +200,8 @@ function tokenize(text: string, start: number): Token[] {
       continue;
     }
     if (char === '#') {
-      const code = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#ERROR!'].find((candidate) => text.slice(position, position + candidate.length).toUpperCase() === candidate);
-      if (!code || !isErrorCode(code)) throw new ParseFailure(`unknown error value at ${text.slice(position, position + 8)}`);
+      const code = ERROR_CODES.find((candidate) => text.slice(position, position + candidate.length).toUpperCase() === candidate);
+      if (!code) throw new ParseFailure(`unknown error value at ${text.slice(position, position + 8)}`);
       tokens.push({ type: 'error', code });
       position += code.length;
       continue;
@@ -233,7 +233,8 @@ function tokenize(text: string, start: number): Token[] {
       }
       let after = next;
       while (text[after] === ' ') after++;
-      tokens.push(text[after] === '(' ? { type: 'function', name: name.toUpperCase() } : { type: 'identifier', name });
+      // Excel stores functions newer than 2007 with a prefix (_xlfn.CONCAT, _xlfn._xlws.SORT): read without it
+      tokens.push(text[after] === '(' ? { type: 'function', name: name.toUpperCase().replace(/^(?:_XLFN\.|_XLWS\.)+/, '') } : { type: 'identifier', name });
       position = next;
       continue;
     }

@@ -5,9 +5,10 @@
 
 /**
  * Error values, as spreadsheet applications show them. `#ERROR!` is a formula that does not parse (as in
- * the common web spreadsheet); a reference cycle gives `#REF!`.
+ * the common web spreadsheet); a reference cycle gives `#REF!`. `#SPILL!` and `#CALC!` are Excel's errors of
+ * array results.
  */
-export const ERROR_CODES = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#ERROR!'] as const;
+export const ERROR_CODES = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#SPILL!', '#CALC!', '#ERROR!'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class FormulaError {
@@ -35,6 +36,8 @@ export const Err = {
   na: FormulaError.of('#N/A'),
   num: FormulaError.of('#NUM!'),
   null: FormulaError.of('#NULL!'),
+  spill: FormulaError.of('#SPILL!'),
+  calc: FormulaError.of('#CALC!'),
   syntax: FormulaError.of('#ERROR!'),
 } as const;
 

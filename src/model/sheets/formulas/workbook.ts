@@ -111,6 +111,7 @@ export class Workbook {
   private nextSheetNumber = 1;
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
+  private evaluatingKey = 0;
   private readonly context: EvaluationContext;
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
@@ -119,6 +120,7 @@ export class Workbook {
       cell: (reference) => this.referencedValue(reference),
       range: (reference) => this.referencedRange(reference),
       now: () => this.now(),
+      position: () => addressOf(this.evaluatingKey),
     };
     this.load(sheets);
   }
@@ -410,6 +412,7 @@ export class Workbook {
   private evaluate(key: number, formula: Formula): CellValue {
     if (!formula.ast) return Err.syntax;
     this.evaluatingSheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+    this.evaluatingKey = key;
     try {
       return evaluateFormula(formula.ast, this.context);
     } catch (error) {
@@ -441,6 +444,7 @@ function rangeOf(sheet: SheetState, top: number, left: number, rows: number, col
     kind: 'range',
     rows,
     columns,
+    origin: { row: top, column: left },
     get: (row, column) => sheet.cells.get(sheet.key(top + row, left + column))?.value ?? null,
     forEach(visit) {
       // probe the area when it is smaller than the sheet, else filter the sheet's cells
