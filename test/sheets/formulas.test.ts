@@ -107,6 +107,58 @@ describe('formula functions and operators', () => {
   });
 });
 
+describe('Excel semantics measured by the formula oracle (issue 23)', () => {
+  it.each([
+    // empty arguments read as empty values
+    ['=ROUND(2.5,)', 3],
+    ['=IF(FALSE,1,)', 0],
+    ['=IF(A1=1,"one",)', 'one'],
+    // Excel's storage prefixes are read without them
+    ['=_xlfn.CONCAT("a","b")', 'ab'],
+    ['=_xlfn.STDEV.S(A1:A3)', 1],
+    // "" is text, not zero, in arithmetic; an empty cell is zero
+    ['=""*"1"', '#VALUE!'],
+    ['=E9+1', 1],
+    // functions computed by @formulajs/formulajs behind our argument layer
+    ['=SIN(RADIANS(90))', 1],
+    ['=MEDIAN(A1:A4)', 2],
+    ['=LARGE(B1:B4,1)', 30],
+    ['=ISNA(NA())', true],
+    ['=ISERROR(1/0)', true],
+    ['=SUBSTITUTE("a-b-c","-","+")', 'a+b+c'],
+    ['=LEFT("hello",2)&MID("hello",2,3)', 'heell'],
+    ['=SUMPRODUCT(A1:A3,B1:B3)', 140],
+    ['=COUNTIFS(A1:A3,">1",B1:B3,"<30")', 1],
+    ['=INDEX(A1:B3,2,2)', 20],
+    ['=MATCH(3,A1:A3,0)', 3],
+    ['=DATE(2024,1,31)', 45322],
+    ['=EDATE(DATE(2024,1,31),1)', 45351],
+    ['=YEAR(45322)', 2024],
+    ['=HEX2DEC("FF")', 255],
+    ['=ROUND(PMT(0.05/12,360,-200000),2)', 1073.64],
+    ['=ROW()', 5],
+    ['=COLUMN(B7)', 2],
+    ['=ROWS(A1:B3)*COLUMNS(A1:B3)', 6],
+    ['=TEXT(1234.5,"#,##0.00")', '1,234.50'],
+    ['=TEXT(45366,"yyyy-mm-dd")', '2024-03-15'],
+    // a one-column range where one value is wanted reads the formula's row (implicit intersection)
+    ['=SUM(A:A)+0', 6],
+  ])('%s is %j', (formula, expected) => {
+    expect(compute(formula)).toEqual(expected);
+  });
+
+  it('a one-column reference in an operator reads the cell in the formula\'s own row', () => {
+    const workbook = sheetOf([[1, '=A:A*10'], [2, '=A1:A3*10'], [3, '=A1:A2*10']]);
+    expect([0, 1, 2].map((row) => workbook.displayValue(SHEET, row, 1))).toEqual([10, 20, '#VALUE!']);
+  });
+
+  it('an error code stored in a cell is that error value, not text', () => {
+    const workbook = sheetOf([['#N/A', '=ISNA(A1)', '=ISTEXT(A1)', '=IFERROR(A1,"none")']]);
+    expect([1, 2, 3].map((column) => workbook.displayValue(SHEET, 0, column))).toEqual([true, false, 'none']);
+    expect(workbook.value(SHEET, 0, 0)).toBe(FormulaError.of('#N/A'));
+  });
+});
+
 describe('formula errors', () => {
   it.each([
     ['=1/0', '#DIV/0!'],
@@ -300,7 +352,12 @@ describe('formula parser (property-based)', () => {
         left: tie('node'),
         right: tie('node'),
       }),
-      fc.record({ kind: fc.constant('call' as const), name: fc.constantFrom('SUM', 'IF', 'LOG10', 'STDEV.S', 'NOW'), args: fc.array(tie('node'), { maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('call' as const),
+        name: fc.constantFrom('SUM', 'IF', 'LOG10', 'STDEV.S', 'NOW'),
+        // an empty argument (`ROUND(x,)`); a lone one would read as no argument at all, as in Excel
+        args: fc.array(fc.oneof(tie('node'), fc.constant<Ast>({ kind: 'missing' })), { maxLength: 3 }).filter((args) => !(args.length === 1 && args[0]!.kind === 'missing')),
+      }),
     ),
   })).node;
 

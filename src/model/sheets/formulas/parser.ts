@@ -45,6 +45,8 @@ export type Ast =
   | { kind: 'error'; code: ErrorCode }
   | CellReference
   | RangeReference
+  /** an argument left empty (`ROUND(x,)`, `IF(a,b,)`): an empty value, as Excel reads it */
+  | { kind: 'missing' }
   /** a name that is neither a function call nor a reference: `#NAME?` (there are no named ranges) */
   | { kind: 'name'; name: string }
   | { kind: 'unary'; operator: '-' | '+'; operand: Ast }
@@ -370,7 +372,7 @@ class Parser {
       return { kind: 'call', name, args };
     }
     for (;;) {
-      args.push(this.comparison());
+      args.push(this.isOperator(',', ')') ? { kind: 'missing' } : this.comparison());
       if (this.isOperator(',')) {
         this.index++;
         continue;
@@ -477,6 +479,8 @@ function formatAst(ast: Ast): string {
       return ast.code;
     case 'name':
       return ast.name;
+    case 'missing':
+      return '';
     case 'cell':
       return `${sheetPrefix(ast.sheet)}${ast.columnAbsolute ? '$' : ''}${columnLetters(ast.column)}${ast.rowAbsolute ? '$' : ''}${ast.row + 1}`;
     case 'range': {

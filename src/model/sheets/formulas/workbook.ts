@@ -2,7 +2,7 @@ import { MAX_COLUMNS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
 import { evaluateFormula, isVolatile, referencesOf } from './evaluate.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
-import { Err, FormulaError, toDisplay, type CellValue, type DisplayValue } from './values.js';
+import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
 /** What a cell holds: a value, a formula (text starting with "=" and longer than it), or null (empty). */
 export type CellInput = string | number | boolean | null;
@@ -258,7 +258,7 @@ export class Workbook {
       name: sheet.name,
       cells: [...sheet.cells].map(([key, entry]) => {
         const { row, column } = addressOf(key);
-        return [row, column, entry.formula ? entry.formula.text : (entry.value as Exclude<CellValue, FormulaError>)] as const;
+        return [row, column, entry.formula ? entry.formula.text : entry.value instanceof FormulaError ? entry.value.code : entry.value] as const;
       }),
     }));
   }
@@ -288,7 +288,8 @@ export class Workbook {
     if (row > sheet.maxRow) sheet.maxRow = row;
     if (column > sheet.maxColumn) sheet.maxColumn = column;
     if (!isFormulaInput(input)) {
-      const entry: Entry = { value: input };
+      // an error code in a cell is that error, as in Excel (typed, or stored by a workbook: `#N/A` is #N/A, not text)
+      const entry: Entry = { value: typeof input === 'string' && isErrorCode(input) ? FormulaError.of(input) : input };
       sheet.cells.set(key, entry);
       return entry;
     }
