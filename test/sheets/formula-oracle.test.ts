@@ -8,7 +8,7 @@ import { isExcelFunction } from '../../src/model/sheets/formulas/excel-functions
  * with the values Excel stored. The floors only go up: raise them with the figures `npm run oracle` prints
  * (docs/FORMULA-ORACLE.md), so a change that computes any workbook worse fails here.
  */
-const FLOOR = { overall: 0.949, perWorkbook: 0.744 };
+const FLOOR = { overall: 0.957, perWorkbook: 0.816 };
 
 describe('formula oracle', () => {
   it('agrees with the values Excel stored at least as well as before', { timeout: 300_000 }, async () => {

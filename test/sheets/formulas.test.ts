@@ -16,6 +16,7 @@ import {
   type CellInput,
   type StructureEdit,
 } from '../../src/model/sheets/formulas/index.js';
+import { inlineDefinitions, type TableDefinition } from '../../src/model/sheets/formulas/parser.js';
 
 const SHEET = 's1';
 
@@ -150,6 +151,19 @@ describe('Excel semantics measured by the formula oracle (issue 23)', () => {
   it('a one-column reference in an operator reads the cell in the formula\'s own row', () => {
     const workbook = sheetOf([[1, '=A:A*10'], [2, '=A1:A3*10'], [3, '=A1:A2*10']]);
     expect([0, 1, 2].map((row) => workbook.displayValue(SHEET, row, 1))).toEqual([10, 20, '#VALUE!']);
+  });
+
+  it('defined names and table references of an imported workbook become the references they stand for', () => {
+    const sales: TableDefinition = { sheet: 'Data', startRow: 0, endRow: 10, startColumn: 1, headerRows: 1, totalsRows: 1, columns: ['Name', 'Gender ', 'Amount'] };
+    const rate = parseFormula('Setup!$B$1');
+    const definitions = { tables: new Map([['SALES', sales]]), names: new Map(rate.ok ? [['TAXRATE', rate.ast]] : []), row: 4 };
+    expect(
+      ['=SUM(Sales[Amount])*TaxRate', '=Sales[]', '=Sales[#All]', '=Sales[[#This Row],[Gender ]]', '=Sales[@Amount]*2', '=Sales[[#Headers],[Name]:[Amount]]', '=Sales[[#Totals],[Amount]]', '=Other[x]', '=Vlook1', '=A1+1'].map((text) =>
+        inlineDefinitions(text, definitions),
+      ),
+    ).toEqual(['=SUM(Data!$D$2:$D$10)*Setup!$B$1', '=Data!$B$2:$D$10', '=Data!$B$1:$D$11', '=Data!$C$5', '=Data!$D$5*2', '=Data!$B$1:$D$1', '=Data!$D$11', '=#REF!', '=Vlook1', '=A1+1']);
+    // without definitions a name longer than a column's three letters is a name (#NAME?), not a reference
+    expect(compute('=Vlook1')).toBe('#NAME?');
   });
 
   it('an error code stored in a cell is that error value, not text', () => {
