@@ -6,7 +6,7 @@
  * `npm run oracle [-- --misses] [-- --functions N] [-- --only NAME-PART]` prints the agreement over all cells, averaged per workbook,
  * by file and by function (most missed first). test/sheets/formula-oracle.test.ts asserts a floor on both
  * figures. The corpus lives outside the repository, at ../shared/formula-oracle from the repository root
- * (docs/FORMULA-ORACLE.md).
+ * (docs/FORMULAS.md "Agreement with Excel").
  */
 import fs from 'node:fs';
 import path from 'node:path';

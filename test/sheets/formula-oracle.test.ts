@@ -6,7 +6,7 @@ import { isExcelFunction } from '../../src/model/sheets/formulas/excel-functions
  * The engine against Excel (issue 23): every workbook of the formula-oracle corpus (../shared/formula-oracle from
  * the repository root) imported through the service's xlsx reader and spreadsheet encoder, computed, and compared
  * with the values Excel stored. The floors only go up: raise them with the figures `npm run oracle` prints
- * (docs/FORMULA-ORACLE.md), so a change that computes any workbook worse fails here.
+ * (docs/FORMULAS.md "Agreement with Excel"), so a change that computes any workbook worse fails here.
  */
 const FLOOR = { overall: 0.957, perWorkbook: 0.816 };
 

@@ -37,6 +37,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   'ISO.CEILING': 'CEILING.PRECISE',
   'FORECAST.LINEAR': 'FORECAST',
   CONFIDENCE: 'CONFIDENCE.NORM',
+  POISSON: 'POISSON.DIST',
+  WEIBULL: 'WEIBULL.DIST',
 };
 
 /**
