@@ -437,6 +437,35 @@ describe('moving references when rows or columns change', () => {
   ] as const)('%s after %j reads %s', (formula, edit, expected) => {
     expect(shiftFormula(formula, 'Sheet1', edit)).toBe(expected);
   });
+
+  it('a cell reference moved by any insert or delete lands where a model of the grid says (property)', () => {
+    /** the reference model: where one row or column index goes, or undefined when deleted or pushed off the grid */
+    const expectedPlace = (at: number, edit: StructureEdit, limit: number): number | undefined => {
+      if (at < edit.index) return at;
+      if (edit.kind === 'insert') return at + edit.count < limit ? at + edit.count : undefined;
+      return at < edit.index + edit.count ? undefined : at - edit.count;
+    };
+    const edit = fc.record({
+      kind: fc.constantFrom('insert' as const, 'delete' as const),
+      axis: fc.constantFrom('rows' as const, 'columns' as const),
+      sheet: fc.constantFrom('Sheet1', 'Other'),
+      index: fc.integer({ min: 0, max: 200 }),
+      count: fc.integer({ min: 1, max: 50 }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.boolean(), edit, (row, column, rowAbsolute, columnAbsolute, structure) => {
+        const reference: Ast = { kind: 'cell', sheet: null, row, column, rowAbsolute, columnAbsolute };
+        const shifted = parseFormula(shiftFormula(formatFormula({ kind: 'binary', operator: '*', left: reference, right: { kind: 'number', value: 2 } }), 'Sheet1', structure));
+        expect(shifted.ok).toBe(true);
+        const left = shifted.ok && shifted.ast.kind === 'binary' ? shifted.ast.left : undefined;
+        const rows = structure.axis === 'rows';
+        const place = expectedPlace(rows ? row : column, structure, rows ? MAX_ROWS : MAX_COLUMNS);
+        // an edit of another sheet leaves it; anchors ($) do not stop a reference from moving with its cell
+        const expected = structure.sheet !== 'Sheet1' ? reference : place === undefined ? { kind: 'error', code: '#REF!' } : { ...reference, ...(rows ? { row: place } : { column: place }) };
+        expect(left).toEqual(expected);
+      }),
+    );
+  });
 });
 
 describe('calculation following a spreadsheet document', () => {
