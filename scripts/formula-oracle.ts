@@ -9,6 +9,7 @@
  * (docs/FORMULAS.md "Agreement with Excel").
  */
 import fs from 'node:fs';
+import type * as Y from 'yjs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { joinParts } from '../src/domain/import/conversion.js';
@@ -17,10 +18,14 @@ import { SpreadsheetEncoder } from '../src/domain/import/spreadsheet-encoder.js'
 import { readZipTexts } from '../src/domain/import/zip-guard.js';
 import { docFromState, sheetsOf } from '../src/model/content.js';
 import { columnIndex } from '../src/model/sheets/a1.js';
-import { sheetIds, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
+import { referencesOf } from '../src/model/sheets/formulas/evaluate.js';
+import { parseFormula, sheetIds, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
 
 /** Functions whose value Excel computed at another moment or from the environment: left out, as the corpus says. */
 const VOLATILE = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY', 'OFFSET', 'INDIRECT', 'CELL', 'INFO']);
+
+/** Volatile functions whose value no second calculation repeats: their dependants are left out too. */
+const RANDOM_OR_CLOCK = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY']);
 
 /** The value Excel stored for a formula cell. */
 export type StoredValue = { kind: 'number'; value: number } | { kind: 'text'; value: string } | { kind: 'boolean'; value: boolean } | { kind: 'error'; code: string };
@@ -134,6 +139,42 @@ export function agrees(expected: StoredValue, actual: DisplayValue): boolean {
   }
 }
 
+/**
+ * The formula cells whose value depends, directly or through other formulas, on a random number or the clock
+ * (they differ at every calculation, Excel's included): keys `sheet index:row:column`. Dependants of INDIRECT
+ * and OFFSET are counted: their values are reproducible.
+ */
+function volatileDependants(formulas: ReadonlyArray<{ sheet: number; row: number; column: number; formula: string }>, sheetIndex: (name: string | null, own: number) => number | undefined): Set<string> {
+  const volatile = new Set<string>();
+  const references = new Map<string, Array<{ sheet: number; startRow: number; endRow: number; startColumn: number; endColumn: number }>>();
+  for (const cell of formulas) {
+    const key = `${cell.sheet}:${cell.row}:${cell.column}`;
+    if (functionsOf(cell.formula).some((name) => RANDOM_OR_CLOCK.has(name))) volatile.add(key);
+    const parsed = parseFormula(cell.formula);
+    if (!parsed.ok) continue;
+    const found = [];
+    for (const reference of referencesOf(parsed.ast)) {
+      const sheet = sheetIndex(reference.sheet, cell.sheet);
+      if (sheet === undefined) continue;
+      found.push(reference.kind === 'cell' ? { sheet, startRow: reference.row, endRow: reference.row, startColumn: reference.column, endColumn: reference.column } : { ...reference, sheet });
+    }
+    references.set(key, found);
+  }
+  // spread to fixpoint: a formula reading a volatile cell is volatile
+  for (let grew = true; grew; ) {
+    grew = false;
+    const places = [...volatile].map((key) => key.split(':').map(Number) as [number, number, number]);
+    for (const [key, areas] of references) {
+      if (volatile.has(key)) continue;
+      if (areas.some((area) => places.some(([sheet, row, column]) => sheet === area.sheet && row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn))) {
+        volatile.add(key);
+        grew = true;
+      }
+    }
+  }
+  return volatile;
+}
+
 /** Why a formula is left out of the comparison, or undefined when it counts. */
 function exclusion(formula: string, attributes: string, functions: string[], builtIn: (name: string) => boolean): string | undefined {
   if (/\bt="dataTable"/.test(attributes)) return 'data table';
@@ -163,6 +204,16 @@ export async function compareWorkbook(file: string, builtIn: (name: string) => b
   const xml = await readZipTexts(bytes, parts.map((part) => part.part));
   const cells: OracleCell[] = [];
   let excluded = 0;
+  const allFormulas: Array<{ sheet: number; row: number; column: number; formula: string }> = [];
+  importedSheets.forEach((sheet, index) => {
+    (sheet.get('cells') as Y.Map<unknown> | undefined)?.forEach((cell, key) => {
+      const formula = (cell as { f?: unknown }).f;
+      const [row, column] = key.split(':').map(Number);
+      if (typeof formula === 'string' && row !== undefined && column !== undefined) allFormulas.push({ sheet: index, row, column, formula });
+    });
+  });
+  const names = parts.map((part) => part.name.toLowerCase());
+  const volatile = volatileDependants(allFormulas, (name, own) => (name === null ? own : names.indexOf(name.toLowerCase()) >= 0 ? names.indexOf(name.toLowerCase()) : undefined));
   parts.forEach((part, index) => {
     const sheetId = ids[index];
     const cellsMap = importedSheets[index]?.get('cells') as { get(key: string): unknown } | undefined;
@@ -176,7 +227,7 @@ export async function compareWorkbook(file: string, builtIn: (name: string) => b
         continue;
       }
       const functions = functionsOf(formula);
-      if (exclusion(formula, stored.attributes, functions, builtIn)) {
+      if (exclusion(formula, stored.attributes, functions, builtIn) || volatile.has(`${index}:${stored.row}:${stored.column}`)) {
         excluded++;
         continue;
       }

@@ -172,6 +172,81 @@ function conditional(summing: boolean): FormulaFunction {
   };
 }
 
+/** The values of a one-row or one-column range, in order; undefined for a larger rectangle. */
+function lineOf(range: RangeArg): CellValue[] | undefined {
+  if (range.rows !== 1 && range.columns !== 1) return undefined;
+  const values: CellValue[] = [];
+  for (let i = 0; i < Math.max(range.rows, range.columns); i++) values.push(range.rows === 1 ? range.get(0, i) : range.get(i, 0));
+  return values;
+}
+
+/**
+ * XMATCH's search (XLOOKUP's too): the position of `key` in `line`, or -1. `matchMode` 0 exact, -1 exact or
+ * next smaller, 1 exact or next larger, 2 wildcards; `searchMode` 1 first to last, -1 last to first (binary
+ * searches 2 and -2 give the same answers on sorted data and are read as 1 and -1).
+ */
+function lineSearch(key: Exclude<CellValue, FormulaError>, line: CellValue[], matchMode: number, searchMode: number): number {
+  const pattern = matchMode === 2 && typeof key === 'string' ? new RegExp(`^${key.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/~\*/g, '\u0000').replace(/~\?/g, '\u0001').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\u0000/g, '\\*').replace(/\u0001/g, '\\?')}$`, 'is') : undefined;
+  let best = -1;
+  const order = searchMode < 0 ? line.map((_, index) => line.length - 1 - index) : line.map((_, index) => index);
+  for (const index of order) {
+    const candidate = line[index];
+    if (candidate === undefined || candidate === null || candidate instanceof FormulaError || typeof candidate !== typeof key) continue;
+    if (pattern ? pattern.test(String(candidate)) : compareValues(candidate, key) === 0) return index;
+    if (matchMode !== -1 && matchMode !== 1) continue;
+    const comparison = compareValues(candidate, key);
+    if ((matchMode === -1 && comparison < 0) || (matchMode === 1 && comparison > 0)) {
+      const current = best === -1 ? undefined : line[best];
+      if (current === undefined || current === null || current instanceof FormulaError || (matchMode === -1 ? compareValues(candidate, current) > 0 : compareValues(candidate, current) < 0)) best = index;
+    }
+  }
+  return best;
+}
+
+/** An optional whole-number argument, or its default when left out or empty. */
+function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
+  if (arg === undefined || arg === null) return fallback;
+  const value = toNumber(scalar(arg));
+  return value instanceof FormulaError ? value : Math.trunc(value);
+}
+
+const xmatch: FormulaFunction = {
+  minArgs: 2,
+  maxArgs: 4,
+  call([wanted = null, within = null, mode, search]) {
+    const key = scalar(wanted);
+    if (key instanceof FormulaError) return key;
+    const line = isRange(within) ? lineOf(within) : undefined;
+    if (!line) return Err.value;
+    const matchMode = optionalInteger(mode, 0);
+    if (matchMode instanceof FormulaError) return matchMode;
+    const searchMode = optionalInteger(search, 1);
+    if (searchMode instanceof FormulaError) return searchMode;
+    const found = lineSearch(key, line, matchMode, searchMode);
+    return found === -1 ? Err.na : found + 1;
+  },
+};
+
+/** XLOOKUP: the value of the return range at the position found (the first value of its row or column: results do not spill yet). */
+const xlookup: FormulaFunction = {
+  minArgs: 3,
+  maxArgs: 6,
+  call([wanted = null, within = null, returned = null, notFound, mode, search]) {
+    const key = scalar(wanted);
+    if (key instanceof FormulaError) return key;
+    const line = isRange(within) ? lineOf(within) : undefined;
+    if (!line || !isRange(returned)) return Err.value;
+    const matchMode = optionalInteger(mode, 0);
+    if (matchMode instanceof FormulaError) return matchMode;
+    const searchMode = optionalInteger(search, 1);
+    if (searchMode instanceof FormulaError) return searchMode;
+    const found = lineSearch(key, line, matchMode, searchMode);
+    if (found === -1) return notFound === undefined ? Err.na : scalar(notFound);
+    const vertical = isRange(within) && within.columns === 1 && within.rows > 1;
+    return vertical ? returned.get(found, 0) : returned.get(0, found);
+  },
+};
+
 const vlookup: FormulaFunction = {
   minArgs: 3,
   maxArgs: 4,
@@ -335,6 +410,8 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['COUNTIF', conditional(false)],
   ['TODAY', { minArgs: 0, maxArgs: 0, call: (_args, context) => Math.floor(serialNow(context.now())) }],
   ['NOW', { minArgs: 0, maxArgs: 0, call: (_args, context) => serialNow(context.now()) }],
+  ['XLOOKUP', xlookup],
+  ['XMATCH', xmatch],
   ['ROW', position('row')],
   ['COLUMN', position('column')],
   ['ROWS', size('rows')],
