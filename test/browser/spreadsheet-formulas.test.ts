@@ -64,4 +64,41 @@ describe('spreadsheet formulas in a browser', () => {
     expect(await sheet.frame.locator('.svc-grid-editor').count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('computes twenty everyday Excel functions typed in the page, as the values API reads them (issue 23)', { timeout: 120_000 }, async () => {
+    const { svc } = suite;
+    await suite.create('calc-2');
+    const { page, sheet, errors } = await suite.open('calc-2');
+    const everyday: Array<[string, string]> = [
+      ['=AVERAGE(A1:A3)', '20'],
+      ['=ROUND(PI(),2)', '3.14'],
+      ['=TEXT(1234.5,"#,##0.00")', '1,234.50'],
+      ['=INDEX(A1:A3,2)', '20'],
+      ['=MATCH(30,A1:A3,0)', '3'],
+      ['=SUMIFS(A1:A3,A1:A3,">15")', '50'],
+      ['=COUNTIFS(A1:A3,">15")', '2'],
+      ['=SUMPRODUCT(A1:A3,A1:A3)', '1400'],
+      ['=MEDIAN(A1:A3)', '20'],
+      ['=LEFT("spreadsheet",6)', 'spread'],
+      ['=MID("spreadsheet",7,5)', 'sheet'],
+      ['=SUBSTITUTE("a-b","-","+")', 'a+b'],
+      ['=TEXTJOIN("/",TRUE,A1:A3)', '10/20/30'],
+      ['=ROW()', '14'],
+      ['=SIN(0)', '0'],
+      ['=ISNA(NA())', 'TRUE'],
+      ['=DATE(2024,3,15)', '45366'],
+      ['=ROUND(PMT(0.05/12,360,-200000),2)', '1073.64'],
+      ['=IFS(A1>5,"big",TRUE,"small")', 'big'],
+      ['=_xlfn.SWITCH(2,1,"one",2,"two")', 'two'],
+    ];
+    await sheet.type('A1', '10');
+    await sheet.type('A2', '20');
+    await sheet.type('A3', '30');
+    for (const [index, [formula]] of everyday.entries()) await sheet.type(`B${index + 1}`, formula);
+    for (const [index, [, shown]] of everyday.entries()) await expect.poll(() => sheet.cell(index, 1).textContent()).toBe(shown);
+    const read = await svc.call('GET', '/sdk/v2/api/files/calc-2/sheets/values', { query: { range: 'B1:B20' } });
+    expect(read.body.data?.values?.map((row: unknown[]) => String(row[0]).replace(/^true$/, 'TRUE'))).toEqual(everyday.map(([, shown]) => shown));
+    await page.screenshot({ path: '/tmp/shots/spreadsheet-everyday-functions.png' });
+    expect(errors).toEqual([]);
+  });
 });

@@ -16,6 +16,7 @@ import {
   type CellInput,
   type StructureEdit,
 } from '../../src/model/sheets/formulas/index.js';
+import { inlineDefinitions, type TableDefinition } from '../../src/model/sheets/formulas/parser.js';
 
 const SHEET = 's1';
 
@@ -104,6 +105,79 @@ describe('formula functions and operators', () => {
     now += 86_400_000;
     expect(workbook.recalculateVolatile().map((cell) => cell.column).sort()).toEqual([0, 1, 2]);
     expect(workbook.value(SHEET, 0, 2)).toBe(46351);
+  });
+});
+
+describe('Excel semantics measured by the formula oracle (issue 23)', () => {
+  it.each([
+    // empty arguments read as empty values
+    ['=ROUND(2.5,)', 3],
+    ['=IF(FALSE,1,)', 0],
+    ['=IF(A1=1,"one",)', 'one'],
+    // Excel's storage prefixes are read without them
+    ['=_xlfn.CONCAT("a","b")', 'ab'],
+    ['=_xlfn.STDEV.S(A1:A3)', 1],
+    // "" is text, not zero, in arithmetic; an empty cell is zero
+    ['=""*"1"', '#VALUE!'],
+    ['=E9+1', 1],
+    // functions computed by @formulajs/formulajs behind our argument layer
+    ['=SIN(RADIANS(90))', 1],
+    ['=MEDIAN(A1:A4)', 2],
+    ['=LARGE(B1:B4,1)', 30],
+    ['=ISNA(NA())', true],
+    ['=ISERROR(1/0)', true],
+    ['=SUBSTITUTE("a-b-c","-","+")', 'a+b+c'],
+    ['=LEFT("hello",2)&MID("hello",2,3)', 'heell'],
+    ['=SUMPRODUCT(A1:A3,B1:B3)', 140],
+    ['=COUNTIFS(A1:A3,">1",B1:B3,"<30")', 1],
+    ['=INDEX(A1:B3,2,2)', 20],
+    ['=MATCH(3,A1:A3,0)', 3],
+    ['=DATE(2024,1,31)', 45322],
+    ['=EDATE(DATE(2024,1,31),1)', 45351],
+    ['=YEAR(45322)', 2024],
+    ['=HEX2DEC("FF")', 255],
+    ['=ROUND(PMT(0.05/12,360,-200000),2)', 1073.64],
+    ['=ROW()', 5],
+    ['=XLOOKUP(20,B1:B3,A1:A3)', 2],
+    ['=XLOOKUP(25,B1:B3,A1:A3,"none")', 'none'],
+    ['=XLOOKUP(25,B1:B3,A1:A3,,-1)', 2],
+    ['=XLOOKUP(25,B1:B3,A1:A3,,1)', 3],
+    ['=_xlfn.XLOOKUP("x*",A1:A4,B1:B4,,2)', true],
+    ['=XMATCH(30,B1:B3)', 3],
+    ['=XMATCH(3,A1:A4,0,-1)', 3],
+    ['=XMATCH(99,A1:A3)', '#N/A'],
+    ['=COLUMN(B7)', 2],
+    ['=ROWS(A1:B3)*COLUMNS(A1:B3)', 6],
+    ['=TEXT(1234.5,"#,##0.00")', '1,234.50'],
+    ['=TEXT(45366,"yyyy-mm-dd")', '2024-03-15'],
+    // a one-column range where one value is wanted reads the formula's row (implicit intersection)
+    ['=SUM(A:A)+0', 6],
+  ])('%s is %j', (formula, expected) => {
+    expect(compute(formula)).toEqual(expected);
+  });
+
+  it('a one-column reference in an operator reads the cell in the formula\'s own row', () => {
+    const workbook = sheetOf([[1, '=A:A*10'], [2, '=A1:A3*10'], [3, '=A1:A2*10']]);
+    expect([0, 1, 2].map((row) => workbook.displayValue(SHEET, row, 1))).toEqual([10, 20, '#VALUE!']);
+  });
+
+  it('defined names and table references of an imported workbook become the references they stand for', () => {
+    const sales: TableDefinition = { sheet: 'Data', startRow: 0, endRow: 10, startColumn: 1, headerRows: 1, totalsRows: 1, columns: ['Name', 'Gender ', 'Amount'] };
+    const rate = parseFormula('Setup!$B$1');
+    const definitions = { tables: new Map([['SALES', sales]]), names: new Map(rate.ok ? [['TAXRATE', rate.ast]] : []), row: 4 };
+    expect(
+      ['=SUM(Sales[Amount])*TaxRate', '=Sales[]', '=Sales[#All]', '=Sales[[#This Row],[Gender ]]', '=Sales[@Amount]*2', '=Sales[[#Headers],[Name]:[Amount]]', '=Sales[[#Totals],[Amount]]', '=Other[x]', '=Vlook1', '=A1+1'].map((text) =>
+        inlineDefinitions(text, definitions),
+      ),
+    ).toEqual(['=SUM(Data!$D$2:$D$10)*Setup!$B$1', '=Data!$B$2:$D$10', '=Data!$B$1:$D$11', '=Data!$C$5', '=Data!$D$5*2', '=Data!$B$1:$D$1', '=Data!$D$11', '=#REF!', '=Vlook1', '=A1+1']);
+    // without definitions a name longer than a column's three letters is a name (#NAME?), not a reference
+    expect(compute('=Vlook1')).toBe('#NAME?');
+  });
+
+  it('an error code stored in a cell is that error value, not text', () => {
+    const workbook = sheetOf([['#N/A', '=ISNA(A1)', '=ISTEXT(A1)', '=IFERROR(A1,"none")']]);
+    expect([1, 2, 3].map((column) => workbook.displayValue(SHEET, 0, column))).toEqual([true, false, 'none']);
+    expect(workbook.value(SHEET, 0, 0)).toBe(FormulaError.of('#N/A'));
   });
 });
 
@@ -300,7 +374,12 @@ describe('formula parser (property-based)', () => {
         left: tie('node'),
         right: tie('node'),
       }),
-      fc.record({ kind: fc.constant('call' as const), name: fc.constantFrom('SUM', 'IF', 'LOG10', 'STDEV.S', 'NOW'), args: fc.array(tie('node'), { maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constant('call' as const),
+        name: fc.constantFrom('SUM', 'IF', 'LOG10', 'STDEV.S', 'NOW'),
+        // an empty argument (`ROUND(x,)`); a lone one would read as no argument at all, as in Excel
+        args: fc.array(fc.oneof(tie('node'), fc.constant<Ast>({ kind: 'missing' })), { maxLength: 3 }).filter((args) => !(args.length === 1 && args[0]!.kind === 'missing')),
+      }),
     ),
   })).node;
 
@@ -365,6 +444,35 @@ describe('moving references when rows or columns change', () => {
     ['=1+', deleteRows(0, 1), '=1+'],
   ] as const)('%s after %j reads %s', (formula, edit, expected) => {
     expect(shiftFormula(formula, 'Sheet1', edit)).toBe(expected);
+  });
+
+  it('a cell reference moved by any insert or delete lands where a model of the grid says (property)', () => {
+    /** the reference model: where one row or column index goes, or undefined when deleted or pushed off the grid */
+    const expectedPlace = (at: number, edit: StructureEdit, limit: number): number | undefined => {
+      if (at < edit.index) return at;
+      if (edit.kind === 'insert') return at + edit.count < limit ? at + edit.count : undefined;
+      return at < edit.index + edit.count ? undefined : at - edit.count;
+    };
+    const edit = fc.record({
+      kind: fc.constantFrom('insert' as const, 'delete' as const),
+      axis: fc.constantFrom('rows' as const, 'columns' as const),
+      sheet: fc.constantFrom('Sheet1', 'Other'),
+      index: fc.integer({ min: 0, max: 200 }),
+      count: fc.integer({ min: 1, max: 50 }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 300 }), fc.boolean(), fc.boolean(), edit, (row, column, rowAbsolute, columnAbsolute, structure) => {
+        const reference: Ast = { kind: 'cell', sheet: null, row, column, rowAbsolute, columnAbsolute };
+        const shifted = parseFormula(shiftFormula(formatFormula({ kind: 'binary', operator: '*', left: reference, right: { kind: 'number', value: 2 } }), 'Sheet1', structure));
+        expect(shifted.ok).toBe(true);
+        const left = shifted.ok && shifted.ast.kind === 'binary' ? shifted.ast.left : undefined;
+        const rows = structure.axis === 'rows';
+        const place = expectedPlace(rows ? row : column, structure, rows ? MAX_ROWS : MAX_COLUMNS);
+        // an edit of another sheet leaves it; anchors ($) do not stop a reference from moving with its cell
+        const expected = structure.sheet !== 'Sheet1' ? reference : place === undefined ? { kind: 'error', code: '#REF!' } : { ...reference, ...(rows ? { row: place } : { column: place }) };
+        expect(left).toEqual(expected);
+      }),
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
+import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
 // exceljs translates a shared formula to each cell of its range with this helper; its stream reader does not.
@@ -57,6 +58,9 @@ type CellValue = ExcelJS.CellValue;
 /** The shared formulas of a sheet met so far, by group (si): the first cell's formula and address. */
 type SharedFormulas = Map<string, { formula: string; address: string }>;
 
+/** Writes a formula's defined names and table references as references (the model has neither): row is zero-based. */
+type Resolve = (formula: string, row: number) => string;
+
 /** A formula's text as marked by sharedFormulaMarks, as the cell's own formula (undefined: unknown group). */
 function formulaOf(text: string, address: string, shared: SharedFormulas): string | undefined {
   if (text.startsWith(SHARED_MASTER)) {
@@ -98,8 +102,8 @@ function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
  * format the service can show is kept (`z`; General and codes it cannot read are left out), and so is the
  * style (`s`). A cell without a value is not kept, styled or not.
  */
-function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas): ReadCell | undefined {
-  const read = toCell(cell.value, cell.address, shared);
+function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, resolve: Resolve): ReadCell | undefined {
+  const read = toCell(cell.value, cell.address, shared, resolve, Number(cell.row) - 1);
   if (!read) return undefined;
   const code = typeof cell.numFmt === 'string' ? cell.numFmt : undefined;
   if (code !== undefined && code !== GENERAL && invalidFormatCode(code) === undefined) read.z = code;
@@ -109,7 +113,7 @@ function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas): ReadCell | undefine
   return read;
 }
 
-function toCell(value: CellValue, address: string, shared: SharedFormulas): ReadCell | undefined {
+function toCell(value: CellValue, address: string, shared: SharedFormulas, resolve: Resolve, row: number): ReadCell | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return { v: value };
   if (typeof value === 'string') return value === '' ? undefined : { v: value };
@@ -117,8 +121,8 @@ function toCell(value: CellValue, address: string, shared: SharedFormulas): Read
   if ('formula' in value && typeof value.formula === 'string') {
     const formula = formulaOf(value.formula, address, shared);
     // a cell of a shared formula whose first cell was not met keeps the value Excel computed
-    if (formula === undefined) return toCell((value as { result?: CellValue }).result ?? null, address, shared);
-    return { f: `=${formula}` };
+    if (formula === undefined) return toCell((value as { result?: CellValue }).result ?? null, address, shared, resolve, row);
+    return { f: resolve(`=${formula}`, row) };
   }
   if ('richText' in value && Array.isArray(value.richText)) return { v: value.richText.map((run) => run.text).join('') };
   if ('text' in value && typeof value.text === 'string') return { v: value.text };
@@ -135,7 +139,7 @@ function xmlText(value: string): string {
  * workbook.xml and its relationships. exceljs' stream reader names a sheet only when workbook.xml came before it
  * in the zip, which the format does not promise (exceljs' own writer sometimes puts it after).
  */
-async function workbookParts(bytes: Buffer): Promise<{ sheets: Array<{ part: string; name: string }>; date1904: boolean }> {
+async function workbookParts(bytes: Buffer): Promise<{ sheets: Array<{ part: string; name: string }>; date1904: boolean; names: DefinedName[] }> {
   const texts = await readZipTexts(bytes, ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels']);
   const targets = new Map<string, string>();
   for (const match of (texts.get('xl/_rels/workbook.xml.rels') ?? '').matchAll(/<Relationship\b[^>]*>/g)) {
@@ -151,7 +155,64 @@ async function workbookParts(bytes: Buffer): Promise<{ sheets: Array<{ part: str
     if (name !== undefined && part) sheets.push({ part, name: xmlText(name) });
   }
   const date1904 = /<(?:\w+:)?workbookPr\b[^>]*\bdate1904="(1|true)"/.test(texts.get('xl/workbook.xml') ?? '');
-  return { sheets, date1904 };
+  const names: DefinedName[] = [];
+  for (const match of (texts.get('xl/workbook.xml') ?? '').matchAll(/<(?:\w+:)?definedName\b([^>]*)>([^<]*)</g)) {
+    const name = /\bname="([^"]*)"/.exec(match[1]!)?.[1];
+    const local = /\blocalSheetId="(\d+)"/.exec(match[1]!)?.[1];
+    if (name !== undefined && !name.startsWith('_xlnm.')) names.push({ name: xmlText(name), sheet: local === undefined ? undefined : Number(local), text: xmlText(match[2]!) });
+  }
+  return { sheets, date1904, names };
+}
+
+/** A defined name of workbook.xml: global, or local to the sheet at that index. */
+interface DefinedName {
+  name: string;
+  sheet: number | undefined;
+  text: string;
+}
+
+/** The tables ("Format as Table") of each worksheet part, read from the sheets' relationships and the table parts. */
+async function tablesOf(bytes: Buffer, sheets: ReadonlyArray<{ part: string; name: string }>): Promise<Map<string, TableDefinition>> {
+  const relations = await readZipTexts(bytes, sheets.map((sheet) => `xl/worksheets/_rels/sheet${sheet.part}.xml.rels`));
+  const partsOfSheet = new Map<string, string>();
+  for (const sheet of sheets) {
+    for (const match of (relations.get(`xl/worksheets/_rels/sheet${sheet.part}.xml.rels`) ?? '').matchAll(/<Relationship\b[^>]*\bTarget="[^"]*?(tables\/table\d+\.xml)"/g)) partsOfSheet.set(`xl/${match[1]}`, sheet.name);
+  }
+  const texts = await readZipTexts(bytes, [...partsOfSheet.keys()]);
+  const tables = new Map<string, TableDefinition>();
+  for (const [part, sheet] of partsOfSheet) {
+    const xml = texts.get(part) ?? '';
+    const head = /<(?:\w+:)?table\b([^>]*)>/.exec(xml)?.[1] ?? '';
+    const name = /\bdisplayName="([^"]*)"/.exec(head)?.[1] ?? /\bname="([^"]*)"/.exec(head)?.[1];
+    const parsed = parseFormula(/\bref="([^"]*)"/.exec(head)?.[1] ?? '');
+    if (!name || !parsed.ok || parsed.ast.kind !== 'range') continue;
+    tables.set(xmlText(name).toUpperCase(), {
+      sheet,
+      startRow: parsed.ast.startRow,
+      endRow: parsed.ast.endRow,
+      startColumn: parsed.ast.startColumn,
+      headerRows: Number(/\bheaderRowCount="(\d+)"/.exec(head)?.[1] ?? 1),
+      totalsRows: Number(/\btotalsRowCount="(\d+)"/.exec(head)?.[1] ?? 0),
+      columns: [...xml.matchAll(/<(?:\w+:)?tableColumn\b[^>]*?\bname="([^"]*)"/g)].map((match) => xmlText(match[1]!)),
+    });
+  }
+  return tables;
+}
+
+/**
+ * The spreadsheet model has no defined names or tables: an imported formula that names one gets the reference it
+ * stands for (`Sales[Amount]` → `Data!$C$2:$C$40`, `TaxRate` → `Setup!$B$1`), as other spreadsheet services
+ * import them, so it computes what Excel computed (docs/FORMULAS.md "Names and tables").
+ */
+function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>): Resolve {
+  const defined = new Map<string, Ast>();
+  // a sheet's own names hide the workbook's of the same name
+  for (const name of [...names.filter((entry) => entry.sheet === undefined), ...names.filter((entry) => entry.sheet === sheetIndex)]) {
+    const parsed = parseFormula(name.text);
+    if (parsed.ok) defined.set(name.name.toUpperCase(), parsed.ast);
+  }
+  if (defined.size === 0 && tables.size === 0) return (formula) => formula;
+  return (formula, row) => inlineDefinitions(formula, { names: defined, tables, row });
 }
 
 /** exceljs' WorkbookReader hands each worksheet's XML to this method, which sharedFormulaMarks wraps. */
@@ -174,7 +235,8 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       }
     })(),
   );
-  const { sheets: order, date1904 } = await workbookParts(bytes);
+  const { sheets: order, date1904, names } = await workbookParts(bytes);
+  const tables = await tablesOf(bytes, order);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
   // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
   // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
@@ -194,6 +256,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
       sheets++;
       const shared: SharedFormulas = new Map();
+      const resolve = resolverFor(position, names, tables);
       let previous = 0;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
@@ -202,7 +265,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
         row.eachCell({ includeEmpty: false }, (cell, column) => {
-          cells[column - 1] = cellOf(cell, shared);
+          cells[column - 1] = cellOf(cell, shared, resolve);
         });
         sink.row(row.number - 1, cells);
       }

@@ -10,6 +10,26 @@ export interface RangeArg {
   get(row: number, column: number): CellValue;
   /** every non-empty cell, in no particular order */
   forEach(visit: (value: Exclude<CellValue, null>, row: number, column: number) => void): void;
+  /** where a reference starts on its sheet (zero-based); absent for an array of values (`{1,2;3,4}`, a function's result) */
+  readonly origin?: { readonly row: number; readonly column: number };
+}
+
+/** An array of values (rows of equal length) as a range argument without a place on a sheet. */
+export function arrayArg(rows: ReadonlyArray<ReadonlyArray<CellValue>>): RangeArg {
+  const width = rows[0]?.length ?? 0;
+  return {
+    kind: 'range',
+    rows: rows.length,
+    columns: width,
+    get: (row, column) => rows[row]?.[column] ?? null,
+    forEach(visit) {
+      rows.forEach((line, row) =>
+        line.forEach((value, column) => {
+          if (value !== null) visit(value, row, column);
+        }),
+      );
+    },
+  };
 }
 
 export type Arg = CellValue | RangeArg;
@@ -25,6 +45,8 @@ export interface EvaluationContext {
   range(reference: RangeReference | CellReference): RangeArg | FormulaError;
   /** milliseconds since 1970 (TODAY, NOW) */
   now(): number;
+  /** the cell whose formula is being computed (ROW(), COLUMN()), zero-based */
+  position(): { row: number; column: number };
 }
 
 /** A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. */

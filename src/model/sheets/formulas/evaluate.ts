@@ -1,4 +1,4 @@
-import { scalar, type Arg, type EvaluationContext } from './args.js';
+import { isRange, scalar, type Arg, type EvaluationContext } from './args.js';
 import { FUNCTIONS } from './functions.js';
 import type { Ast, BinaryOperator, CellReference, RangeReference } from './parser.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toNumber, toText, type CellValue } from './values.js';
@@ -18,10 +18,29 @@ function arithmetic(operator: BinaryOperator, left: number, right: number): Cell
   }
 }
 
-function binary(operator: BinaryOperator, leftArg: Arg, rightArg: Arg): CellValue {
-  const left = scalar(leftArg);
+/**
+ * Excel's implicit intersection, where an operator wants one value: a one-column reference gives its cell in the
+ * formula's row, a one-row reference its cell in the formula's column (`=A:A*2` in row 5 reads A5); anything
+ * else larger than a cell is #VALUE!.
+ */
+function intersect(arg: Arg, context: EvaluationContext): CellValue {
+  if (!isRange(arg) || (arg.rows === 1 && arg.columns === 1) || !arg.origin) return scalar(arg);
+  const here = context.position();
+  if (arg.columns === 1) {
+    const row = here.row - arg.origin.row;
+    return row >= 0 && row < arg.rows ? arg.get(row, 0) : Err.value;
+  }
+  if (arg.rows === 1) {
+    const column = here.column - arg.origin.column;
+    return column >= 0 && column < arg.columns ? arg.get(0, column) : Err.value;
+  }
+  return Err.value;
+}
+
+function binary(operator: BinaryOperator, leftArg: Arg, rightArg: Arg, context: EvaluationContext): CellValue {
+  const left = intersect(leftArg, context);
   if (left instanceof FormulaError) return left;
-  const right = scalar(rightArg);
+  const right = intersect(rightArg, context);
   if (right instanceof FormulaError) return right;
   if (operator === '&') return toText(left) + toText(right);
   if (operator === '=' || operator === '<>' || operator === '<' || operator === '>' || operator === '<=' || operator === '>=') {
@@ -44,21 +63,23 @@ function evaluateAst(ast: Ast, context: EvaluationContext): Arg {
       return FormulaError.of(ast.code);
     case 'name':
       return Err.name;
+    case 'missing':
+      return null;
     case 'cell':
       return context.cell(ast);
     case 'range':
       return context.range(ast);
     case 'unary': {
-      const value = toNumber(scalar(evaluateAst(ast.operand, context)));
+      const value = toNumber(intersect(evaluateAst(ast.operand, context), context));
       if (value instanceof FormulaError) return value;
       return ast.operator === '-' ? -value : value;
     }
     case 'percent': {
-      const value = toNumber(scalar(evaluateAst(ast.operand, context)));
+      const value = toNumber(intersect(evaluateAst(ast.operand, context), context));
       return value instanceof FormulaError ? value : value / 100;
     }
     case 'binary':
-      return binary(ast.operator, evaluateAst(ast.left, context), evaluateAst(ast.right, context));
+      return binary(ast.operator, evaluateAst(ast.left, context), evaluateAst(ast.right, context), context);
     case 'call': {
       const fn = FUNCTIONS.get(ast.name);
       if (!fn) return Err.name;
@@ -77,7 +98,7 @@ function evaluateAst(ast: Ast, context: EvaluationContext): Arg {
  * a reference to an empty cell gives 0, as spreadsheet applications show it.
  */
 export function evaluateFormula(ast: Ast, context: EvaluationContext): CellValue {
-  const value = scalar(evaluateAst(ast, context));
+  const value = intersect(evaluateAst(ast, context), context);
   return value === null ? 0 : value;
 }
 

@@ -1,4 +1,6 @@
 import { isRange, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { libraryFunctions } from './library.js';
+import { formatValue } from '../number-format.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toBoolean, toNumber, toText, type CellValue, type ComparisonOperator } from './values.js';
 
 /**
@@ -170,6 +172,81 @@ function conditional(summing: boolean): FormulaFunction {
   };
 }
 
+/** The values of a one-row or one-column range, in order; undefined for a larger rectangle. */
+function lineOf(range: RangeArg): CellValue[] | undefined {
+  if (range.rows !== 1 && range.columns !== 1) return undefined;
+  const values: CellValue[] = [];
+  for (let i = 0; i < Math.max(range.rows, range.columns); i++) values.push(range.rows === 1 ? range.get(0, i) : range.get(i, 0));
+  return values;
+}
+
+/**
+ * XMATCH's search (XLOOKUP's too): the position of `key` in `line`, or -1. `matchMode` 0 exact, -1 exact or
+ * next smaller, 1 exact or next larger, 2 wildcards; `searchMode` 1 first to last, -1 last to first (binary
+ * searches 2 and -2 give the same answers on sorted data and are read as 1 and -1).
+ */
+function lineSearch(key: Exclude<CellValue, FormulaError>, line: CellValue[], matchMode: number, searchMode: number): number {
+  const pattern = matchMode === 2 && typeof key === 'string' ? new RegExp(`^${key.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/~\*/g, '\u0000').replace(/~\?/g, '\u0001').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\u0000/g, '\\*').replace(/\u0001/g, '\\?')}$`, 'is') : undefined;
+  let best = -1;
+  const order = searchMode < 0 ? line.map((_, index) => line.length - 1 - index) : line.map((_, index) => index);
+  for (const index of order) {
+    const candidate = line[index];
+    if (candidate === undefined || candidate === null || candidate instanceof FormulaError || typeof candidate !== typeof key) continue;
+    if (pattern ? pattern.test(String(candidate)) : compareValues(candidate, key) === 0) return index;
+    if (matchMode !== -1 && matchMode !== 1) continue;
+    const comparison = compareValues(candidate, key);
+    if ((matchMode === -1 && comparison < 0) || (matchMode === 1 && comparison > 0)) {
+      const current = best === -1 ? undefined : line[best];
+      if (current === undefined || current === null || current instanceof FormulaError || (matchMode === -1 ? compareValues(candidate, current) > 0 : compareValues(candidate, current) < 0)) best = index;
+    }
+  }
+  return best;
+}
+
+/** An optional whole-number argument, or its default when left out or empty. */
+function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
+  if (arg === undefined || arg === null) return fallback;
+  const value = toNumber(scalar(arg));
+  return value instanceof FormulaError ? value : Math.trunc(value);
+}
+
+const xmatch: FormulaFunction = {
+  minArgs: 2,
+  maxArgs: 4,
+  call([wanted = null, within = null, mode, search]) {
+    const key = scalar(wanted);
+    if (key instanceof FormulaError) return key;
+    const line = isRange(within) ? lineOf(within) : undefined;
+    if (!line) return Err.value;
+    const matchMode = optionalInteger(mode, 0);
+    if (matchMode instanceof FormulaError) return matchMode;
+    const searchMode = optionalInteger(search, 1);
+    if (searchMode instanceof FormulaError) return searchMode;
+    const found = lineSearch(key, line, matchMode, searchMode);
+    return found === -1 ? Err.na : found + 1;
+  },
+};
+
+/** XLOOKUP: the value of the return range at the position found (the first value of its row or column: results do not spill yet). */
+const xlookup: FormulaFunction = {
+  minArgs: 3,
+  maxArgs: 6,
+  call([wanted = null, within = null, returned = null, notFound, mode, search]) {
+    const key = scalar(wanted);
+    if (key instanceof FormulaError) return key;
+    const line = isRange(within) ? lineOf(within) : undefined;
+    if (!line || !isRange(returned)) return Err.value;
+    const matchMode = optionalInteger(mode, 0);
+    if (matchMode instanceof FormulaError) return matchMode;
+    const searchMode = optionalInteger(search, 1);
+    if (searchMode instanceof FormulaError) return searchMode;
+    const found = lineSearch(key, line, matchMode, searchMode);
+    if (found === -1) return notFound === undefined ? Err.na : scalar(notFound);
+    const vertical = isRange(within) && within.columns === 1 && within.rows > 1;
+    return vertical ? returned.get(found, 0) : returned.get(0, found);
+  },
+};
+
 const vlookup: FormulaFunction = {
   minArgs: 3,
   maxArgs: 4,
@@ -243,7 +320,32 @@ function serialNow(milliseconds: number): number {
   return UNIX_EPOCH_SERIAL + milliseconds / MS_PER_DAY;
 }
 
-export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map<string, FormulaFunction>([
+/** ROW/COLUMN: the reference's first row or column (1-based), or the formula's own cell without an argument. */
+function position(axis: 'row' | 'column'): FormulaFunction {
+  return {
+    minArgs: 0,
+    maxArgs: 1,
+    call([reference], context) {
+      if (reference === undefined) return context.position()[axis] + 1;
+      if (!isRange(reference) || !reference.origin) return Err.value;
+      return reference.origin[axis] + 1;
+    },
+  };
+}
+
+/** ROWS/COLUMNS: the size of a reference or an array; a single value counts as one. */
+function size(axis: 'rows' | 'columns'): FormulaFunction {
+  return {
+    minArgs: 1,
+    maxArgs: 1,
+    call([arg = null]) {
+      if (isRange(arg)) return arg[axis];
+      return arg instanceof FormulaError ? arg : 1;
+    },
+  };
+}
+
+const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['SUM', aggregate((numbers) => finite(numbers.reduce((sum, value) => sum + value, 0)))],
   ['AVERAGE', aggregate((numbers) => (numbers.length === 0 ? Err.div0 : finite(numbers.reduce((sum, value) => sum + value, 0) / numbers.length)))],
   // a loop, not Math.min(...numbers): spreading a whole column's numbers would overflow the stack
@@ -308,4 +410,29 @@ export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map<string, F
   ['COUNTIF', conditional(false)],
   ['TODAY', { minArgs: 0, maxArgs: 0, call: (_args, context) => Math.floor(serialNow(context.now())) }],
   ['NOW', { minArgs: 0, maxArgs: 0, call: (_args, context) => serialNow(context.now()) }],
+  ['XLOOKUP', xlookup],
+  ['XMATCH', xmatch],
+  ['ROW', position('row')],
+  ['COLUMN', position('column')],
+  ['ROWS', size('rows')],
+  ['COLUMNS', size('columns')],
+  [
+    // one formatter for cells and TEXT: what a format code shows in a cell is what TEXT gives
+    'TEXT',
+    {
+      minArgs: 2,
+      maxArgs: 2,
+      call([value = null, code = null]) {
+        const shown = scalar(value);
+        if (shown instanceof FormulaError) return shown;
+        const format = scalar(code);
+        if (format instanceof FormulaError) return format;
+        const number = typeof shown === 'string' ? toNumber(shown) : shown;
+        return formatValue(number instanceof FormulaError ? (shown as string) : (number ?? ''), toText(format));
+      },
+    },
+  ],
 ]);
+
+/** Every function of the engine: ours first, then the Excel functions @formulajs/formulajs computes (library.ts). */
+export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map([...OWN_FUNCTIONS, ...libraryFunctions(new Set(OWN_FUNCTIONS.keys()))]);

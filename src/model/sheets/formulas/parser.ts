@@ -1,5 +1,5 @@
 import { MAX_COLUMNS, MAX_ROWS, columnIndex, columnLetters, formatSheetName } from '../a1.js';
-import { isErrorCode, numberToText, type ErrorCode } from './values.js';
+import { ERROR_CODES, numberToText, type ErrorCode } from './values.js';
 
 /**
  * Formula text to a syntax tree and back. `parseFormula` never throws: any text gives a tree or a
@@ -45,6 +45,8 @@ export type Ast =
   | { kind: 'error'; code: ErrorCode }
   | CellReference
   | RangeReference
+  /** an argument left empty (`ROUND(x,)`, `IF(a,b,)`): an empty value, as Excel reads it */
+  | { kind: 'missing' }
   /** a name that is neither a function call nor a reference: `#NAME?` (there are no named ranges) */
   | { kind: 'name'; name: string }
   | { kind: 'unary'; operator: '-' | '+'; operand: Ast }
@@ -54,6 +56,30 @@ export type Ast =
   | { kind: 'call'; name: string; args: Ast[] };
 
 export type ParseResult = { ok: true; ast: Ast } | { ok: false; reason: string };
+
+/** A table of an imported workbook (Excel's "Format as Table"): where it is and its columns' names. */
+export interface TableDefinition {
+  sheet: string;
+  /** the whole table, header and totals rows included (zero-based, inclusive) */
+  startRow: number;
+  endRow: number;
+  startColumn: number;
+  headerRows: number;
+  totalsRows: number;
+  /** column names, left to right */
+  columns: readonly string[];
+}
+
+/**
+ * What a workbook defines that formulas may name: defined names (upper case → what they stand for, a syntax tree)
+ * and tables (upper case → definition), and the formula's own row for `[#This Row]`. The importer resolves them
+ * into references (docs/FORMULAS.md "Names and tables").
+ */
+export interface ParseDefinitions {
+  names?: ReadonlyMap<string, Ast>;
+  tables?: ReadonlyMap<string, TableDefinition>;
+  row?: number;
+}
 
 /** Longest formula text (with its "="), as in the common desktop format. */
 export const MAX_FORMULA_LENGTH = 8_192;
@@ -70,17 +96,19 @@ type Token =
   | { type: 'error'; code: ErrorCode }
   | { type: 'reference'; ast: Ast }
   | { type: 'identifier'; name: string }
+  /** `Table1[Col]`, `Table1[[#This Row],[Col]]`: the table's name and the text inside the outer brackets */
+  | { type: 'structured'; table: string; specifier: string }
   | { type: 'function'; name: string }
   | { type: 'operator'; value: string }
   | { type: 'end' };
 
-const BOUNDARY = '(?![A-Za-z0-9_.(!])';
+const BOUNDARY = '(?![A-Za-z0-9_.(!\\[\\\\])';
 const CELL_RANGE = new RegExp(`(\\$?)([A-Za-z]+)(\\$?)([0-9]+):(\\$?)([A-Za-z]+)(\\$?)([0-9]+)${BOUNDARY}`, 'y');
 const COLUMN_RANGE = new RegExp(`(\\$?)([A-Za-z]{1,3}):(\\$?)([A-Za-z]{1,3})${BOUNDARY}`, 'y');
 const ROW_RANGE = new RegExp(`(\\$?)([0-9]+):(\\$?)([0-9]+)${BOUNDARY}`, 'y');
 const CELL = new RegExp(`(\\$?)([A-Za-z]+)(\\$?)([0-9]+)${BOUNDARY}`, 'y');
 const NUMBER = /(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_.]*/y;
+const IDENTIFIER = /[A-Za-z_\\][A-Za-z0-9_.\\]*/y;
 const OPERATORS = ['<>', '<=', '>=', '+', '-', '*', '/', '^', '&', '=', '<', '>', '%', '(', ')', ','];
 const REF_ERROR: Ast = { kind: 'error', code: '#REF!' };
 
@@ -150,10 +178,24 @@ function readReference(text: string, position: number, sheet: string | null): { 
     const [, columnAnchor = '', letters = '', rowAnchor = '', digits = ''] = match;
     const end = position + match[0].length;
     const [column, row] = [columnNumber(letters), rowNumber(digits)];
+    // more than three letters is no column: `Vlook1` is a name, as in Excel
+    if (letters.length > 3 && sheet === null) return undefined;
     if (column === undefined || row === undefined) return { ast: REF_ERROR, end };
     return { ast: { kind: 'cell', sheet, row, column, rowAbsolute: rowAnchor === '$', columnAbsolute: columnAnchor === '$' }, end };
   }
   return undefined;
+}
+
+/** The bracket closing the one at `position`; `'` escapes the next character inside (a column named `a'[b`). */
+function closingBracket(text: string, position: number): number {
+  let depth = 0;
+  for (let i = position; i < text.length; i++) {
+    const char = text[i];
+    if (char === "'") i++;
+    else if (char === '[') depth++;
+    else if (char === ']' && --depth === 0) return i;
+  }
+  throw new ParseFailure('a table reference\'s brackets are not closed');
 }
 
 /** `'It''s'` at `position` (the opening quote): the name and where it ends. */
@@ -200,8 +242,8 @@ function tokenize(text: string, start: number): Token[] {
       continue;
     }
     if (char === '#') {
-      const code = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#ERROR!'].find((candidate) => text.slice(position, position + candidate.length).toUpperCase() === candidate);
-      if (!code || !isErrorCode(code)) throw new ParseFailure(`unknown error value at ${text.slice(position, position + 8)}`);
+      const code = ERROR_CODES.find((candidate) => text.slice(position, position + candidate.length).toUpperCase() === candidate);
+      if (!code) throw new ParseFailure(`unknown error value at ${text.slice(position, position + 8)}`);
       tokens.push({ type: 'error', code });
       position += code.length;
       continue;
@@ -224,6 +266,12 @@ function tokenize(text: string, start: number): Token[] {
     if (identifier) {
       const name = identifier[0];
       const next = position + name.length;
+      if (text[next] === '[') {
+        const end = closingBracket(text, next);
+        tokens.push({ type: 'structured', table: name, specifier: text.slice(next + 1, end) });
+        position = end + 1;
+        continue;
+      }
       if (text[next] === '!') {
         const sheetReference = readReference(text, next + 1, name);
         if (!sheetReference) throw new ParseFailure(`expected a reference after ${name}!`);
@@ -233,7 +281,8 @@ function tokenize(text: string, start: number): Token[] {
       }
       let after = next;
       while (text[after] === ' ') after++;
-      tokens.push(text[after] === '(' ? { type: 'function', name: name.toUpperCase() } : { type: 'identifier', name });
+      // Excel stores functions newer than 2007 with a prefix (_xlfn.CONCAT, _xlfn._xlws.SORT): read without it
+      tokens.push(text[after] === '(' ? { type: 'function', name: name.toUpperCase().replace(/^(?:_XLFN\.|_XLWS\.)+/, '') } : { type: 'identifier', name });
       position = next;
       continue;
     }
@@ -251,8 +300,13 @@ const COMPARISONS = new Set(['=', '<>', '<', '>', '<=', '>=']);
 class Parser {
   private index = 0;
   private depth = 0;
+  /** whether a defined name or a table reference was met */
+  resolved = false;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly definitions: ParseDefinitions,
+  ) {}
 
   parse(): Ast {
     const ast = this.comparison();
@@ -345,7 +399,14 @@ class Parser {
       case 'identifier': {
         const upper = token.name.toUpperCase();
         if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'boolean', value: upper === 'TRUE' };
-        return { kind: 'name', name: token.name };
+        const defined = this.definitions.names?.get(upper);
+        if (defined) this.resolved = true;
+        return defined ?? { kind: 'name', name: token.name };
+      }
+      case 'structured': {
+        const table = this.definitions.tables?.get(token.table.toUpperCase());
+        this.resolved = true;
+        return table ? structuredReference(table, token.specifier, this.definitions.row) : { kind: 'error', code: '#REF!' };
       }
       case 'function':
         return this.nested(() => this.call(token.name));
@@ -369,7 +430,7 @@ class Parser {
       return { kind: 'call', name, args };
     }
     for (;;) {
-      args.push(this.comparison());
+      args.push(this.isOperator(',', ')') ? { kind: 'missing' } : this.comparison());
       if (this.isOperator(',')) {
         this.index++;
         continue;
@@ -389,9 +450,77 @@ function describe(token: Token): string {
     case 'identifier':
     case 'function':
       return `"${token.name}"`;
+    case 'structured':
+      return `"${token.table}[${token.specifier}]"`;
     default:
       return `a ${token.type}`;
   }
+}
+
+const SPECIAL_ITEMS = ['#ALL', '#DATA', '#HEADERS', '#TOTALS', '#THIS ROW'] as const;
+type SpecialItem = (typeof SPECIAL_ITEMS)[number];
+
+/** The items of a specifier: `[#Headers],[Col]`, `[Col1]:[Col2]`, `Col`, `@Col`, `@[Col]`, `` (the data). */
+function specifierItems(specifier: string): { specials: SpecialItem[]; columns: string[] } {
+  const specials: SpecialItem[] = [];
+  const columns: string[] = [];
+  const unescape = (name: string) => name.replace(/'(.)/g, '$1');
+  const add = (item: string) => {
+    const special = SPECIAL_ITEMS.find((candidate) => candidate === item.trim().toUpperCase());
+    if (special) specials.push(special);
+    else if (item.trim() !== '') columns.push(unescape(item));
+  };
+  let body = specifier.trim();
+  if (body.startsWith('@')) {
+    specials.push('#THIS ROW');
+    body = body.slice(1).trim();
+  }
+  if (!body.startsWith('[')) {
+    add(body);
+    return { specials, columns };
+  }
+  for (let i = 0; i < body.length; ) {
+    if (body[i] !== '[') {
+      i++;
+      continue;
+    }
+    const end = closingBracket(body, i);
+    add(body.slice(i + 1, end));
+    i = end + 1;
+  }
+  return { specials, columns };
+}
+
+/** A structured reference to a table as the cell or range it stands for (anchored, on the table's sheet). */
+function structuredReference(table: TableDefinition, specifier: string, row: number | undefined): Ast {
+  const { specials, columns } = specifierItems(specifier);
+  const firstData = table.startRow + table.headerRows;
+  const lastData = table.endRow - table.totalsRows;
+  const spans: Array<[number, number]> = (specials.length === 0 ? (['#DATA'] as SpecialItem[]) : specials).map((special) => {
+    switch (special) {
+      case '#ALL':
+        return [table.startRow, table.endRow];
+      case '#DATA':
+        return [firstData, lastData];
+      case '#HEADERS':
+        return [table.startRow, firstData - 1];
+      case '#TOTALS':
+        return [lastData + 1, table.endRow];
+      case '#THIS ROW':
+        return row !== undefined && row >= firstData && row <= lastData ? [row, row] : [-1, -1];
+    }
+  });
+  const startRow = Math.min(...spans.map(([start]) => start));
+  const endRow = Math.max(...spans.map(([, end]) => end));
+  const indexes = columns.map((name) => table.columns.findIndex((column) => column.toUpperCase() === name.toUpperCase()));
+  if (startRow < 0 || endRow < startRow || indexes.some((index) => index < 0)) return { kind: 'error', code: '#REF!' };
+  const startColumn = table.startColumn + (indexes.length === 0 ? 0 : Math.min(...indexes));
+  const endColumn = table.startColumn + (indexes.length === 0 ? table.columns.length - 1 : Math.max(...indexes));
+  if (startRow === endRow && startColumn === endColumn) return { kind: 'cell', sheet: table.sheet, row: startRow, column: startColumn, rowAbsolute: true, columnAbsolute: true };
+  return {
+    kind: 'range', sheet: table.sheet, shape: 'cells', startRow, endRow, startColumn, endColumn,
+    startRowAbsolute: true, endRowAbsolute: true, startColumnAbsolute: true, endColumnAbsolute: true,
+  };
 }
 
 function childrenOf(ast: Ast): Ast[] {
@@ -421,17 +550,33 @@ function heightOf(root: Ast): number {
 }
 
 /** Parses formula text, with or without its leading "=". Never throws. */
-export function parseFormula(text: string): ParseResult {
+export function parseFormula(text: string, definitions: ParseDefinitions = {}): ParseResult {
   if (text.length > MAX_FORMULA_LENGTH) return { ok: false, reason: `formulas are at most ${MAX_FORMULA_LENGTH} characters` };
   try {
     const tokens = tokenize(text, text.startsWith('=') ? 1 : 0);
-    const ast = new Parser(tokens).parse();
+    const ast = new Parser(tokens, definitions).parse();
     // operator chains (A1+A2+…) are built in loops, not recursion: their height is checked afterwards
     if (heightOf(ast) > MAX_FORMULA_DEPTH) return { ok: false, reason: `the formula nests deeper than ${MAX_FORMULA_DEPTH} levels` };
     return { ok: true, ast };
   } catch (error) {
     if (error instanceof ParseFailure) return { ok: false, reason: error.message };
     if (error instanceof RangeError) return { ok: false, reason: 'the formula is too complex' };
+    throw error;
+  }
+}
+
+/**
+ * The formula with the workbook's defined names and table references written as the references they stand for
+ * (`=SUM(Sales[Amount])` → `=SUM(Data!$C$2:$C$40)`), or the text unchanged when it names none (or does not parse).
+ */
+export function inlineDefinitions(text: string, definitions: ParseDefinitions): string {
+  if (text.length > MAX_FORMULA_LENGTH) return text;
+  try {
+    const parser = new Parser(tokenize(text, text.startsWith('=') ? 1 : 0), definitions);
+    const ast = parser.parse();
+    return parser.resolved ? formatFormula(ast) : text;
+  } catch (error) {
+    if (error instanceof ParseFailure || error instanceof RangeError) return text;
     throw error;
   }
 }
@@ -476,6 +621,8 @@ function formatAst(ast: Ast): string {
       return ast.code;
     case 'name':
       return ast.name;
+    case 'missing':
+      return '';
     case 'cell':
       return `${sheetPrefix(ast.sheet)}${ast.columnAbsolute ? '$' : ''}${columnLetters(ast.column)}${ast.rowAbsolute ? '$' : ''}${ast.row + 1}`;
     case 'range': {

@@ -5,9 +5,10 @@
 
 /**
  * Error values, as spreadsheet applications show them. `#ERROR!` is a formula that does not parse (as in
- * the common web spreadsheet); a reference cycle gives `#REF!`.
+ * the common web spreadsheet); a reference cycle gives `#REF!`. `#SPILL!` and `#CALC!` are Excel's errors of
+ * array results.
  */
-export const ERROR_CODES = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#ERROR!'] as const;
+export const ERROR_CODES = ['#DIV/0!', '#REF!', '#NAME?', '#VALUE!', '#N/A', '#NUM!', '#NULL!', '#SPILL!', '#CALC!', '#ERROR!'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class FormulaError {
@@ -35,6 +36,8 @@ export const Err = {
   na: FormulaError.of('#N/A'),
   num: FormulaError.of('#NUM!'),
   null: FormulaError.of('#NULL!'),
+  spill: FormulaError.of('#SPILL!'),
+  calc: FormulaError.of('#CALC!'),
   syntax: FormulaError.of('#ERROR!'),
 } as const;
 
@@ -69,13 +72,15 @@ export function toText(value: Exclude<CellValue, FormulaError>): string {
 
 const NUMERIC_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*%?\s*$/;
 
-/** A value as a number for arithmetic: text that reads as a number counts, other text is #VALUE!. */
+/**
+ * A value as a number for arithmetic: an empty cell is 0, text that reads as a number counts, other text
+ * (the empty text `""` among it, as in Excel: `""*"1"` is #VALUE!) is #VALUE!.
+ */
 export function toNumber(value: CellValue): number | FormulaError {
   if (value === null) return 0;
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof FormulaError) return value;
-  if (value.trim() === '') return 0;
   if (!NUMERIC_TEXT.test(value)) return Err.value;
   const trimmed = value.trim();
   return trimmed.endsWith('%') ? Number(trimmed.slice(0, -1)) / 100 : Number(trimmed);

@@ -2,7 +2,7 @@ import { MAX_COLUMNS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
 import { evaluateFormula, isVolatile, referencesOf } from './evaluate.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
-import { Err, FormulaError, toDisplay, type CellValue, type DisplayValue } from './values.js';
+import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
 /** What a cell holds: a value, a formula (text starting with "=" and longer than it), or null (empty). */
 export type CellInput = string | number | boolean | null;
@@ -111,6 +111,7 @@ export class Workbook {
   private nextSheetNumber = 1;
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
+  private evaluatingKey = 0;
   private readonly context: EvaluationContext;
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
@@ -119,6 +120,7 @@ export class Workbook {
       cell: (reference) => this.referencedValue(reference),
       range: (reference) => this.referencedRange(reference),
       now: () => this.now(),
+      position: () => addressOf(this.evaluatingKey),
     };
     this.load(sheets);
   }
@@ -256,7 +258,7 @@ export class Workbook {
       name: sheet.name,
       cells: [...sheet.cells].map(([key, entry]) => {
         const { row, column } = addressOf(key);
-        return [row, column, entry.formula ? entry.formula.text : (entry.value as Exclude<CellValue, FormulaError>)] as const;
+        return [row, column, entry.formula ? entry.formula.text : entry.value instanceof FormulaError ? entry.value.code : entry.value] as const;
       }),
     }));
   }
@@ -286,7 +288,8 @@ export class Workbook {
     if (row > sheet.maxRow) sheet.maxRow = row;
     if (column > sheet.maxColumn) sheet.maxColumn = column;
     if (!isFormulaInput(input)) {
-      const entry: Entry = { value: input };
+      // an error code in a cell is that error, as in Excel (typed, or stored by a workbook: `#N/A` is #N/A, not text)
+      const entry: Entry = { value: typeof input === 'string' && isErrorCode(input) ? FormulaError.of(input) : input };
       sheet.cells.set(key, entry);
       return entry;
     }
@@ -410,6 +413,7 @@ export class Workbook {
   private evaluate(key: number, formula: Formula): CellValue {
     if (!formula.ast) return Err.syntax;
     this.evaluatingSheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+    this.evaluatingKey = key;
     try {
       return evaluateFormula(formula.ast, this.context);
     } catch (error) {
@@ -441,6 +445,7 @@ function rangeOf(sheet: SheetState, top: number, left: number, rows: number, col
     kind: 'range',
     rows,
     columns,
+    origin: { row: top, column: left },
     get: (row, column) => sheet.cells.get(sheet.key(top + row, left + column))?.value ?? null,
     forEach(visit) {
       // probe the area when it is smaller than the sheet, else filter the sheet's cells

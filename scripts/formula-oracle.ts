@@ -1,0 +1,338 @@
+/**
+ * The formula oracle (issue 23): real workbooks written by Excel, whose formula cells carry the value Excel
+ * computed (`<f>` with `<v>` in the sheet XML), imported the way the service imports them (the xlsx reader and
+ * the spreadsheet encoder), computed with our engine and compared with what Excel stored.
+ *
+ * `npm run oracle [-- --misses] [-- --functions N] [-- --only NAME-PART]` prints the agreement over all cells, averaged per workbook,
+ * by file and by function (most missed first). test/sheets/formula-oracle.test.ts asserts a floor on both
+ * figures. The corpus lives outside the repository, at ../shared/formula-oracle from the repository root
+ * (docs/FORMULAS.md "Agreement with Excel").
+ */
+import fs from 'node:fs';
+import type * as Y from 'yjs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { joinParts } from '../src/domain/import/conversion.js';
+import { formatReader } from '../src/domain/import/formats/index.js';
+import { SpreadsheetEncoder } from '../src/domain/import/spreadsheet-encoder.js';
+import { readZipTexts } from '../src/domain/import/zip-guard.js';
+import { docFromState, sheetsOf } from '../src/model/content.js';
+import { columnIndex } from '../src/model/sheets/a1.js';
+import { referencesOf } from '../src/model/sheets/formulas/evaluate.js';
+import { parseFormula, sheetIds, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
+
+/** Functions whose value Excel computed at another moment or from the environment: left out, as the corpus says. */
+const VOLATILE = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY', 'OFFSET', 'INDIRECT', 'CELL', 'INFO']);
+
+/** Volatile functions whose value no second calculation repeats: their dependants are left out too. */
+const RANDOM_OR_CLOCK = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY']);
+
+/** The value Excel stored for a formula cell. */
+export type StoredValue = { kind: 'number'; value: number } | { kind: 'text'; value: string } | { kind: 'boolean'; value: boolean } | { kind: 'error'; code: string };
+
+export interface OracleCell {
+  sheet: string;
+  address: string;
+  formula: string;
+  expected: StoredValue;
+  actual: DisplayValue;
+  agrees: boolean;
+  functions: string[];
+}
+
+export interface WorkbookResult {
+  file: string;
+  /** formula cells with a stored value that the comparison counts */
+  cells: OracleCell[];
+  /** formula cells left out (volatile, external link, data table, not an Excel function) */
+  excluded: number;
+  /** why the workbook could not be compared at all (it does not import) */
+  failure?: string;
+}
+
+/** The corpus directory: ../shared/formula-oracle from the repository root (a worktree one level deeper also finds it). */
+export function corpusDirectory(): string | undefined {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const candidates = [process.env.FORMULA_ORACLE_DIR, path.join(root, '../shared/formula-oracle'), path.join(root, '../../shared/formula-oracle')];
+  return candidates.find((candidate): candidate is string => candidate !== undefined && fs.existsSync(path.join(candidate, 'corpus')));
+}
+
+function xmlText(value: string): string {
+  return value.replace(/&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi, (_, name: string, decimal?: string, hex?: string) => {
+    if (decimal) return String.fromCodePoint(Number(decimal));
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    return ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name]!;
+  });
+}
+
+/** The workbook's sheets in order: name and the path of its worksheet part. */
+async function sheetParts(bytes: Buffer): Promise<Array<{ name: string; part: string }>> {
+  const texts = await readZipTexts(bytes, ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels']);
+  const targets = new Map<string, string>();
+  for (const match of (texts.get('xl/_rels/workbook.xml.rels') ?? '').matchAll(/<Relationship\b[^>]*>/g)) {
+    const id = /\bId="([^"]*)"/.exec(match[0])?.[1];
+    const target = /\bTarget="([^"]*)"/.exec(match[0])?.[1];
+    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target}`);
+  }
+  const sheets: Array<{ name: string; part: string }> = [];
+  for (const match of (texts.get('xl/workbook.xml') ?? '').matchAll(/<(?:\w+:)?sheet\b[^>]*>/g)) {
+    const name = /\bname="([^"]*)"/.exec(match[0])?.[1];
+    const part = targets.get(/\br:id="([^"]*)"/.exec(match[0])?.[1] ?? '');
+    if (name !== undefined && part?.includes('worksheets/')) sheets.push({ name: xmlText(name), part });
+  }
+  return sheets;
+}
+
+interface StoredFormula {
+  row: number;
+  column: number;
+  address: string;
+  /** the <f> element's attributes, e.g. t="dataTable" */
+  attributes: string;
+  value: StoredValue;
+}
+
+/** Every formula cell of a worksheet's XML that has a stored value; shared strings are not used by formula results. */
+function storedFormulas(xml: string): StoredFormula[] {
+  const found: StoredFormula[] = [];
+  for (const match of xml.matchAll(/<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g)) {
+    const body = match[2];
+    if (!body) continue;
+    const formula = /<(?:\w+:)?f\b([^>]*?)(?:\/>|>)/.exec(body);
+    const stored = /<(?:\w+:)?v>([\s\S]*?)<\/(?:\w+:)?v>|<(?:\w+:)?v\/>/.exec(body);
+    if (!formula || !stored) continue;
+    const address = /\br="([A-Z]+)(\d+)"/.exec(match[1] ?? '');
+    if (!address) continue;
+    const type = /\bt="(\w+)"/.exec(match[1] ?? '')?.[1] ?? 'n';
+    const text = xmlText(stored[1] ?? '');
+    const value: StoredValue | undefined =
+      type === 'b' ? { kind: 'boolean', value: text === '1' } : type === 'e' ? { kind: 'error', code: text } : type === 'str' || type === 'inlineStr' ? { kind: 'text', value: text } : type === 'n' && text !== '' ? { kind: 'number', value: Number(text) } : undefined;
+    const column = columnIndex(address[1]!);
+    if (!value || column === undefined) continue;
+    found.push({ row: Number(address[2]) - 1, column, address: `${address[1]}${address[2]}`, attributes: formula[1] ?? '', value });
+  }
+  return found;
+}
+
+/** The function names a formula calls, upper case, without Excel's `_xlfn.`/`_xlws.` storage prefixes. */
+export function functionsOf(formula: string): string[] {
+  const names = new Set<string>();
+  const outsideStrings = formula.replace(/"(?:[^"]|"")*"/g, '""');
+  for (const match of outsideStrings.matchAll(/(?<![A-Za-z0-9_.$!])((?:_xlfn\.|_xlws\.|_xll\.)*[A-Za-z][A-Za-z0-9_.]*)\s*\(/g)) {
+    names.add(match[1]!.toUpperCase().replace(/^(?:_XLFN\.|_XLWS\.)+/, ''));
+  }
+  return [...names];
+}
+
+/** Whether Excel's stored value and ours agree: numbers within 1e-9 relative, text, booleans and error codes exactly. */
+export function agrees(expected: StoredValue, actual: DisplayValue): boolean {
+  switch (expected.kind) {
+    case 'number':
+      return typeof actual === 'number' && (actual === expected.value || Math.abs(actual - expected.value) <= 1e-9 * Math.max(Math.abs(actual), Math.abs(expected.value)));
+    case 'boolean':
+      return actual === expected.value;
+    case 'text':
+      // a formula giving "" shows as an empty cell
+      return actual === expected.value;
+    case 'error':
+      return actual === expected.code;
+  }
+}
+
+/**
+ * The formula cells whose value depends, directly or through other formulas, on a random number or the clock
+ * (they differ at every calculation, Excel's included): keys `sheet index:row:column`. Dependants of INDIRECT
+ * and OFFSET are counted: their values are reproducible.
+ */
+function volatileDependants(formulas: ReadonlyArray<{ sheet: number; row: number; column: number; formula: string }>, sheetIndex: (name: string | null, own: number) => number | undefined): Set<string> {
+  const volatile = new Set<string>();
+  const references = new Map<string, Array<{ sheet: number; startRow: number; endRow: number; startColumn: number; endColumn: number }>>();
+  for (const cell of formulas) {
+    const key = `${cell.sheet}:${cell.row}:${cell.column}`;
+    if (functionsOf(cell.formula).some((name) => RANDOM_OR_CLOCK.has(name))) volatile.add(key);
+    const parsed = parseFormula(cell.formula);
+    if (!parsed.ok) continue;
+    const found = [];
+    for (const reference of referencesOf(parsed.ast)) {
+      const sheet = sheetIndex(reference.sheet, cell.sheet);
+      if (sheet === undefined) continue;
+      found.push(reference.kind === 'cell' ? { sheet, startRow: reference.row, endRow: reference.row, startColumn: reference.column, endColumn: reference.column } : { ...reference, sheet });
+    }
+    references.set(key, found);
+  }
+  // spread to fixpoint: a formula reading a volatile cell is volatile
+  for (let grew = true; grew; ) {
+    grew = false;
+    const places = [...volatile].map((key) => key.split(':').map(Number) as [number, number, number]);
+    for (const [key, areas] of references) {
+      if (volatile.has(key)) continue;
+      if (areas.some((area) => places.some(([sheet, row, column]) => sheet === area.sheet && row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn))) {
+        volatile.add(key);
+        grew = true;
+      }
+    }
+  }
+  return volatile;
+}
+
+/** Why a formula is left out of the comparison, or undefined when it counts. */
+function exclusion(formula: string, attributes: string, functions: string[], builtIn: (name: string) => boolean): string | undefined {
+  if (/\bt="dataTable"/.test(attributes)) return 'data table';
+  if (/\[\d+\]/.test(formula.replace(/"(?:[^"]|"")*"/g, '""'))) return 'external link';
+  if (functions.some((name) => VOLATILE.has(name))) return 'volatile';
+  if (functions.some((name) => !builtIn(name))) return 'not an Excel function';
+  return undefined;
+}
+
+/** Imports one workbook through the service's import path and compares every formula cell with Excel's value. */
+export async function compareWorkbook(file: string, builtIn: (name: string) => boolean): Promise<WorkbookResult> {
+  const bytes = fs.readFileSync(file);
+  const name = path.basename(file);
+  const reader = await formatReader(path.extname(file).slice(1).toLowerCase());
+  if (!reader?.readWorkbook) return { file: name, cells: [], excluded: 0, failure: 'no workbook reader' };
+  const encoder = new SpreadsheetEncoder();
+  try {
+    await reader.readWorkbook(bytes, encoder, () => {});
+  } catch (error) {
+    return { file: name, cells: [], excluded: 0, failure: error instanceof Error ? error.message : String(error) };
+  }
+  const doc = docFromState(joinParts(encoder.finish()));
+  const calculation = new SpreadsheetCalculation(doc);
+  const ids = sheetIds(doc);
+  const importedSheets = sheetsOf(doc).toArray();
+  const parts = await sheetParts(bytes);
+  const xml = await readZipTexts(bytes, parts.map((part) => part.part));
+  const cells: OracleCell[] = [];
+  let excluded = 0;
+  const allFormulas: Array<{ sheet: number; row: number; column: number; formula: string }> = [];
+  importedSheets.forEach((sheet, index) => {
+    (sheet.get('cells') as Y.Map<unknown> | undefined)?.forEach((cell, key) => {
+      const formula = (cell as { f?: unknown }).f;
+      const [row, column] = key.split(':').map(Number);
+      if (typeof formula === 'string' && row !== undefined && column !== undefined) allFormulas.push({ sheet: index, row, column, formula });
+    });
+  });
+  const names = parts.map((part) => part.name.toLowerCase());
+  const volatile = volatileDependants(allFormulas, (name, own) => (name === null ? own : names.indexOf(name.toLowerCase()) >= 0 ? names.indexOf(name.toLowerCase()) : undefined));
+  parts.forEach((part, index) => {
+    const sheetId = ids[index];
+    const cellsMap = importedSheets[index]?.get('cells') as { get(key: string): unknown } | undefined;
+    if (sheetId === undefined || !cellsMap) return;
+    for (const stored of storedFormulas(xml.get(part.part) ?? '')) {
+      const cell = cellsMap.get(`${stored.row}:${stored.column}`) as { f?: string } | undefined;
+      // an array formula's other cells hold only values: they are not formulas of the import
+      const formula = typeof cell?.f === 'string' ? cell.f : undefined;
+      if (formula === undefined) {
+        if (!/\bt="(array|shared)"/.test(stored.attributes)) excluded++;
+        continue;
+      }
+      const functions = functionsOf(formula);
+      if (exclusion(formula, stored.attributes, functions, builtIn) || volatile.has(`${index}:${stored.row}:${stored.column}`)) {
+        excluded++;
+        continue;
+      }
+      const actual = calculation.workbook.displayValue(sheetId, stored.row, stored.column);
+      cells.push({ sheet: part.name, address: stored.address, formula, expected: stored.value, actual, agrees: agrees(stored.value, actual), functions });
+    }
+  });
+  calculation.destroy();
+  doc.destroy();
+  return { file: name, cells, excluded };
+}
+
+export interface OracleSummary {
+  workbooks: WorkbookResult[];
+  cells: number;
+  agreed: number;
+  /** agreed / cells over every compared cell */
+  overall: number;
+  /** the mean of each workbook's agreement, over workbooks with at least one compared cell */
+  perWorkbook: number;
+  byFunction: Array<{ name: string; cells: number; missed: number }>;
+}
+
+export function summarize(workbooks: WorkbookResult[]): OracleSummary {
+  let cells = 0;
+  let agreed = 0;
+  const shares: number[] = [];
+  const functions = new Map<string, { cells: number; missed: number }>();
+  for (const workbook of workbooks) {
+    if (workbook.cells.length === 0) continue;
+    const good = workbook.cells.filter((cell) => cell.agrees).length;
+    cells += workbook.cells.length;
+    agreed += good;
+    shares.push(good / workbook.cells.length);
+    for (const cell of workbook.cells) {
+      for (const name of cell.functions) {
+        const tally = functions.get(name) ?? { cells: 0, missed: 0 };
+        tally.cells++;
+        if (!cell.agrees) tally.missed++;
+        functions.set(name, tally);
+      }
+    }
+  }
+  return {
+    workbooks,
+    cells,
+    agreed,
+    overall: cells === 0 ? 0 : agreed / cells,
+    perWorkbook: shares.length === 0 ? 0 : shares.reduce((sum, share) => sum + share, 0) / shares.length,
+    byFunction: [...functions].map(([name, tally]) => ({ name, ...tally })).sort((a, b) => b.missed - a.missed || b.cells - a.cells || a.name.localeCompare(b.name)),
+  };
+}
+
+/** Runs the whole corpus. */
+export async function runOracle(directory: string, builtIn: (name: string) => boolean, only = ''): Promise<OracleSummary> {
+  const corpus = path.join(directory, 'corpus');
+  const files = fs
+    .readdirSync(corpus)
+    .filter((file) => /\.xls[xm]$/i.test(file) && file.includes(only))
+    .sort();
+  const workbooks: WorkbookResult[] = [];
+  for (const file of files) workbooks.push(await compareWorkbook(path.join(corpus, file), builtIn));
+  return summarize(workbooks);
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)} %`;
+}
+
+function show(value: StoredValue | DisplayValue): string {
+  if (typeof value === 'object') return value.kind === 'error' ? value.code : JSON.stringify(value.value);
+  return JSON.stringify(value);
+}
+
+async function main(args: string[]): Promise<void> {
+  const directory = corpusDirectory();
+  if (!directory) {
+    console.error('the corpus is not at ../shared/formula-oracle (set FORMULA_ORACLE_DIR)');
+    process.exit(2);
+  }
+  const { isExcelFunction } = await import('../src/model/sheets/formulas/excel-functions.js');
+  const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '') : '';
+  const summary = await runOracle(directory, isExcelFunction, only);
+  const functionCount = Number(args[args.indexOf('--functions') + 1]) || 40;
+  console.log(`formula oracle: ${summary.workbooks.length} workbooks, ${summary.cells} formula cells compared, ${summary.workbooks.reduce((sum, w) => sum + w.excluded, 0)} left out`);
+  console.log(`agreement over all cells:      ${percent(summary.overall)} (${summary.agreed} / ${summary.cells})`);
+  console.log(`agreement averaged per workbook: ${percent(summary.perWorkbook)}`);
+  const large = new Set(['sheetjs__large_strings.xlsx', 'poi__51710.xlsx']);
+  const rest = summarize(summary.workbooks.filter((workbook) => !large.has(workbook.file)));
+  console.log(`without the two largest workbooks: ${percent(rest.overall)} (${rest.agreed} / ${rest.cells})`);
+  console.log('\nby function (most missed first): name  missed / cells');
+  for (const tally of summary.byFunction.slice(0, functionCount)) console.log(`  ${tally.name.padEnd(16)} ${String(tally.missed).padStart(6)} / ${tally.cells}`);
+  console.log('\nby file: agreement  cells  file');
+  for (const workbook of summary.workbooks) {
+    if (workbook.failure) {
+      console.log(`  not imported: ${workbook.file}: ${workbook.failure}`);
+      continue;
+    }
+    if (workbook.cells.length === 0) continue;
+    const good = workbook.cells.filter((cell) => cell.agrees).length;
+    console.log(`  ${percent(good / workbook.cells.length).padStart(8)} ${String(workbook.cells.length).padStart(6)}  ${workbook.file}`);
+    if (args.includes('--misses')) {
+      for (const cell of workbook.cells.filter((c) => !c.agrees).slice(0, 8)) console.log(`      ${cell.sheet}!${cell.address} ${cell.formula}  Excel ${show(cell.expected)}  ours ${show(cell.actual)}`);
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
