@@ -124,7 +124,7 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
     exportCsv: computed((sheetId) => {
       const sheet = sheetArgument(sheetId);
       const used = editor.usedRange(sheet);
-      if (!workbook.cells(sheet)?.size) return '';
+      if (sheet.cellCount === 0) return '';
       const lines: string[] = [];
       for (let row = 0; row <= used.bottom; row++) {
         const fields: string[] = [];
