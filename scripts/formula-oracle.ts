@@ -19,7 +19,8 @@ import { readZipTexts } from '../src/domain/import/zip-guard.js';
 import { docFromState, sheetsOf } from '../src/model/content.js';
 import { columnIndex } from '../src/model/sheets/a1.js';
 import { referencesOf } from '../src/model/sheets/formulas/evaluate.js';
-import { parseFormula, sheetIds, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
+import { parseFormula, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
+import { sheetIds } from '../src/model/sheets/sheet-model.js';
 
 /** Functions whose value Excel computed at another moment or from the environment: left out, as the corpus says. */
 const VOLATILE = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY', 'OFFSET', 'INDIRECT', 'CELL', 'INFO']);

@@ -79,16 +79,6 @@ export const DEFAULT_SHEET_NAME = 'Sheet1';
 export const DEFAULT_ROW_COUNT = 1000;
 export const DEFAULT_COLUMN_COUNT = 26;
 
-export function cellKey(row: number, column: number): string {
-  return `${row}:${column}`;
-}
-
-/** `"row:col"` back to zero-based integers; undefined for keys that are not a cell address. */
-export function parseCellKey(key: string): { row: number; column: number } | undefined {
-  const match = /^(\d{1,9}):(\d{1,9})$/.exec(key);
-  return match ? { row: Number(match[1]), column: Number(match[2]) } : undefined;
-}
-
 export function richTextOf(doc: Y.Doc): Y.XmlFragment {
   return doc.getXmlFragment(RICH_TEXT_ROOT);
 }

@@ -1,7 +1,6 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import * as Y from 'yjs';
-import { cellKey, sheetsOf } from '../../src/model/content.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { openInHost } from './support/host-page.js';
 import { sheetIn, spreadsheetSuite } from './support/spreadsheet.js';
 
@@ -39,11 +38,9 @@ describe('spreadsheet first screen in a browser', () => {
     expect((await svc.call('POST', values, { body: { range: 'Sheet1!A1:D300', resource: { values: rows } } })).status).toBe(200);
     expect((await svc.call('POST', '/sdk/v2/api/files/first-1/sheets', { body: { name: 'Notes' } })).status).toBe(200);
     await svc.services.content.change(svc.app.id, 'first-1', { userId: 'importer' }, (doc) => {
-      const sheet = sheetsOf(doc).get(0);
-      (sheet.get('cells') as Y.Map<unknown>).set(cellKey(0, 4), { v: 0.256, z: '0.00%' });
-      const widths = new Y.Map<number>();
-      sheet.set('columnWidths', widths);
-      widths.set('0', 160);
+      const sheet = sheetModels(doc)[0]!;
+      sheet.setCell(0, 4, { v: 0.256, z: '0.00%' });
+      sheet.setColumnWidth(0, 160);
     });
 
     const context = await suite.browser.newContext();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { spreadsheetSuite } from './support/spreadsheet.js';
 
 const VALUES = '/sdk/v2/api/files/formats-1/sheets/values';
@@ -49,7 +48,7 @@ describe('spreadsheet number formats in a browser', () => {
     await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('99');
     // a format from elsewhere (an imported workbook) shows, and the picker names it as custom
     await svc.services.content.change(svc.app.id, 'formats-1', { userId: 'importer', name: 'Importer' }, (doc) => {
-      (sheetsOf(doc).get(0).get('cells') as Y.Map<Cell>).set(cellKey(0, 2), { v: 7, z: '0.000;(0.000)' });
+      sheetModels(doc)[0]!.setCell(0, 2, { v: 7, z: '0.000;(0.000)' });
     });
     await expect.poll(() => sheet.cell(0, 2).textContent()).toBe('7.000');
     await sheet.go('C1');

@@ -12,6 +12,8 @@ import { ticketFor, upload } from '../attachments/support.js';
 import { createBase, createTable, insertRows } from '../tables/helpers.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
+import { appendSheet } from '../../src/model/sheets/sheet-model.js';
+import { putCells } from '../sheets/stored-cells.js';
 import { author, createFile, exportFile, paragraph, setCells, text, workbookOf, writeRichText } from './support.js';
 
 const REPORT: ProseMirrorNode[] = [
@@ -151,15 +153,10 @@ for (const database of testDatabases()) {
 
     it('spreadsheet → xlsx: values, formulas with their results, every sheet', async () => {
       await createFile(svc, 'sheet', 'spreadsheet', 'Scores');
-      await setCells(svc, 'sheet', { '0:0': { v: 'Name' }, '0:1': { v: 'Score' }, '1:0': { v: 'Ann' }, '1:1': { v: 9.5 }, '2:0': { v: '张三' }, '2:1': { v: 4 }, '3:1': { f: '=SUM(B2:B3)' }, '4:1': { f: '=1/0' }, '5:0': { v: true } });
+      await setCells(svc, 'sheet', { A1: { v: 'Name' }, B1: { v: 'Score' }, A2: { v: 'Ann' }, B2: { v: 9.5 }, A3: { v: '张三' }, B3: { v: 4 }, B4: { f: '=SUM(B2:B3)' }, B5: { f: '=1/0' }, A6: { v: true } });
       await svc.services.content.change(svc.app.id, 'sheet', author, (doc) => {
-        const second = new Y.Map<unknown>();
-        second.set('id', 'second');
-        second.set('name', 'Second');
-        second.set('rowCount', 10);
-        second.set('columnCount', 5);
-        second.set('cells', new Y.Map([['0:0', { f: '=Sheet1!B4*2' }]]));
-        doc.getArray('sheets').push([second]);
+        appendSheet(doc, 'Second', 'second');
+        putCells(doc, { A1: { f: '=Sheet1!B4*2' } }, 1);
       });
       const { bytes } = await exportFile(svc, 'sheet', 'xlsx');
       const workbook = await workbookOf(bytes);
@@ -175,7 +172,7 @@ for (const database of testDatabases()) {
     });
 
     it('spreadsheet → csv: the first sheet, computed values, quoted where needed, UTF-8 with BOM', async () => {
-      await setCells(svc, 'sheet', { '6:0': { v: 'a, "quoted"\nline' } });
+      await setCells(svc, 'sheet', { A7: { v: 'a, "quoted"\nline' } });
       const { bytes, response } = await exportFile(svc, 'sheet', 'csv');
       expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));

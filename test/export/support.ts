@@ -1,10 +1,10 @@
 import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
-import * as Y from 'yjs';
-import { richTextOf, sheetsOf, type Cell } from '../../src/model/content.js';
+import { richTextOf, type Cell } from '../../src/model/content.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import type { CallResult, TestService } from '../support/service.js';
+import { putCells } from '../sheets/stored-cells.js';
 
 export const author = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name };
 
@@ -25,11 +25,9 @@ export function writeRichText(svc: TestService, fileId: string, nodes: ProseMirr
   });
 }
 
+/** Stores cells given by A1 address (`B2`) in a sheet of the file. */
 export function setCells(svc: TestService, fileId: string, cells: Record<string, Cell>, sheet = 0): Promise<void> {
-  return svc.services.content.change(svc.app.id, fileId, author, (doc) => {
-    const map = sheetsOf(doc).get(sheet).get('cells') as Y.Map<Cell>;
-    for (const [key, cell] of Object.entries(cells)) map.set(key, cell);
-  });
+  return svc.services.content.change(svc.app.id, fileId, author, (doc) => putCells(doc, cells, sheet));
 }
 
 export function startExport(svc: TestService, fileId: string, type: string): Promise<CallResult> {

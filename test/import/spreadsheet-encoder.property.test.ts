@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/model/content.js';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/model/content.js';
+import { SheetModel } from '../../src/model/sheets/sheet-model.js';
+import { addressOf, putCells, storedCells } from '../sheets/stored-cells.js';
 import { joinParts, type ReadCell } from '../../src/domain/import/conversion.js';
 import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
 
@@ -54,12 +56,11 @@ describe('SpreadsheetEncoder: rows streamed to Yjs structs', () => {
           for (const row of streamed.rows) {
             row.cells.forEach((value, column) => {
               if (!value) return;
-              expected.set(cellKey(row.index, column), value.f !== undefined ? { f: value.f } : { v: value.v });
+              expected.set(addressOf(row.index, column), value.f !== undefined ? { f: value.f } : { v: value.v });
               columns = Math.max(columns, column + 1);
             });
           }
-          const cells = map.get('cells') as Y.Map<unknown>;
-          expect(Object.fromEntries(cells.entries())).toEqual(Object.fromEntries(expected));
+          expect(storedCells(doc, place)).toEqual(Object.fromEntries(expected));
           expect(map.get('rowCount')).toBe(Math.max(DEFAULT_ROW_COUNT, (streamed.rows.at(-1)?.index ?? -1) + 1));
           expect(map.get('columnCount')).toBe(Math.max(DEFAULT_COLUMN_COUNT, columns));
           if (streamed.name.trim() !== '') expect(names[place]!.startsWith(streamed.name.trim().slice(0, 28))).toBe(true);
@@ -73,17 +74,17 @@ describe('SpreadsheetEncoder: rows streamed to Yjs structs', () => {
     const rows = Array.from({ length: 9000 }, (_, index) => ({ index, cells: [{ v: index }, { v: `row ${index}` }, undefined, { f: `=A${index + 1}*2` }, { v: index % 2 === 0 }] }));
     const doc = encode([{ name: 'Big', position: 0, rows }, { name: 'Small', position: 1, rows: [{ index: 4, cells: [undefined, { v: 'x' }] }] }]);
     const [big, small] = sheetsOf(doc).toArray();
-    const cells = big!.get('cells') as Y.Map<unknown>;
-    expect(cells.size).toBe(36_000);
-    expect(cells.get('8999:3')).toEqual({ f: '=A9000*2' });
-    expect((small!.get('cells') as Y.Map<unknown>).get('4:1')).toEqual({ v: 'x' });
+    const cells = SheetModel.of(big!);
+    expect(cells.cellCount).toBe(36_000);
+    expect(cells.cell(8999, 3)).toEqual({ f: '=A9000*2' });
+    expect(SheetModel.of(small!).cell(4, 1)).toEqual({ v: 'x' });
     // another client's edit of an imported cell replaces it, as with cells set through Y.Map
     const other = new Y.Doc();
     Y.applyUpdate(other, Y.encodeStateAsUpdate(doc));
-    (sheetsOf(other).get(0).get('cells') as Y.Map<unknown>).set('8999:3', { v: 1 });
+    putCells(other, { D9000: { v: 1 } });
     Y.applyUpdate(doc, Y.encodeStateAsUpdate(other, Y.encodeStateVector(doc)));
-    expect(cells.get('8999:3')).toEqual({ v: 1 });
-    expect(cells.size).toBe(36_000);
+    expect(cells.cell(8999, 3)).toEqual({ v: 1 });
+    expect(cells.cellCount).toBe(36_000);
   });
 
   it('refuses a sheet past the row limit with importContentTooComplex', () => {

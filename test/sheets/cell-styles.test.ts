@@ -1,7 +1,9 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
+import type { Cell } from '../../src/model/content.js';
+import { appendSheet, sheetModels } from '../../src/model/sheets/sheet-model.js';
+import { addressOf as cellKey, putCells, storedCells as cellsOf } from './stored-cells.js';
 import { toHtml } from '../../src/domain/export/converters/html.js';
 import { toCsv } from '../../src/domain/export/converters/csv.js';
 import { sourceFromState } from '../../src/domain/export/source.js';
@@ -26,7 +28,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
   /** The stored cells of a file's first sheet, by key. */
   async function storedCells(fileId: string): Promise<Record<string, Cell>> {
     const doc = await svc.services.content.read(svc.app.id, fileId);
-    return Object.fromEntries((sheetsOf(doc).get(0).get('cells') as Y.Map<Cell>).entries());
+    return cellsOf(doc);
   }
 
   it('xlsx export writes bold, italic, font colour, fill and alignment; a frozen header stays bold', async () => {
@@ -39,7 +41,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
       [cellKey(1, 2)]: { s: { bg: '#d3f9d8' } },
       [cellKey(2, 0)]: { f: '=B2*2', s: { a: 'right' } },
     });
-    await svc.services.content.change(svc.app.id, 'styled', { userId: 'u', name: 'U' }, (doc) => sheetsOf(doc).get(0).set('frozenRows', 1));
+    await svc.services.content.change(svc.app.id, 'styled', { userId: 'u', name: 'U' }, (doc) => sheetModels(doc)[0]!.setFrozenRows(1));
     const sheet = (await workbookOf((await exportFile(svc, 'styled', 'xlsx')).bytes)).getWorksheet('Sheet1')!;
     expect(sheet.getCell('A1').font).toMatchObject({ bold: true, italic: true });
     expect(sheet.getCell('A2').font).toMatchObject({ bold: true, italic: true, color: { argb: 'FFC92A2A' } });
@@ -100,18 +102,13 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
 
   it('the pdf export draws the styles; csv leaves a style-only cell out', async () => {
     const doc = new Y.Doc();
-    const sheet = new Y.Map<unknown>();
-    sheetsOf(doc).push([sheet]);
-    sheet.set('name', 'S');
-    sheet.set(
-      'cells',
-      new Y.Map<Cell>([
-        [cellKey(0, 0), { v: 'x', s: { b: true, c: '#c92a2a', a: 'center' } }],
-        [cellKey(3, 1), { s: { bg: '#fff3bf' } }],
-        // what does not validate is not drawn: a stored style is read through the same check as a written one
-        [cellKey(0, 1), { v: 'y', s: { c: 'red;background:url(x)', i: 'yes' } as unknown as Cell['s'] }],
-      ]),
-    );
+    appendSheet(doc, 'S');
+    putCells(doc, {
+      A1: { v: 'x', s: { b: true, c: '#c92a2a', a: 'center' } },
+      B4: { s: { bg: '#fff3bf' } },
+      // what does not validate is not drawn: a stored style is read through the same check as a written one
+      B1: { v: 'y', s: { c: 'red;background:url(x)', i: 'yes' } as unknown as Cell['s'] },
+    });
     const source = sourceFromState(Y.encodeStateAsUpdate(doc), 'spreadsheet', 'Styled');
     if (source.kind !== 'workbook') throw new Error(`a spreadsheet's source is a workbook, not ${source.kind}`);
     const { html } = toHtml(source, quiet, '');

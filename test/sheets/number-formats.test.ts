@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as Y from 'yjs';
-import { cellKey, sheetsOf, type Cell } from '../../src/model/content.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
@@ -22,10 +21,10 @@ for (const database of testDatabases()) {
     /** Gives cells their formats as the editor does (the `z` of the content model's cells). */
     const format = (formats: Record<string, string>) =>
       svc.services.content.change(svc.app.id, FILE, author, (doc) => {
-        const cells = sheetsOf(doc).get(0).get('cells') as Y.Map<Cell>;
+        const sheet = sheetModels(doc)[0]!;
         for (const [address, code] of Object.entries(formats)) {
           const [column, row] = [address.charCodeAt(0) - 65, Number(address.slice(1)) - 1];
-          cells.set(cellKey(row, column), { ...cells.get(cellKey(row, column)), z: code });
+          sheet.setCell(row, column, { ...sheet.cell(row, column), z: code });
         }
       });
     const read = async (range: string, valueRenderOption?: string) => {

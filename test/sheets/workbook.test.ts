@@ -153,7 +153,8 @@ describe('spreadsheet model operations', () => {
     const name = fc.string({ unit: fc.oneof(fc.constantFrom("'", '!', ':', ' ', '#', '%', 'A', '1', '表', '/', '['), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 30 });
     fc.assert(
       fc.property(name, (candidate) => {
-        if (invalidSheetName(candidate) !== undefined || candidate.toLowerCase() === 'sheet1') return;
+        // a name starting with "=" ("=\u0338" is one grapheme) would be written as a formula, not read back as text
+        if (invalidSheetName(candidate) !== undefined || candidate.toLowerCase() === 'sheet1' || candidate.startsWith('=')) return;
         const doc = newSpreadsheet();
         addSheet(doc, candidate);
         write(doc, `${formatSheetName(candidate)}!B2`, [[candidate]]);

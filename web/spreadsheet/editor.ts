@@ -12,6 +12,7 @@ import { StyleBar } from './style-bar.js';
 import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
+import { observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 import './spreadsheet.css';
 
 /** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
@@ -73,14 +74,8 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
 
 /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
 export function usedRangeOf(workbook: Workbook, sheet: Sheet): CellRange {
-  let bottom = 0;
-  let right = 0;
-  workbook.cells(sheet)?.forEach((_value, key) => {
-    const separator = key.indexOf(':');
-    bottom = Math.max(bottom, Number(key.slice(0, separator)));
-    right = Math.max(right, Number(key.slice(separator + 1)));
-  });
-  return { top: 0, left: 0, bottom, right };
+  const extent = sheet.extent();
+  return { top: 0, left: 0, bottom: extent?.lastRow ?? 0, right: extent?.lastColumn ?? 0 };
 }
 
 /** The range as TSV of what the cells show (the clipboard's copy), cut to the sheet's data: a whole column copies its used part. */
@@ -138,7 +133,7 @@ export class SpreadsheetEditor {
     // step, as in other spreadsheet programs; merging changes close in time undid a quick user's earlier cells too
     this.undo = new Y.UndoManager(this.workbook.sheets, { trackedOrigins: new Set([origin]), captureTimeout: 0 });
     this.editable = context.boot.permissions.editable;
-    this.activeId = this.workbook.idOf(this.workbook.list()[0] ?? new Y.Map());
+    this.activeId = this.workbook.list()[0]?.id ?? '';
 
     this.root = document.createElement('div');
     this.root.className = 'svc-sheet';
@@ -205,7 +200,7 @@ export class SpreadsheetEditor {
 
     this.bindFormulaBar();
     this.root.addEventListener('keydown', (event) => this.shortcut(event));
-    this.workbook.sheets.observeDeep((events) => this.changed(events));
+    observeSheets(this.workbook.doc, (changes) => this.changed(changes));
     this.setEditable(this.editable);
     // TODAY() and NOW() move with the clock
     window.setInterval(() => {
@@ -384,10 +379,9 @@ export class SpreadsheetEditor {
    * sync, a large paste) costs one redraw, and the formula engine, which observes the document too, has seen
    * every change by then whatever the order the observers run in.
    */
-  private changed(events: Array<Y.YEvent<Y.AbstractType<unknown>>>): void {
+  private changed(changes: SheetChanges): void {
     // a cell of another sheet can change what a formula here shows: a cells-only change redraws, never re-lays out
-    const onlyCells = events.every((event) => event.target instanceof Y.Map && event.target._item?.parentSub === 'cells');
-    this.structureChanged ||= !onlyCells;
+    this.structureChanged ||= changes.layout;
     if (this.redrawFrame) return;
     this.redrawFrame = requestAnimationFrame(() => {
       this.redrawFrame = 0;

@@ -1,6 +1,7 @@
 import { columnLetters } from '../../src/model/sheets/a1.js';
 import type { FirstScreen as FirstScreenData } from '../../src/model/sheets/first-screen.js';
-import { DEFAULT_COLUMN_WIDTH, type ShownValue } from '../../src/model/sheets/layout.js';
+import type { ShownValue } from '../../src/model/sheets/layout.js';
+import { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
 import type { CellStyle } from '../../src/model/sheets/cell-style.js';

@@ -121,7 +121,7 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
     exportCsv: computed((sheetId) => {
       const sheet = sheetArgument(sheetId);
       const used = editor.usedRange(sheet);
-      if (!workbook.cells(sheet)?.size) return '';
+      if (sheet.cellCount === 0) return '';
       const rows: string[][] = [];
       for (let row = 0; row <= used.bottom; row++) {
         const fields: string[] = [];

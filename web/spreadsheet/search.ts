@@ -1,5 +1,4 @@
 import { formatA1 } from '../../src/model/sheets/a1.js';
-import { parseCellKey } from '../../src/model/content.js';
 import { toolButton } from '../shared/tool-button.js';
 import type { SpreadsheetEditor } from './editor.js';
 import { t } from './messages.js';
@@ -33,12 +32,10 @@ export function findCells(editor: SpreadsheetEditor, query: string, options: Sea
   for (const sheet of editor.workbook.list()) {
     const sheetId = editor.workbook.idOf(sheet);
     const found: CellMatch[] = [];
-    editor.workbook.cells(sheet)?.forEach((_value, key) => {
-      const at = parseCellKey(key);
-      if (!at) return;
-      const shown = editor.values.shown(sheet, at.row, at.column).text;
+    sheet.forEachCell((row, column) => {
+      const shown = editor.values.shown(sheet, row, column).text;
       const text = options.matchCase ? shown : shown.toLocaleLowerCase();
-      if (options.wholeCell ? text === wanted : text.includes(wanted)) found.push({ sheetId, row: at.row, column: at.column });
+      if (options.wholeCell ? text === wanted : text.includes(wanted)) found.push({ sheetId, row, column });
     });
     found.sort((a, b) => a.row - b.row || a.column - b.column);
     matches.push(...found);

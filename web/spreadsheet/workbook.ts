@@ -1,34 +1,22 @@
 import * as Y from 'yjs';
-import {
-  cellKey,
-  DEFAULT_COLUMN_COUNT,
-  DEFAULT_ROW_COUNT,
-  newSheet,
-  parseCellKey,
-  recordStructureEdit,
-  sheetsOf,
-  type Cell,
-} from '../../src/model/content.js';
+import { sheetsOf, type Cell } from '../../src/model/content.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
 import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, withFormat, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
+import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
 import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
-import { shiftFormula, type StructureEdit } from '../../src/model/sheets/formulas/index.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
-import { COLUMN_WIDTHS_FIELD as COLUMN_WIDTHS, columnWidthOf, FROZEN_ROWS_FIELD as FROZEN_ROWS, frozenRowsOf } from '../../src/model/sheets/layout.js';
+import { appendSheet, applyStructureEdit, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { CellRange } from '../shared/grid/grid.js';
 
 /**
- * The spreadsheet content model (docs/CONTENT-MODEL.md) as the editor changes it: the same root, sheet fields
- * and cell shape the values API reads, through the server's own model helpers. Every change is one Yjs
- * transaction with the editor's origin, so the undo manager undoes this user's changes only.
- *
- * Two sheet fields are the editor's own: `columnWidths` and `frozenRows` (src/model/sheets/layout.ts).
+ * The spreadsheet content model (docs/CONTENT-MODEL.md) as the editor changes it: the sheet model the values API
+ * reads through (src/model/sheets/sheet-model.ts). Every change is one Yjs transaction with the editor's origin, so
+ * the undo manager undoes this user's changes only.
  */
 
-export { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/layout.js';
+export { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 
-export type Sheet = Y.Map<unknown>;
+export type Sheet = SheetModel;
 
 export interface SheetSummary {
   id: string;
@@ -48,13 +36,9 @@ export class WorkbookError extends Error {
   }
 }
 
-function count(sheet: Sheet, field: 'rowCount' | 'columnCount', fallback: number): number {
-  const value = sheet.get(field);
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
 export class Workbook {
-  readonly sheets: Y.Array<Sheet>;
+  /** the root the editor's undo manager and observers follow */
+  readonly sheets: Y.Array<Y.Map<unknown>>;
 
   constructor(
     readonly doc: Y.Doc,
@@ -65,52 +49,42 @@ export class Workbook {
   }
 
   list(): Sheet[] {
-    return this.sheets.toArray();
+    return sheetModels(this.doc);
   }
 
   summary(sheet: Sheet, index = this.list().indexOf(sheet)): SheetSummary {
-    return { id: this.idOf(sheet), name: this.nameOf(sheet), index, rowCount: this.rowCount(sheet), columnCount: this.columnCount(sheet) };
+    return { id: sheet.id, name: sheet.name, index, rowCount: sheet.rowCount, columnCount: sheet.columnCount };
   }
 
   byId(id: string): Sheet | undefined {
-    return this.list().find((sheet) => this.idOf(sheet) === id);
+    return this.list().find((sheet) => sheet.id === id);
   }
 
   /** The sheet named `name` exactly, else the one name equal ignoring case (as the values API finds sheets). */
   byName(name: string): Sheet | undefined {
-    const sheets = this.list();
-    const exact = sheets.find((sheet) => this.nameOf(sheet) === name);
-    if (exact) return exact;
-    const folded = sheets.filter((sheet) => this.nameOf(sheet).toLowerCase() === name.toLowerCase());
-    return folded.length === 1 ? folded[0] : undefined;
+    return sheetNamed(this.list(), name);
   }
 
   idOf(sheet: Sheet): string {
-    const id = sheet.get('id');
-    return typeof id === 'string' ? id : '';
+    return sheet.id;
   }
 
   nameOf(sheet: Sheet): string {
-    const name = sheet.get('name');
-    return typeof name === 'string' ? name : '';
+    return sheet.name;
   }
 
   rowCount(sheet: Sheet): number {
-    return count(sheet, 'rowCount', DEFAULT_ROW_COUNT);
+    return sheet.rowCount;
   }
 
   columnCount(sheet: Sheet): number {
-    return count(sheet, 'columnCount', DEFAULT_COLUMN_COUNT);
+    return sheet.columnCount;
   }
 
-  cells(sheet: Sheet): Y.Map<unknown> | undefined {
-    const cells = sheet.get('cells');
-    return cells instanceof Y.Map ? cells : undefined;
-  }
-
+  /** The cell holding a value or formula; undefined for an empty one (even if it keeps a format or style). */
   cell(sheet: Sheet, row: number, column: number): Cell | undefined {
-    const value = this.cells(sheet)?.get(cellKey(row, column));
-    return isEmptyCell(value) ? undefined : (value as Cell);
+    const value = sheet.cell(row, column);
+    return isEmptyCell(value) ? undefined : value;
   }
 
   /** What the formula bar shows: the formula, else the value as typed (a date as a date, which reads back the same). */
@@ -125,7 +99,7 @@ export class Workbook {
 
   /** The cell's number format code; undefined for General. */
   format(sheet: Sheet, row: number, column: number): string | undefined {
-    return formatOf(this.cells(sheet)?.get(cellKey(row, column)));
+    return formatOf(sheet.cell(row, column));
   }
 
   /**
@@ -140,7 +114,7 @@ export class Workbook {
 
   /** The cell's style; undefined for the default look. */
   style(sheet: Sheet, row: number, column: number): CellStyle | undefined {
-    return styleOf(this.cells(sheet)?.get(cellKey(row, column)));
+    return styleOf(sheet.cell(row, column));
   }
 
   /**
@@ -158,39 +132,22 @@ export class Workbook {
     const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
     if (size > MAX_FORMATTED_CELLS) throw new WorkbookError(tooLarge, `at most ${MAX_FORMATTED_CELLS} cells are formatted at once, not ${size}`);
     this.change(() => {
-      const cells = this.cellsForWriting(sheet);
       for (let row = range.top; row <= range.bottom; row++) {
-        for (let column = range.left; column <= range.right; column++) {
-          const key = cellKey(row, column);
-          const stored = cells.get(key);
-          const cell = next(stored);
-          if (cell === null) {
-            if (stored !== undefined) cells.delete(key);
-          } else if (!sameCell(stored, cell)) cells.set(key, cell);
-        }
+        for (let column = range.left; column <= range.right; column++) sheet.setCell(row, column, next(sheet.cell(row, column)));
       }
     });
   }
 
   columnWidth(sheet: Sheet, column: number): number {
-    return columnWidthOf(sheet, column);
+    return sheet.columnWidth(column);
   }
 
   frozenRows(sheet: Sheet): number {
-    return frozenRowsOf(sheet);
+    return sheet.frozenRows;
   }
 
   private change(mutate: () => void): void {
     this.doc.transact(mutate, this.origin);
-  }
-
-  private cellsForWriting(sheet: Sheet): Y.Map<unknown> {
-    let cells = this.cells(sheet);
-    if (!cells) {
-      cells = new Y.Map<unknown>();
-      sheet.set('cells', cells);
-    }
-    return cells;
   }
 
   /**
@@ -212,20 +169,15 @@ export class Workbook {
       }
     }
     this.change(() => {
-      const cells = this.cellsForWriting(sheet);
       inputs.forEach((line, r) =>
         line.forEach(({ input, format }, c) => {
-          const key = cellKey(row + r, column + c);
-          const stored = cells.get(key);
-          const next = toCell(input, stored);
+          const next = toCell(input, sheet.cell(row + r, column + c));
           // a date or percentage typed into a General cell gives it the format it was typed in, as spreadsheets do
           if (next !== null && format !== undefined && next.z === undefined) next.z = format;
-          if (next === null) cells.delete(key);
-          else cells.set(key, next);
+          sheet.setCell(row + r, column + c, next);
         }),
       );
-      if (row + height > this.rowCount(sheet)) sheet.set('rowCount', row + height);
-      if (column + width > this.columnCount(sheet)) sheet.set('columnCount', column + width);
+      sheet.growTo(row + height, column + width);
     });
   }
 
@@ -234,115 +186,48 @@ export class Workbook {
   }
 
   clear(sheet: Sheet, range: CellRange): void {
-    const cells = this.cells(sheet);
-    if (!cells) return;
-    const cleared: Array<[string, ReturnType<typeof toCell>]> = [];
-    cells.forEach((value, key) => {
-      const at = parseCellKey(key);
-      // clearing keeps a cell's number format (as the Delete key does in spreadsheets)
-      if (at && at.row >= range.top && at.row <= range.bottom && at.column >= range.left && at.column <= range.right && !isEmptyCell(value)) cleared.push([key, toCell(null, value)]);
-    });
-    if (cleared.length > 0) this.change(() => cleared.forEach(([key, next]) => (next === null ? cells.delete(key) : cells.set(key, next))));
+    const cleared: Array<[number, number, Cell | null]> = [];
+    // clearing keeps a cell's number format (as the Delete key does in spreadsheets)
+    sheet.forEachCell(
+      (row, column, cell) => {
+        if (!isEmptyCell(cell)) cleared.push([row, column, toCell(null, cell)]);
+      },
+      { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right },
+    );
+    if (cleared.length > 0) this.change(() => cleared.forEach(([row, column, next]) => sheet.setCell(row, column, next)));
   }
 
   /** Inserts (delta > 0) or removes (delta < 0) rows or columns at `at`, moving the cells below or right. */
   shift(sheet: Sheet, axis: 'row' | 'column', at: number, delta: number): void {
-    const field = axis === 'row' ? 'rowCount' : 'columnCount';
-    const size = axis === 'row' ? this.rowCount(sheet) : this.columnCount(sheet);
+    const size = axis === 'row' ? sheet.rowCount : sheet.columnCount;
     const limit = axis === 'row' ? MAX_ROWS : MAX_COLUMNS;
     if (delta > 0 && size + delta > limit) throw new WorkbookError('tooLarge', `a sheet has at most ${limit} ${axis}s`);
     // a sheet keeps at least one row and one column
     const removed = delta < 0 ? Math.min(-delta, size - at, size - 1) : 0;
     if (delta < 0 && removed <= 0) return;
-    const cells = this.cells(sheet);
-    const edit: StructureEdit = {
-      kind: delta > 0 ? 'insert' : 'delete',
-      axis: axis === 'row' ? 'rows' : 'columns',
-      sheet: this.nameOf(sheet),
-      index: at,
-      count: delta > 0 ? delta : removed,
-    };
-    this.change(() => {
-      // formulas everywhere follow the cells they refer to (references to removed cells become #REF!), and
-      // the sheet's log lets comment anchors follow too
-      this.shiftFormulas(edit);
-      recordStructureEdit(sheet, edit);
-      if (cells) {
-        const moves: Array<[string, unknown]> = [];
-        const removals: string[] = [];
-        cells.forEach((value, key) => {
-          const position = parseCellKey(key);
-          if (!position || position[axis] < at) return;
-          removals.push(key);
-          const index = position[axis];
-          if (delta < 0 && index < at + removed) return;
-          const moved = delta > 0 ? index + delta : index - removed;
-          moves.push([axis === 'row' ? cellKey(moved, position.column) : cellKey(position.row, moved), value]);
-        });
-        for (const key of removals) cells.delete(key);
-        for (const [key, value] of moves) cells.set(key, value);
-      }
-      if (axis === 'column') this.shiftWidths(sheet, at, delta > 0 ? delta : -removed);
-      sheet.set(field, delta > 0 ? size + delta : size - removed);
-    });
-  }
-
-  /** Rewrites in place every formula whose references a row or column edit moves (before the cells move). */
-  private shiftFormulas(edit: StructureEdit): void {
-    for (const other of this.list()) {
-      const cells = this.cells(other);
-      const ownName = this.nameOf(other);
-      cells?.forEach((value, key) => {
-        const formula = (value as Cell | undefined)?.f;
-        if (typeof formula !== 'string' || formula.length < 2) return;
-        const shifted = shiftFormula(formula, ownName, edit);
-        if (shifted === formula) return;
-        cells.set(key, { ...(value as Cell), f: shifted });
-      });
-    }
-  }
-
-  private shiftWidths(sheet: Sheet, at: number, delta: number): void {
-    const widths = sheet.get(COLUMN_WIDTHS);
-    if (!(widths instanceof Y.Map)) return;
-    const entries: Array<[number, unknown]> = [];
-    widths.forEach((width, key) => entries.push([Number(key), width]));
-    for (const [column] of entries) if (column >= at) widths.delete(String(column));
-    for (const [column, width] of entries) {
-      if (column < at) continue;
-      if (delta < 0 && column < at - delta) continue;
-      widths.set(String(column + delta), width);
-    }
+    this.change(() =>
+      applyStructureEdit(this.doc, sheet, { kind: delta > 0 ? 'insert' : 'delete', axis: axis === 'row' ? 'rows' : 'columns', index: at, count: delta > 0 ? delta : removed }),
+    );
   }
 
   setColumnWidth(sheet: Sheet, column: number, width: number): void {
-    this.change(() => {
-      let widths = sheet.get(COLUMN_WIDTHS);
-      if (!(widths instanceof Y.Map)) {
-        widths = new Y.Map<number>();
-        sheet.set(COLUMN_WIDTHS, widths);
-      }
-      (widths as Y.Map<number>).set(String(column), Math.round(width));
-    });
+    this.change(() => sheet.setColumnWidth(column, width));
   }
 
   setFrozenRows(sheet: Sheet, frozen: number): void {
-    this.change(() => sheet.set(FROZEN_ROWS, frozen > 0 ? 1 : 0));
+    this.change(() => sheet.setFrozenRows(frozen));
   }
 
   /** Checks a new name for `sheet` (or for a new sheet): valid and unique ignoring case. */
   private checkName(name: string, sheet?: Sheet): void {
     const reason = invalidSheetName(name);
     if (reason) throw new WorkbookError('sheetName', reason);
-    const folded = name.toLowerCase();
-    if (this.list().some((other) => other !== sheet && this.nameOf(other).toLowerCase() === folded)) {
-      throw new WorkbookError('sheetExists', `a sheet named "${name}" already exists`);
-    }
+    if (sheetNameTaken(this.doc, name, sheet)) throw new WorkbookError('sheetExists', `a sheet named "${name}" already exists`);
   }
 
   /** The first of `Sheet2`, `Sheet3`, … not taken. */
   nextSheetName(base: string): string {
-    const taken = new Set(this.list().map((sheet) => this.nameOf(sheet).toLowerCase()));
+    const taken = new Set(this.list().map((sheet) => sheet.name.toLowerCase()));
     let n = this.list().length + 1;
     while (taken.has(`${base}${n}`.toLowerCase())) n++;
     return `${base}${n}`;
@@ -350,35 +235,30 @@ export class Workbook {
 
   addSheet(name: string): Sheet {
     this.checkName(name);
-    const sheet = newSheet(name, crypto.randomUUID());
-    this.change(() => this.sheets.push([sheet]));
-    return sheet;
+    let sheet: Sheet | undefined;
+    this.change(() => (sheet = appendSheet(this.doc, name)));
+    return sheet!;
   }
 
   renameSheet(sheet: Sheet, name: string): void {
-    if (name === this.nameOf(sheet)) return;
+    if (name === sheet.name) return;
     this.checkName(name, sheet);
-    this.change(() => sheet.set('name', name));
+    this.change(() => sheet.rename(name));
   }
 
   deleteSheet(sheet: Sheet): void {
     const index = this.list().indexOf(sheet);
     if (index === -1) throw new WorkbookError('noSheet', 'the sheet no longer exists');
     if (this.sheets.length <= 1) throw new WorkbookError('lastSheet', 'a spreadsheet keeps at least one sheet');
-    this.change(() => this.sheets.delete(index, 1));
+    this.change(() => removeSheet(this.doc, index));
   }
 
   /** Moves a sheet to another place in the order: a Yjs type cannot move, so it is re-inserted as a copy (same id). */
   moveSheet(sheet: Sheet, to: number): Sheet {
-    const from = this.list().indexOf(sheet);
     const target = Math.max(0, Math.min(to, this.sheets.length - 1));
-    if (from === -1 || from === target) return sheet;
-    const copy = sheet.clone();
-    this.change(() => {
-      this.sheets.delete(from, 1);
-      this.sheets.insert(target, [copy]);
-    });
-    return copy;
+    let moved = sheet;
+    this.change(() => (moved = moveSheet(this.doc, sheet, target)));
+    return moved;
   }
 }
 

@@ -1,8 +1,9 @@
 import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
-import { calculationOf, sheetIds, toDisplay, type CellValue, type Workbook } from '../../model/sheets/formulas/index.js';
+import { calculationOf, toDisplay, type CellValue, type Workbook } from '../../model/sheets/formulas/index.js';
 import { richTextOf, slideMaps, type ContentKind } from '../../model/content.js';
 import { richTextToPlain } from '../../model/rich-text/schema.js';
+import { sheetIds } from '../../model/sheets/sheet-model.js';
 
 /**
  * Plain text of a file's content (docs/CONTENT-MODEL.md "Plain text"):

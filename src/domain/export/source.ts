@@ -1,10 +1,11 @@
 import * as Y from 'yjs';
 import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
 import { formatOf, isEmptyCell } from '../../model/sheets/cells.js';
-import { boxTypeOf, cellKey, docFromState, parseCellKey, richTextOf, sheetsOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../../model/content.js';
+import { boxTypeOf, docFromState, richTextOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../../model/content.js';
 import { toProseMirrorNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
-import { calculationOf, FormulaError, sheetIds, type ErrorCode } from '../../model/sheets/formulas/index.js';
+import { calculationOf, FormulaError, type ErrorCode } from '../../model/sheets/formulas/index.js';
+import { sheetIds, sheetModels } from '../../model/sheets/sheet-model.js';
 
 /**
  * What an exporter reads: a file's content in the content model (docs/CONTENT-MODEL.md), taken apart into
@@ -99,58 +100,40 @@ export function sourceFromState(state: Uint8Array, kind: ContentKind, title: str
 function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
   const workbook = calculationOf(doc);
   const ids = sheetIds(doc);
-  return sheetsOf(doc)
-    .toArray()
-    .map((sheet, index) => {
-      const cells: WorkbookCell[] = [];
-      let rowCount = 0;
-      let columnCount = 0;
-      const stored = sheet.get('cells');
-      workbook.forEachCell(ids[index]!, { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 }, (row, column, value, formula) => {
-        const cell: WorkbookCell =
-          value instanceof FormulaError ? { row, column, value: value.code, error: value.code } : { row, column, value };
-        if (formula !== undefined) cell.formula = formula.replace(/^=/, '');
-        const storedCell = stored instanceof Y.Map ? stored.get(cellKey(row, column)) : undefined;
-        const format = formatOf(storedCell);
-        if (format !== undefined) cell.format = format;
-        const style = styleOf(storedCell);
-        if (style !== undefined) cell.style = style;
-        cells.push(cell);
-        rowCount = Math.max(rowCount, row + 1);
-        columnCount = Math.max(columnCount, column + 1);
-      });
-      // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values
-      if (stored instanceof Y.Map) {
-        stored.forEach((value, key) => {
-          const style = isEmptyCell(value) ? styleOf(value) : undefined;
-          const at = style === undefined ? undefined : parseCellKey(key);
-          if (!at || style === undefined) return;
-          cells.push({ row: at.row, column: at.column, value: null, style });
-          rowCount = Math.max(rowCount, at.row + 1);
-          columnCount = Math.max(columnCount, at.column + 1);
-        });
-      }
-      cells.sort((a, b) => a.row - b.row || a.column - b.column);
-      const name = sheet.get('name');
-      return {
-        name: typeof name === 'string' && name.length > 0 ? name : `Sheet${index + 1}`,
-        cells,
-        rowCount,
-        columnCount,
-        columnWidths: columnWidthsOf(sheet.get('columnWidths')),
-        frozenRows: sheet.get('frozenRows') === 1 ? 1 : 0,
-      };
+  return sheetModels(doc).map((sheet, index) => {
+    const cells: WorkbookCell[] = [];
+    let rowCount = 0;
+    let columnCount = 0;
+    workbook.forEachCell(ids[index]!, { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 }, (row, column, value, formula) => {
+      const cell: WorkbookCell = value instanceof FormulaError ? { row, column, value: value.code, error: value.code } : { row, column, value };
+      if (formula !== undefined) cell.formula = formula.replace(/^=/, '');
+      const storedCell = sheet.cell(row, column);
+      const format = formatOf(storedCell);
+      if (format !== undefined) cell.format = format;
+      const style = styleOf(storedCell);
+      if (style !== undefined) cell.style = style;
+      cells.push(cell);
+      rowCount = Math.max(rowCount, row + 1);
+      columnCount = Math.max(columnCount, column + 1);
     });
-}
-
-function columnWidthsOf(value: unknown): Record<number, number> {
-  const widths: Record<number, number> = {};
-  if (!(value instanceof Y.Map)) return widths;
-  value.forEach((width, key) => {
-    const column = Number(key);
-    if (Number.isInteger(column) && column >= 0 && typeof width === 'number' && Number.isFinite(width) && width > 0) widths[column] = width;
+    // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values
+    sheet.forEachCell((row, column, stored) => {
+      const style = isEmptyCell(stored) ? styleOf(stored) : undefined;
+      if (style === undefined) return;
+      cells.push({ row, column, value: null, style });
+      rowCount = Math.max(rowCount, row + 1);
+      columnCount = Math.max(columnCount, column + 1);
+    });
+    cells.sort((a, b) => a.row - b.row || a.column - b.column);
+    return {
+      name: sheet.name.length > 0 ? sheet.name : `Sheet${index + 1}`,
+      cells,
+      rowCount,
+      columnCount,
+      columnWidths: Object.fromEntries(sheet.columnWidths()),
+      frozenRows: sheet.frozenRows,
+    };
   });
-  return widths;
 }
 
 function number(value: unknown, fallback: number): number {

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
+import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
+import { directEncoding } from '../../model/sheets/sheet-model.js';
 import { ConversionError, type ReadCell, type WorkbookSink } from './conversion.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 
@@ -16,10 +17,6 @@ function sheetMap(name: string, rows: number, columns: number): Y.Map<unknown> {
   return map;
 }
 
-function cellsItemOf(sheet: Y.Map<unknown>): Y.ID {
-  return (sheet.get('cells') as Y.Map<unknown>)._item!.id;
-}
-
 /**
  * Where the n-th sheet inserted into a fresh document gets its `cells` map: clock `first + n × stride` of the
  * document's client. A sheet map's items do not depend on its values (each key is one item of length one), so the
@@ -29,8 +26,8 @@ const CELLS_CLOCK = (() => {
   const doc = new Y.Doc();
   sheetsOf(doc).push([sheetMap('a', 0, 0)]);
   sheetsOf(doc).insert(0, [sheetMap('b', 0, 0)]);
-  const first = cellsItemOf(sheetsOf(doc).get(1)).clock;
-  const stride = cellsItemOf(sheetsOf(doc).get(0)).clock - first;
+  const first = directEncoding.cellParent(sheetsOf(doc).get(1)).clock;
+  const stride = directEncoding.cellParent(sheetsOf(doc).get(0)).clock - first;
   doc.destroy();
   return { first, stride };
 })();
@@ -92,7 +89,7 @@ export class SpreadsheetEncoder implements WorkbookSink {
       encoder.writeInfo(CONTENT_ANY | HAS_PARENT_SUB);
       encoder.writeParentInfo(false);
       encoder.writeLeftID(parent);
-      encoder.writeString(cellKey(index, column));
+      encoder.writeString(directEncoding.cellEntry(index, column));
       encoder.writeLen(1);
       const stored: Cell = cell.f !== undefined ? { f: cell.f } : { v: cell.v ?? null };
       if (cell.z !== undefined) stored.z = cell.z;
@@ -124,7 +121,7 @@ export class SpreadsheetEncoder implements WorkbookSink {
         const at = inserted.filter((other) => other < place).length;
         sheetsOf(this.doc).insert(at, [sheetMap(names[place]!, sheet.rows, sheet.columns)]);
         inserted.push(place);
-        const id = cellsItemOf(sheetsOf(this.doc).get(at));
+        const id = directEncoding.cellParent(sheetsOf(this.doc).get(at));
         if (id.client !== this.doc.clientID || id.clock !== CELLS_CLOCK.first + index * CELLS_CLOCK.stride) throw new Error('a sheet\'s cells map is not where its cells were encoded');
       });
     });

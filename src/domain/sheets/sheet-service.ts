@@ -13,7 +13,6 @@ import {
   appendValues,
   deleteRows,
   findSheet,
-  nameOf,
   readValues,
   writeValues,
   type DeleteRowsResult,
@@ -192,7 +191,7 @@ export class SheetService {
     const range = parseRange(rangeText);
     await this.authorize(auth, fileId, 'editable');
     const { sheet } = findSheet(await this.content.read(auth.app.id, fileId), range.sheetName);
-    return formatA1({ ...range, sheetName: nameOf(sheet) });
+    return formatA1({ ...range, sheetName: sheet.name });
   }
 
   /** The file must be one of this app's spreadsheets, and the integrator must grant the permission. */

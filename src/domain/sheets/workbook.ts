@@ -1,16 +1,15 @@
-import crypto from 'node:crypto';
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from '../../model/sheets/a1.js';
-import { cellKey, DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, parseCellKey, recordStructureEdit, sheetsOf, type Cell } from '../../model/content.js';
-import { formatOf, invalidInput, isEmptyCell, sameCell, toCell, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
+import { formatOf, invalidInput, isEmptyCell, toCell, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { formatValue } from '../../model/sheets/number-format.js';
-import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, sheetIds, shiftFormula, toDisplay, type DisplayValue, type StructureEdit } from '../../model/sheets/formulas/index.js';
+import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
 import { invalidSheetName } from '../../model/sheets/sheet-names.js';
+import { appendSheet, applyStructureEdit, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
 
 /**
- * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md):
- * `doc.getArray('sheets')`, each sheet a Y.Map {id, name, rowCount, columnCount, cells}. Every operation
+ * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md), through
+ * the sheet model (src/model/sheets/sheet-model.ts). Every operation
  * checks everything that can fail before it changes anything: Yjs has no rollback, and a rejected call
  * must leave the sheet as it was.
  */
@@ -19,9 +18,6 @@ import { invalidSheetName } from '../../model/sheets/sheet-names.js';
 export const MAX_READ_CELLS = 2_000_000;
 /** Most cells one write or append may carry; the body limit usually binds first. */
 export const MAX_WRITE_CELLS = 1_000_000;
-
-type Sheet = Y.Map<unknown>;
-type Cells = Y.Map<unknown>;
 
 export interface ReadResult {
   /** the range asked for, in A1 with the sheet's real name (the values stop at its last data) */
@@ -45,59 +41,17 @@ export interface SheetInfo {
   columnCount: number;
 }
 
-export function nameOf(sheet: Sheet): string {
-  const name = sheet.get('name');
-  return typeof name === 'string' ? name : '';
-}
-
-export function cellsOf(sheet: Sheet): Cells | undefined {
-  const cells = sheet.get('cells');
-  return cells instanceof Y.Map ? (cells as Cells) : undefined;
-}
-
-export function countOf(sheet: Sheet, field: 'rowCount' | 'columnCount', fallback: number): number {
-  const value = sheet.get(field);
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
 /** The sheet a range names (exact name, else the one name equal ignoring case); null means the first sheet. */
-export function findSheet(doc: Y.Doc, name: string | null): { sheet: Sheet; index: number } {
-  const sheets = sheetsOf(doc).toArray();
+export function findSheet(doc: Y.Doc, name: string | null): { sheet: SheetModel; index: number } {
+  const sheets = sheetModels(doc);
   if (name === null) {
     const first = sheets[0];
     if (!first) throw new ApiError(Errors.sheetNotFound, 'the spreadsheet has no sheets');
     return { sheet: first, index: 0 };
   }
-  let index = sheets.findIndex((sheet) => nameOf(sheet) === name);
-  if (index === -1) {
-    const folded = name.toLowerCase();
-    const matches = sheets.flatMap((sheet, i) => (nameOf(sheet).toLowerCase() === folded ? [i] : []));
-    if (matches.length === 1) index = matches[0] ?? -1;
-  }
-  const sheet = sheets[index];
+  const sheet = sheetNamed(sheets, name);
   if (!sheet) throw new ApiError(Errors.sheetNotFound, `no sheet named "${name}"`, { sheetName: name });
-  return { sheet, index };
-}
-
-/** Non-empty cells of `cells` inside the rectangle, visiting whichever is smaller: the map or the area. */
-function forEachCellIn(cells: Cells, range: A1Range, visit: (row: number, column: number, value: unknown) => void): void {
-  // Looking a key up costs several times more than visiting an entry: probe only areas much smaller than the map.
-  const area = (range.endRow - range.startRow + 1) * (range.endColumn - range.startColumn + 1);
-  if (area * 8 <= cells.size) {
-    for (let row = range.startRow; row <= range.endRow; row++) {
-      for (let column = range.startColumn; column <= range.endColumn; column++) {
-        const value = cells.get(cellKey(row, column));
-        if (!isEmptyCell(value)) visit(row, column, value);
-      }
-    }
-    return;
-  }
-  cells.forEach((value, key) => {
-    const at = parseCellKey(key);
-    if (!at || isEmptyCell(value)) return;
-    const { row, column } = at;
-    if (row >= range.startRow && row <= range.endRow && column >= range.startColumn && column <= range.endColumn) visit(row, column, value);
-  });
+  return { sheet, index: sheets.indexOf(sheet) };
 }
 
 /**
@@ -108,19 +62,19 @@ function forEachCellIn(cells: Cells, range: A1Range, visit: (row: number, column
  */
 export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): ReadResult {
   const { sheet, index } = findSheet(doc, range.sheetName);
-  const sheetName = nameOf(sheet);
+  const sheetName = sheet.name;
   // parallel arrays rather than one tuple per cell: a read of 100,000 cells allocates three arrays, not 100,000
   const rows: number[] = [];
   const columns: number[] = [];
   const found: DisplayValue[] = [];
   let lastRow = -1;
   let lastColumn = -1;
-  const cells = render === 'formatted' ? cellsOf(sheet) : undefined;
+  const formatted = render === 'formatted';
   calculationOf(doc).forEachCell(sheetIds(doc)[index]!, range, (row, column, value, formula) => {
     rows.push(row);
     columns.push(column);
     if (render === 'formula' && formula !== undefined) found.push(formula);
-    else if (cells && !(value instanceof FormulaError)) found.push(formatValue(toDisplay(value), formatOf(cells.get(cellKey(row, column)))));
+    else if (formatted && !(value instanceof FormulaError)) found.push(formatValue(toDisplay(value), formatOf(sheet.cell(row, column))));
     else found.push(toDisplay(value));
     if (row > lastRow) lastRow = row;
     if (column > lastColumn) lastColumn = column;
@@ -178,36 +132,22 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
 }
 
 /** Writes values with their top-left cell at (row, column); grows the sheet to hold them. */
-function putValues(sheet: Sheet, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
-  let cells = cellsOf(sheet);
-  if (!cells) {
-    cells = new Y.Map<unknown>();
-    sheet.set('cells', cells);
-  }
+function putValues(sheet: SheetModel, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
   let lastRow = -1;
   let lastColumn = -1;
   values.forEach((line, r) => {
     line.forEach((input, c) => {
-      const key = cellKey(row + r, column + c);
-      const stored = cells.get(key);
-      const next = toCell(input, stored);
-      if (next === null) {
-        if (stored !== undefined) cells.delete(key);
-        return;
+      const next = toCell(input, sheet.cell(row + r, column + c));
+      // a formatted or styled cell cleared keeps only its format and style, and an empty cell does not grow the sheet
+      if (next !== null && !isEmptyCell(next)) {
+        lastRow = Math.max(lastRow, row + r);
+        lastColumn = Math.max(lastColumn, column + c);
       }
-      if (isEmptyCell(next)) {
-        // a formatted or styled cell cleared: only its format and style stay, and an empty cell does not grow the sheet
-        if (!sameCell(stored, next)) cells.set(key, next);
-        return;
-      }
-      lastRow = Math.max(lastRow, row + r);
-      lastColumn = Math.max(lastColumn, column + c);
-      // rewriting what is there would still make a new Yjs item: skip it, so a repeated write changes nothing
-      if (!sameCell(stored, next)) cells.set(key, next);
+      // setCell skips what is stored already, so a repeated write changes nothing
+      sheet.setCell(row + r, column + c, next);
     });
   });
-  if (lastRow >= countOf(sheet, 'rowCount', DEFAULT_ROW_COUNT)) sheet.set('rowCount', lastRow + 1);
-  if (lastColumn >= countOf(sheet, 'columnCount', DEFAULT_COLUMN_COUNT)) sheet.set('columnCount', lastColumn + 1);
+  sheet.growTo(lastRow + 1, lastColumn + 1);
 }
 
 function written(sheetName: string, row: number, column: number, shape: { height: number; width: number; cells: number }): WriteResult {
@@ -238,19 +178,17 @@ export function writeValues(doc: Y.Doc, range: A1Range, values: readonly (readon
   }
   const { sheet } = findSheet(doc, range.sheetName);
   putValues(sheet, range.startRow, range.startColumn, values);
-  return written(nameOf(sheet), range.startRow, range.startColumn, shape);
+  return written(sheet.name, range.startRow, range.startColumn, shape);
 }
 
 /** Where an append goes: the row after the last non-empty row of the range's table, at its first column. */
-function appendRow(sheet: Sheet, range: A1Range, width: number): number {
-  const cells = cellsOf(sheet);
-  if (!cells) return range.startRow;
+function appendRow(sheet: SheetModel, range: A1Range, width: number): number {
   // the table: the range's columns (widened to the rows being added), from its first row to the sheet's end
   const table: A1Range = { ...range, endRow: MAX_ROWS - 1, endColumn: Math.min(MAX_COLUMNS - 1, Math.max(range.endColumn, range.startColumn + width - 1)) };
   let last = range.startRow - 1;
-  forEachCellIn(cells, table, (row) => {
-    if (row > last) last = row;
-  });
+  sheet.forEachCell((row, _column, cell) => {
+    if (row > last && !isEmptyCell(cell)) last = row;
+  }, table);
   return last + 1;
 }
 
@@ -270,7 +208,7 @@ export function appendValues(doc: Y.Doc, range: A1Range, values: readonly (reado
     );
   }
   putValues(sheet, row, range.startColumn, values);
-  return written(nameOf(sheet), row, range.startColumn, shape);
+  return written(sheet.name, row, range.startColumn, shape);
 }
 
 export interface DeleteRowsResult {
@@ -280,69 +218,26 @@ export interface DeleteRowsResult {
 }
 
 /**
- * Rewrites the formulas of every sheet for rows or columns inserted or deleted: references move with the
- * cells they point at, references to deleted cells become #REF! (formulas/shift.ts).
- */
-function moveReferences(doc: Y.Doc, edit: StructureEdit): void {
-  for (const sheet of sheetsOf(doc).toArray()) {
-    const cells = cellsOf(sheet);
-    if (!cells) continue;
-    const ownName = nameOf(sheet);
-    const rewritten: Array<[string, Cell]> = [];
-    cells.forEach((value, key) => {
-      const formula = typeof value === 'object' && value !== null ? (value as { f?: unknown }).f : undefined;
-      if (typeof formula !== 'string') return;
-      const shifted = shiftFormula(formula, ownName, edit);
-      // the cell keeps its number format and style: only its formula changes
-      if (shifted !== formula) rewritten.push([key, { ...(value as Cell), f: shifted }]);
-    });
-    for (const [key, cell] of rewritten) cells.set(key, cell);
-  }
-}
-
-/**
  * Removes `count` rows from zero-based `index` and shifts the rows below up; formulas on every sheet
  * follow (references below move up, references to removed rows become #REF!). Rows past the sheet's end
  * are not there to remove: the count is cut to the rows that exist. A sheet keeps at least one row.
  */
 export function deleteRows(doc: Y.Doc, sheetName: string, index: number, count: number): DeleteRowsResult {
   const { sheet } = findSheet(doc, sheetName);
-  const rowCount = countOf(sheet, 'rowCount', DEFAULT_ROW_COUNT);
+  const rowCount = sheet.rowCount;
   if (index >= rowCount) {
     throw new ApiError(Errors.sheetRowOutOfRange, `row index ${index} is past the sheet's last row (${rowCount} rows, indexes from 0)`, { rowCount });
   }
   const deleted = Math.min(count, rowCount - index);
-  const end = index + deleted;
-  moveReferences(doc, { kind: 'delete', axis: 'rows', sheet: nameOf(sheet), index, count: deleted });
-  recordStructureEdit(sheet, { kind: 'delete', axis: 'rows', index, count: deleted });
-  const cells = cellsOf(sheet);
-  if (cells) {
-    const moves: Array<[string, unknown]> = [];
-    const removals: string[] = [];
-    cells.forEach((value, key) => {
-      const at = parseCellKey(key);
-      if (!at || at.row < index) return;
-      removals.push(key);
-      if (at.row >= end) moves.push([cellKey(at.row - deleted, at.column), value]);
-    });
-    for (const key of removals) cells.delete(key);
-    for (const [key, value] of moves) cells.set(key, value);
-  }
-  const remaining = Math.max(1, rowCount - deleted);
-  sheet.set('rowCount', remaining);
-  return { sheetName: nameOf(sheet), deletedRows: deleted, rowCount: remaining };
+  applyStructureEdit(doc, sheet, { kind: 'delete', axis: 'rows', index, count: deleted });
+  return { sheetName: sheet.name, deletedRows: deleted, rowCount: sheet.rowCount };
 }
 
 /** Adds an empty sheet at the end. Names are unique ignoring case. */
 export function addSheet(doc: Y.Doc, name: string): SheetInfo {
   const reason = invalidSheetName(name);
   if (reason) throw new ApiError(Errors.invalidSheetName, `invalid sheet name "${name}": ${reason}`);
-  const sheets = sheetsOf(doc);
-  const folded = name.toLowerCase();
-  if (sheets.toArray().some((sheet) => nameOf(sheet).toLowerCase() === folded)) {
-    throw new ApiError(Errors.sheetExists, `a sheet named "${name}" already exists`, { sheetName: name });
-  }
-  const sheetId = crypto.randomUUID();
-  sheets.push([newSheet(name, sheetId)]);
-  return { sheetId, name, index: sheets.length - 1, rowCount: DEFAULT_ROW_COUNT, columnCount: DEFAULT_COLUMN_COUNT };
+  if (sheetNameTaken(doc, name)) throw new ApiError(Errors.sheetExists, `a sheet named "${name}" already exists`, { sheetName: name });
+  const sheet = appendSheet(doc, name);
+  return { sheetId: sheet.id, name, index: sheetModels(doc).length - 1, rowCount: sheet.rowCount, columnCount: sheet.columnCount };
 }

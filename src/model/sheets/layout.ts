@@ -1,28 +1,11 @@
-import * as Y from 'yjs';
 import { FormulaError, type CellValue } from './formulas/index.js';
 import { formatValue } from './number-format.js';
 
 /**
- * How a sheet is laid out and what its cells show, shared by the editor (web/spreadsheet) and the service's
- * first screen (first-screen.ts), so the two draw a cell alike. Two sheet fields are the editor's own (other
- * readers ignore them): `columnWidths`, a Y.Map from the column index (as text) to its width in pixels,
- * present only for resized columns; `frozenRows`, 0 or 1.
+ * What a cell shows, shared by the editor (web/spreadsheet) and the service's first screen (first-screen.ts), so the
+ * two draw a cell alike. The sheet's layout (column widths, frozen rows) is read through SheetModel
+ * (sheet-model.ts).
  */
-
-export const DEFAULT_COLUMN_WIDTH = 100;
-export const COLUMN_WIDTHS_FIELD = 'columnWidths';
-export const FROZEN_ROWS_FIELD = 'frozenRows';
-
-export function columnWidthOf(sheet: Y.Map<unknown>, column: number): number {
-  const widths = sheet.get(COLUMN_WIDTHS_FIELD);
-  const width = widths instanceof Y.Map ? widths.get(String(column)) : undefined;
-  return typeof width === 'number' && width > 0 ? width : DEFAULT_COLUMN_WIDTH;
-}
-
-export function frozenRowsOf(sheet: Y.Map<unknown>): number {
-  const frozen = sheet.get(FROZEN_ROWS_FIELD);
-  return typeof frozen === 'number' && frozen > 0 ? 1 : 0;
-}
 
 /** How a cell is drawn: a class by its kind (numbers to the right, errors marked). */
 export type ShownKind = 'empty' | 'number' | 'text' | 'boolean' | 'error' | 'pending';

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type * as Y from 'yjs';
 import type { ContentService } from '../../content/content-service.js';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf, structureEditsOf } from '../../../model/content.js';
+import type { SheetStructureEdit } from '../../../model/content.js';
+import { sheetModels, type SheetModel } from '../../../model/sheets/sheet-model.js';
 import { A1SyntaxError, columnLetters, formatA1, parseA1, type A1Range } from '../../../model/sheets/a1.js';
 import { shiftRange } from '../../../model/sheets/formulas/index.js';
 import type { ResolvedSelection, SelectionModule } from './selection-module.js';
@@ -39,29 +40,15 @@ interface SheetFacts {
   rowCount: number;
   columnCount: number;
   /** the sheet's row and column insertions and deletions, oldest first */
-  edits: ReturnType<typeof structureEditsOf>;
+  edits: SheetStructureEdit[];
 }
 
-function factsOf(sheet: Y.Map<unknown>): SheetFacts {
-  const text = (key: string) => {
-    const value = sheet.get(key);
-    return typeof value === 'string' ? value : '';
-  };
-  const count = (key: string, fallback: number) => {
-    const value = sheet.get(key);
-    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
-  };
-  return {
-    id: text('id'),
-    name: text('name'),
-    rowCount: count('rowCount', DEFAULT_ROW_COUNT),
-    columnCount: count('columnCount', DEFAULT_COLUMN_COUNT),
-    edits: structureEditsOf(sheet),
-  };
+function factsOf(sheet: SheetModel): SheetFacts {
+  return { id: sheet.id, name: sheet.name, rowCount: sheet.rowCount, columnCount: sheet.columnCount, edits: sheet.structureEdits() };
 }
 
 function sheetsIn(doc: Y.Doc): SheetFacts[] {
-  return sheetsOf(doc).toArray().map(factsOf);
+  return sheetModels(doc).map(factsOf);
 }
 
 /** The range, normalised, when it is one cell or a rectangle inside the sheet's grid. */

@@ -12,7 +12,7 @@
  *    calculation.workbook.displayValue(sheetId, row, column);     // 42, "text", true, "#DIV/0!", ""
  *    calculation.destroy();                                       // stop observing
  *
- *    `sheetId` is the sheet's `id` field (`sheetIds(doc)[index]`: unique even if a copy repeats an id).
+ *    `sheetId` is the sheet's `id` field (`sheetIds(doc)[index]` of ../sheet-model.ts: unique even if a copy repeats an id).
  *    `calculationOf(doc)` gives one calculation per document, made on first use and brought up to date
  *    (document changes, TODAY/NOW) on every call. Computed values are never written to the document:
  *    every reader computes them with this engine.
@@ -28,7 +28,7 @@
  * (deleted cells become #REF!); the caller rewrites the stored formulas, the engine then follows the doc.
  * `parseFormula` / `formatFormula` give the syntax tree (never throws; a failure shows #ERROR!).
  */
-export { calculationOf, cellInput, sheetIds, SpreadsheetCalculation } from './yjs.js';
+export { calculationOf, cellInput, SpreadsheetCalculation } from './yjs.js';
 export { isFormulaInput, Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 export { shiftFormula, shiftRange, type StructureEdit } from './shift.js';
 export { formatFormula, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH, MAX_FORMULA_NESTING, parseFormula, type Ast, type CellReference, type ParseResult, type RangeReference } from './parser.js';

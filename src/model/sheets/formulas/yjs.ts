@@ -1,13 +1,13 @@
-import * as Y from 'yjs';
-import { parseCellKey, sheetsOf } from '../../content.js';
+import type * as Y from 'yjs';
+import { observeSheets, sheetIds, sheetModels, type SheetChanges, type SheetModel } from '../sheet-model.js';
 import { Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 
 /**
- * A formula Workbook kept in step with a spreadsheet document of the content model
- * (docs/CONTENT-MODEL.md): `doc.getArray('sheets')`, cells `{v?, f?}` keyed "row:column". It observes the
- * document and applies what changed when asked (`flush`, and before every read), so a burst of edits costs
- * one incremental recompute. Editors and the server both use it; neither stores computed values in the
- * document (a formula cell's `v` is ignored: the engine is the one source of values).
+ * A formula Workbook kept in step with a spreadsheet document, read through the sheet model
+ * (src/model/sheets/sheet-model.ts). It observes the document and applies what changed when asked (`flush`, and
+ * before every read), so a burst of edits costs one incremental recompute. Editors and the server both use it;
+ * neither stores computed values in the document (a formula cell's `v` is ignored: the engine is the one source
+ * of values).
  */
 
 /** The input a stored cell stands for: its formula text, else its value; anything else is empty. */
@@ -18,39 +18,16 @@ export function cellInput(cell: unknown): CellInput {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 }
 
-/**
- * The ids the engine knows the document's sheets by, in sheet order: each sheet's stable `id`; a sheet
- * without one, or repeating an earlier sheet's (a careless copy), by its position (`#2`).
- */
-export function sheetIds(doc: Y.Doc): string[] {
-  const seen = new Set<string>();
-  return sheetsOf(doc)
-    .toArray()
-    .map((sheet, index) => {
-      const id = sheet.get('id');
-      const unique = typeof id === 'string' && !seen.has(id) ? id : `#${index}`;
-      seen.add(unique);
-      return unique;
-    });
-}
-
 function sheetSpecs(doc: Y.Doc): SheetSpec[] {
   const ids = sheetIds(doc);
-  return sheetsOf(doc)
-    .toArray()
-    .map((sheet, index) => {
-      const name = sheet.get('name');
-      const cells = sheet.get('cells');
-      const entries: Array<readonly [number, number, CellInput]> = [];
-      if (cells instanceof Y.Map) {
-        cells.forEach((cell, key) => {
-          const at = parseCellKey(key);
-          const input = cellInput(cell);
-          if (at && input !== null) entries.push([at.row, at.column, input]);
-        });
-      }
-      return { id: ids[index]!, name: typeof name === 'string' ? name : '', cells: entries };
+  return sheetModels(doc).map((sheet, index) => {
+    const entries: Array<readonly [number, number, CellInput]> = [];
+    sheet.forEachCell((row, column, cell) => {
+      const input = cellInput(cell);
+      if (input !== null) entries.push([row, column, input]);
     });
+    return { id: ids[index]!, name: sheet.name, cells: entries };
+  });
 }
 
 const calculations = new WeakMap<Y.Doc, SpreadsheetCalculation>();
@@ -69,17 +46,16 @@ export function calculationOf(doc: Y.Doc): Workbook {
 
 export class SpreadsheetCalculation {
   readonly workbook: Workbook;
-  private readonly pending = new Map<Y.Map<unknown>, Set<string>>();
+  private readonly pending = new Map<SheetModel, Set<string>>();
   private structural = false;
-  private readonly observer: (events: Array<Y.YEvent<Y.AbstractType<unknown>>>) => void;
+  private readonly stopObserving: () => void;
 
   constructor(
     private readonly doc: Y.Doc,
     options: WorkbookOptions = {},
   ) {
     this.workbook = new Workbook(sheetSpecs(doc), options);
-    this.observer = (events) => this.note(events);
-    sheetsOf(doc).observeDeep(this.observer);
+    this.stopObserving = observeSheets(doc, (changes) => this.note(changes));
   }
 
   /**
@@ -96,16 +72,17 @@ export class SpreadsheetCalculation {
     }
     if (this.pending.size === 0) return [];
     const changes: CellChange[] = [];
-    const sheets = sheetsOf(this.doc).toArray();
+    const sheets = sheetModels(this.doc);
     const ids = sheetIds(this.doc);
-    for (const [cells, keys] of this.pending) {
-      const sheet = cells.parent;
-      const index = sheet instanceof Y.Map ? sheets.indexOf(sheet as Y.Map<unknown>) : -1;
+    for (const [sheet, positions] of this.pending) {
+      const index = sheets.indexOf(sheet);
       if (index === -1) continue;
       const sheetId = ids[index]!;
-      for (const key of keys) {
-        const at = parseCellKey(key);
-        if (at) changes.push({ sheetId, row: at.row, column: at.column, input: cellInput(cells.get(key)) });
+      for (const position of positions) {
+        const separator = position.indexOf(',');
+        const row = Number(position.slice(0, separator));
+        const column = Number(position.slice(separator + 1));
+        changes.push({ sheetId, row, column, input: cellInput(sheet.cell(row, column)) });
       }
     }
     this.pending.clear();
@@ -114,27 +91,17 @@ export class SpreadsheetCalculation {
 
   /** Stops following the document. */
   destroy(): void {
-    sheetsOf(this.doc).unobserveDeep(this.observer);
+    this.stopObserving();
   }
 
-  private note(events: Array<Y.YEvent<Y.AbstractType<unknown>>>): void {
-    const sheets = sheetsOf(this.doc);
-    for (const event of events) {
-      const target = event.target;
-      if (target === sheets) {
-        this.structural = true;
-        continue;
-      }
-      if (!(event instanceof Y.YMapEvent)) continue;
-      if (target.parent === sheets) {
-        // a sheet's own fields: its name or its whole cells map change what formulas see
-        if (event.keysChanged.has('name') || event.keysChanged.has('cells') || event.keysChanged.has('id')) this.structural = true;
-        continue;
-      }
-      const map = target as Y.Map<unknown>;
-      let keys = this.pending.get(map);
-      if (!keys) this.pending.set(map, (keys = new Set()));
-      for (const key of event.keysChanged) keys.add(key);
+  private note(changes: SheetChanges): void {
+    if (changes.sheets) this.structural = true;
+    if (this.structural) return;
+    for (const { sheet, row, column } of changes.cells) {
+      let positions = this.pending.get(sheet);
+      if (!positions) this.pending.set(sheet, (positions = new Set()));
+      // one entry per cell however often it changed before the flush
+      positions.add(`${row},${column}`);
     }
   }
 }
