@@ -1,5 +1,5 @@
 import { getSchema } from '@tiptap/core';
-import type { NodeType } from '@tiptap/pm/model';
+import { Node as SchemaNode, type NodeType } from '@tiptap/pm/model';
 import * as Y from 'yjs';
 import { documentExtensions } from './extensions.js';
 
@@ -322,6 +322,20 @@ export function toProseMirrorNodes(node: Y.XmlFragment | Y.XmlElement, depth = 0
     }
   }
   return out;
+}
+
+/** Nodes and marks the schema knows; an unknown node gives its content, an unknown mark is dropped (readers skip what they do not know). */
+function known(nodes: readonly ProseMirrorNode[]): ProseMirrorNode[] {
+  return nodes.flatMap((node): ProseMirrorNode[] => {
+    if (node.type !== 'text' && !richTextSchema.nodes[node.type]) return known(node.content ?? []);
+    const marks = node.marks?.filter((mark) => richTextSchema.marks[mark.type]);
+    return [{ ...node, ...(marks ? { marks } : {}), ...(node.content ? { content: known(node.content) } : {}) }];
+  });
+}
+
+/** The document node of stored blocks, for Tiptap's renderers (exports). */
+export function schemaNodeOf(blocks: readonly ProseMirrorNode[]): SchemaNode {
+  return SchemaNode.fromJSON(richTextSchema, { type: 'doc', content: known(blocks) });
 }
 
 function linesToParagraphs(text: string): ProseMirrorNode[] {
