@@ -62,6 +62,7 @@ const EVERYTHING: JSONContent = {
     },
     { type: 'horizontalRule' },
     { type: 'pageBreak' },
+    { type: 'callout', content: [paragraph(text('Mind the gap.'))] },
     { type: 'bookmark', attrs: { name: 'conclusion' }, content: [paragraph(text('The end.'))] },
   ],
 };
@@ -79,6 +80,7 @@ const EXPECTED_PLAIN = [
   'Name\tScore',
   'Ann\t9',
   '\f',
+  'Mind the gap.',
   'The end.',
 ].join('\n');
 

@@ -8,6 +8,7 @@ import { TextStyle } from '@tiptap/extension-text-style';
 import StarterKit from '@tiptap/starter-kit';
 import { link } from './marks/link.js';
 import { Bookmark } from './nodes/bookmark.js';
+import { Callout } from './nodes/callout.js';
 import { DateMention } from './nodes/date-mention.js';
 import { FileMention } from './nodes/file-mention.js';
 import { image } from './nodes/image.js';
@@ -34,6 +35,7 @@ export function documentExtensions(): AnyExtension[] {
     DateMention,
     Bookmark,
     PageBreak,
+    Callout,
     link,
     Highlight,
     TextStyle,

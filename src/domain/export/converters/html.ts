@@ -87,6 +87,7 @@ img{max-width:100%}
 .mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}
 hr{border:0;border-top:1px solid #c0c4cc}a{color:#1f6feb}
 .page-break{break-after:page;height:0}
+.callout{margin:0 0 6pt;padding:6pt 10pt;border:1px solid #bfdbfe;border-left:3pt solid #3b82f6;background:#eff6ff;border-radius:3pt}.callout p:last-child{margin-bottom:0}
 @media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}.page-break{height:auto;margin:18pt 0;border-top:1px dashed #c0c4cc}}`;
 
 function richTextHtml(source: RichTextSource, context: Context, fontCss: string): RenderedHtml {
