@@ -6,13 +6,14 @@ import * as Y from 'yjs';
 import { mentionsOfContent } from '../../src/domain/content/mentions.js';
 import { richTextOf } from '../../src/model/content.js';
 import { plainTextOf } from '../../src/domain/content/plain-text.js';
-import { bookmarksIn, CONTAINER_NODES, INLINE_NODES, LEAF_BLOCK_NODES, MARKS, parseFragment, richTextToPlain, TEXTBLOCK_NODES, toYNodes } from '../../src/model/rich-text/schema.js';
+import { bookmarksIn, parseFragment, richTextSchema, richTextToPlain, toYNodes } from '../../src/model/rich-text/schema.js';
 import { countWords } from '../../src/domain/content/word-count.js';
 import { modelExtensions, READING_HOST } from '../../web/rich-text/model.js';
 
 /**
  * The editor's binding against the server's model code, headless: the schema is built from the editor's own
- * extension list (web/rich-text/model.ts) and content goes between ProseMirror and Yjs through y-prosemirror's
+ * extension list (web/rich-text/model.ts: the model's extensions with the browser's node views and menus) and
+ * compared with the server's (src/model/rich-text/schema.ts, from the same extensions); content goes between ProseMirror and Yjs through y-prosemirror's
  * `updateYFragment` / `yXmlFragmentToProseMirrorRootNode`, the functions the Collaboration extension's sync
  * plugin runs on every edit. The browser tests (rich-text-editing) do the same through typing.
  */
@@ -61,6 +62,7 @@ const EVERYTHING: JSONContent = {
     },
     { type: 'horizontalRule' },
     { type: 'pageBreak' },
+    { type: 'callout', content: [paragraph(text('Mind the gap.'))] },
     { type: 'bookmark', attrs: { name: 'conclusion' }, content: [paragraph(text('The end.'))] },
   ],
 };
@@ -78,6 +80,7 @@ const EXPECTED_PLAIN = [
   'Name\tScore',
   'Ann\t9',
   '\f',
+  'Mind the gap.',
   'The end.',
 ].join('\n');
 
@@ -98,9 +101,21 @@ function readByEditor(doc: Y.Doc): ProseMirrorNode {
 }
 
 describe('rich-text binding: the editor and the server read the same model', () => {
-  it('the editor has every node and mark the server knows, under the same names', () => {
-    for (const name of [...TEXTBLOCK_NODES, ...CONTAINER_NODES, ...LEAF_BLOCK_NODES, ...INLINE_NODES]) expect(schema.nodes[name], name).toBeDefined();
-    for (const name of MARKS) expect(schema.marks[name], name).toBeDefined();
+  it('the editor and the server build one schema from the same extensions', () => {
+    const spec = (from: typeof schema) => ({
+      nodes: Object.fromEntries(Object.entries(from.nodes).map(([name, type]) => [name, { content: type.spec.content, group: type.spec.group, inline: type.isInline, attrs: Object.keys(type.spec.attrs ?? {}) }])),
+      marks: Object.fromEntries(Object.entries(from.marks).map(([name, type]) => [name, Object.keys(type.spec.attrs ?? {})])),
+    });
+    expect(spec(schema)).toEqual(spec(richTextSchema));
+    // every node and mark of EVERYTHING is known to both
+    const used = new Set<string>();
+    const walk = (node: JSONContent) => {
+      used.add(node.type!);
+      for (const mark of node.marks ?? []) used.add(mark.type);
+      for (const child of node.content ?? []) walk(child);
+    };
+    walk(EVERYTHING);
+    for (const name of used) expect(richTextSchema.nodes[name] ?? richTextSchema.marks[name], name).toBeDefined();
     for (const name of ['mention', 'fileMention', 'dateMention', 'hardBreak', 'image']) expect(schema.nodes[name]!.isInline, name).toBe(true);
     expect(schema.nodes.bookmark!.spec.content).toBe('block+');
     expect(schema.nodes.pageBreak!.isBlock && schema.nodes.pageBreak!.isLeaf).toBe(true);

@@ -267,6 +267,28 @@ describe('rich-text editor in a browser', () => {
     await expect.poll(() => plainText(fileId)).toMatch(/^Agenda\nLoud quiet\nitem\n/);
   });
 
+  it('a callout comes from the toolbar or from typing !> at the start of a line, and is stored as one', async () => {
+    const fileId = await newDocument();
+    const alice = await open(fileId);
+    const editor = alice.frame.locator('.ProseMirror');
+    const callout = alice.frame.locator('button[aria-label^="Callout"]');
+    await editor.click();
+    await alice.page.keyboard.type('Plan');
+    await alice.page.keyboard.press('Enter');
+    await callout.click();
+    await alice.page.keyboard.type('Mind the gap.');
+    await expect.poll(() => callout.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => editor.locator('div.callout').textContent()).toBe('Mind the gap.');
+    // leave it (Enter on an empty last line), then start a second one by typing
+    await alice.page.keyboard.press('Enter');
+    await alice.page.keyboard.press('Enter');
+    await alice.page.keyboard.press('Enter');
+    await alice.page.keyboard.type('!> Second note');
+    await expect.poll(() => editor.locator('div.callout').count()).toBe(2);
+    await alice.page.screenshot({ path: '/tmp/rich-text-callout.png' });
+    await expect.poll(() => plainText(fileId)).toMatch(/^Plan\nMind the gap\.\n.*Second note$/s);
+  });
+
   it('undo takes back only this user\'s own changes', async () => {
     const fileId = await newDocument({ bob: { ...ALL_PERMISSIONS } });
     const alice = await open(fileId);

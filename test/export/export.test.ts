@@ -14,6 +14,7 @@ import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 import { appendSheet } from '../../src/model/sheets/sheet-model.js';
 import { putCells } from '../sheets/stored-cells.js';
+import { importAndWait } from '../import/support.js';
 import { author, createFile, exportFile, paragraph, setCells, text, workbookOf, writeRichText } from './support.js';
 
 const REPORT: ProseMirrorNode[] = [
@@ -125,6 +126,22 @@ for (const database of testDatabases()) {
       expect(html).toContain('[remote chart]');
       const pdf = await pdfText((await exportFile(svc, 'pro', 'pdf')).bytes);
       expect(pdf.text).toContain('Hello old friend');
+    });
+
+    it('a callout: html import keeps it; docx frames and tints it, md writes a GitHub alert, pdf shows it', async () => {
+      svc.integrator.addFile({ id: 'noted', type: 'document', name: 'Noted', grants: { [author.userId]: { readable: true, editable: true, exportable: true } } });
+      const html = '<p>Before</p><div data-type="callout" class="callout"><p>Mind the <strong>gap</strong>.</p><p>Second line</p></div><p>After</p>';
+      const imported = await importAndWait(svc, { fileId: 'noted', type: 'document' }, { name: 'noted.html', data: new TextEncoder().encode(html) });
+      expect(imported.body.data.progress, imported.text).toBe(100);
+
+      expect((await exportFile(svc, 'noted', 'md')).bytes.toString('utf8')).toBe('Before\n\n> [!NOTE]\n> Mind the **gap**.\n>\n> Second line\n\nAfter\n');
+      const docx = (await exportFile(svc, 'noted', 'docx')).bytes;
+      const documentXml = await (await JSZip.loadAsync(docx)).file('word/document.xml')!.async('string');
+      // both paragraphs of the callout, and nothing else, are tinted
+      expect(documentXml.match(/w:fill="EFF6FF"/g)).toHaveLength(2);
+      const { value: docxHtml } = await mammoth.convertToHtml({ buffer: docx });
+      expect(docxHtml).toBe('<p>Before</p><p>Mind the <strong>gap</strong>.</p><p>Second line</p><p>After</p>');
+      expect((await pdfText((await exportFile(svc, 'noted', 'pdf')).bytes)).text).toMatch(/Before.*Mind the gap\..*Second line.*After/s);
     });
 
     it('documentPro with a page break → docx holds a Word page break, pdf one more page, md a thematic break', async () => {

@@ -2,7 +2,7 @@ import type { Editor, Range } from '@tiptap/core';
 import type { SuggestionKeyDownProps, SuggestionOptions, SuggestionProps } from '@tiptap/suggestion';
 import type { ServiceApi } from '../shared/api.js';
 import { t } from './messages.js';
-import type { MentionedFile } from './nodes/file-mention.js';
+import type { MentionedFile } from '../../src/model/rich-text/nodes/file-mention.js';
 
 /** One entry of the `@` dropdown: a user to mention or a file to link. */
 export type MentionChoice = { kind: 'user'; id: string; name: string; email: string } | { kind: 'file'; file: MentionedFile };

@@ -1,19 +1,12 @@
-import { type AnyExtension } from '@tiptap/core';
-import Highlight from '@tiptap/extension-highlight';
-import { TaskItem, TaskList } from '@tiptap/extension-list';
-import Subscript from '@tiptap/extension-subscript';
-import Superscript from '@tiptap/extension-superscript';
-import { TableKit } from '@tiptap/extension-table';
-import { TextStyle } from '@tiptap/extension-text-style';
-import StarterKit from '@tiptap/starter-kit';
+import { mergeAttributes, type AnyExtension } from '@tiptap/core';
 import type { SuggestionOptions } from '@tiptap/suggestion';
-import { link } from './marks/link.js';
-import { Bookmark } from './nodes/bookmark.js';
-import { DateMention } from './nodes/date-mention.js';
-import { FileMention, type MentionedFile } from './nodes/file-mention.js';
-import { image } from './nodes/image.js';
-import { PageBreak } from './nodes/page-break.js';
-import { userMention } from './nodes/mention.js';
+import { documentExtensions } from '../../src/model/rich-text/extensions.js';
+import { DateMention } from '../../src/model/rich-text/nodes/date-mention.js';
+import { FILE_MENTION_HTML, FileMention, mentionedFileOf, type MentionedFile } from '../../src/model/rich-text/nodes/file-mention.js';
+import { image } from '../../src/model/rich-text/nodes/image.js';
+import { userMention } from '../../src/model/rich-text/nodes/mention.js';
+import { PageBreak } from '../../src/model/rich-text/nodes/page-break.js';
+import { t } from './messages.js';
 
 /** What the model's nodes and marks ask of the page they live in (none of it changes what they store). */
 export interface ModelHost {
@@ -33,30 +26,67 @@ export const READING_HOST: ModelHost = {
   dateTyped: () => undefined,
 };
 
+/** An `<img>` showing a stored image through the host's address (the reader's credentials stay out of the content). */
+function imageView(host: ModelHost) {
+  return image.extend({
+    addNodeView() {
+      return ({ node }) => {
+        const dom = document.createElement('img');
+        const show = (attrs: Record<string, unknown>) => {
+          const src = typeof attrs.src === 'string' ? attrs.src : '';
+          if (src) dom.src = host.displayImageSrc(src);
+          else dom.removeAttribute('src');
+          dom.alt = typeof attrs.alt === 'string' ? attrs.alt : '';
+          if (typeof attrs.title === 'string') dom.title = attrs.title;
+          else dom.removeAttribute('title');
+        };
+        show(node.attrs);
+        return {
+          dom,
+          update: (next) => {
+            if (next.type !== node.type) return false;
+            show(next.attrs);
+            return true;
+          },
+        };
+      };
+    },
+  });
+}
+
+/** A file mention that opens its file on a click (through the host: the integrator's page decides how). */
+function fileMentionView(host: ModelHost) {
+  return FileMention.extend({
+    addNodeView() {
+      return ({ node, HTMLAttributes }) => {
+        const dom = document.createElement('span');
+        for (const [key, value] of Object.entries(mergeAttributes(FILE_MENTION_HTML, HTMLAttributes))) dom.setAttribute(key, String(value));
+        dom.textContent = String(node.attrs.label ?? '');
+        dom.addEventListener('click', (event) => {
+          event.preventDefault();
+          host.openFile(mentionedFileOf(node.attrs));
+        });
+        return { dom };
+      };
+    },
+  });
+}
+
 /**
- * Every node and mark of docs/CONTENT-MODEL.md "document and documentPro", under exactly the names and
- * attributes the server's model code reads (src/model/rich-text/schema.ts). The standard ones come from
- * Tiptap as they are; ours (mentions, bookmark, image display, link defaults) are in nodes/ and marks/.
- * Undo and redo are the collaboration binding's (extensions.ts), so StarterKit's history is off; so is its
- * trailing paragraph, which two editors would each add to the shared document at once. `pageBreaks` false:
- * page breaks are shown but not inserted (a presentation's text boxes have no pages).
+ * The model's extensions (src/model/rich-text/extensions.ts) with what only a page in the browser does: images
+ * shown with the reader's credentials, file mentions that open, the `@` dropdown, typed date mentions
+ * registered, page breaks labelled in the page's language. `pageBreaks` false: page breaks are shown but not
+ * inserted (a presentation's text boxes have no pages). None of this changes the schema (the binding test
+ * compares it with the server's).
  */
 export function modelExtensions(host: ModelHost, { pageBreaks = true }: { pageBreaks?: boolean } = {}): AnyExtension[] {
-  return [
-    StarterKit.configure({ undoRedo: false, link: false, trailingNode: false }),
-    TaskList,
-    TaskItem.configure({ nested: true }),
-    TableKit.configure({ table: { resizable: true } }),
-    image({ displaySrc: host.displayImageSrc }),
-    userMention(host.mentionSuggestion),
-    FileMention.configure({ open: host.openFile }),
+  const inBrowser: AnyExtension[] = [
+    imageView(host),
+    fileMentionView(host),
+    host.mentionSuggestion ? userMention.configure({ suggestion: host.mentionSuggestion }) : userMention,
     DateMention.configure({ typed: host.dateTyped }),
-    Bookmark,
-    PageBreak.configure({ insertable: pageBreaks }),
-    link,
-    Highlight,
-    TextStyle,
-    Subscript,
-    Superscript,
+    PageBreak.configure({ insertable: pageBreaks, label: t('pageBreak.label') }),
   ];
+  const byName = new Map(inBrowser.map((extension) => [extension.name, extension]));
+  return documentExtensions().map((extension) => byName.get(extension.name) ?? extension);
 }

@@ -47,6 +47,7 @@ function buttons(actions: ToolbarActions): Button[][] {
       { tool: 'orderedList', icon: '1.', label: shared('toolbar.orderedList'), run: (e) => e.chain().focus().toggleOrderedList().run(), active: (e) => e.isActive('orderedList') },
       { tool: 'taskList', icon: '☑', label: shared('toolbar.taskList'), run: (e) => e.chain().focus().toggleTaskList().run(), active: (e) => e.isActive('taskList') },
       { tool: 'blockquote', icon: '❝', label: shared('toolbar.blockquote'), run: (e) => e.chain().focus().toggleBlockquote().run(), active: (e) => e.isActive('blockquote') },
+      { tool: 'callout', icon: 'ℹ', label: t('toolbar.callout'), run: (e) => e.chain().focus().toggleCallout().run(), active: (e) => e.isActive('callout') },
       { tool: 'codeBlock', icon: '{ }', label: shared('toolbar.codeBlock'), run: (e) => e.chain().focus().toggleCodeBlock().run(), active: (e) => e.isActive('codeBlock') },
       { tool: 'horizontalRule', icon: '―', label: shared('toolbar.horizontalRule'), run: (e) => e.chain().focus().setHorizontalRule().run() },
     ],

@@ -1,6 +1,7 @@
 import * as Y from 'yjs';
 import { richTextOf, slideMaps, type ContentKind } from '../../model/content.js';
-import { dateMentionsIn, isCalendarDate, mentionsIn } from '../../model/rich-text/schema.js';
+import { isCalendarDate } from '../../model/rich-text/nodes/date-mention.js';
+import { dateMentionsIn, mentionsIn } from '../../model/rich-text/schema.js';
 
 /** File kinds whose content holds rich text, hence mentions (`mention` nodes, docs/CONTENT-MODEL.md). */
 export const MENTION_KINDS: readonly ContentKind[] = ['document', 'documentPro', 'presentation'];

@@ -1,4 +1,7 @@
+import { getSchema } from '@tiptap/core';
+import { Node as SchemaNode, type NodeType } from '@tiptap/pm/model';
 import * as Y from 'yjs';
+import { documentExtensions } from './extensions.js';
 
 /**
  * Rich text in the shape ProseMirror/Tiptap editors bind through y-prosemirror: every node is a
@@ -15,20 +18,22 @@ export interface ProseMirrorNode {
   marks?: Array<{ type: string; attrs?: Record<string, unknown> }>;
 }
 
-/** Block nodes whose children are inline content (text, hard breaks, mentions, inline images). */
-export const TEXTBLOCK_NODES = ['paragraph', 'heading', 'codeBlock'] as const;
-/** Block nodes that hold other blocks. `bookmark` (documentPro) names the blocks it wraps. */
-export const CONTAINER_NODES = ['blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'table', 'tableRow', 'tableCell', 'tableHeader', 'bookmark'] as const;
-/** `pageBreak`: what follows starts on a new page (documentPro's pages, pdf and docx exports). */
-export const LEAF_BLOCK_NODES = ['horizontalRule', 'pageBreak', 'image'] as const;
-export const INLINE_NODES = ['hardBreak', 'mention', 'fileMention', 'dateMention', 'image'] as const;
-export const MARKS = ['bold', 'italic', 'underline', 'strike', 'code', 'link', 'highlight', 'textStyle', 'subscript', 'superscript'] as const;
+/**
+ * The schema of rich text, built from the document's extensions (extensions.ts): the same Tiptap nodes and
+ * marks the editor runs, so the server's idea of a node (block or inline, leaf or container) is never a copy.
+ */
+export const richTextSchema = getSchema(documentExtensions());
 
-const textblocks = new Set<string>(TEXTBLOCK_NODES);
-const inlineNodes = new Set<string>(INLINE_NODES);
-const blockNodes = new Set<string>([...TEXTBLOCK_NODES, ...CONTAINER_NODES, ...LEAF_BLOCK_NODES]);
-const marks = new Set<string>(MARKS);
-const leafNodes = new Set<string>([...LEAF_BLOCK_NODES, ...INLINE_NODES]);
+const nodeTypes = Object.values(richTextSchema.nodes).filter((type) => type !== richTextSchema.topNodeType && !type.isText);
+const names = (types: readonly NodeType[]) => new Set(types.map((type) => type.name));
+
+/** Block nodes whose children are inline content (text, hard breaks, mentions, inline images). */
+const textblocks = names(nodeTypes.filter((type) => type.isTextblock));
+const inlineNodes = names(nodeTypes.filter((type) => type.isInline));
+/** Every block node, containers (lists, tables, `bookmark`) and leaves (`horizontalRule`, `pageBreak`) included. */
+const blockNodes = names(nodeTypes.filter((type) => type.isBlock));
+const leafNodes = names(nodeTypes.filter((type) => type.isLeaf));
+const marks = new Set(Object.keys(richTextSchema.marks));
 
 const MAX_DEPTH = 64;
 
@@ -84,6 +89,11 @@ export function isTextblock(element: Y.XmlElement): boolean {
   return textblocks.has(element.nodeName) || (!blockNodes.has(element.nodeName) && hasInlineContent(element));
 }
 
+function isPictureLine(element: Y.XmlElement): boolean {
+  const children = element.toArray();
+  return children.length > 0 && children.every((child) => child instanceof Y.XmlElement && child.nodeName === 'image');
+}
+
 function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void {
   for (const child of node.toArray()) {
     if (child instanceof Y.XmlText) {
@@ -104,7 +114,8 @@ function collectLines(node: Y.XmlElement | Y.XmlFragment, lines: string[]): void
         lines.push(cells.join('\t'));
       }
     } else if (child instanceof Y.XmlElement && isTextblock(child)) {
-      lines.push(inlineText(child.toArray()));
+      // a line holding only pictures reads as nothing, as a picture does
+      if (!isPictureLine(child)) lines.push(inlineText(child.toArray()));
     } else if (name === 'pageBreak') {
       lines.push(PAGE_BREAK_TEXT);
     } else if (name !== 'horizontalRule' && name !== 'image') {
@@ -142,13 +153,6 @@ export function mentionsIn(fragment: Y.XmlFragment): Array<{ userId: string; atG
     found.push({ userId: String(userId), atGuid: String(element.getAttribute('guid') ?? '') });
   }
   return found;
-}
-
-/** `YYYY-MM-DD` that names a real calendar day: the `date` of a `dateMention` node. */
-export function isCalendarDate(date: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
-  const parsed = new Date(`${date}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
 }
 
 /** The `dateMention` nodes of a fragment, in document order, with the element holding each. */
@@ -210,7 +214,7 @@ function checkNode(value: unknown, path: string, depth: number, inline: boolean)
       if (!Array.isArray(value.marks)) throw new InvalidFragment(`${path}.marks must be an array`);
       value.marks.forEach((mark, index) => {
         if (!isRecord(mark) || typeof mark.type !== 'string' || !marks.has(mark.type)) {
-          throw new InvalidFragment(`${path}.marks[${index}] must be one of ${MARKS.join(', ')}`);
+          throw new InvalidFragment(`${path}.marks[${index}] must be one of ${[...marks].join(', ')}`);
         }
         const attrs = checkAttrs(mark.attrs, `${path}.marks[${index}]`);
         nodeMarks.push(attrs ? { type: mark.type, attrs } : { type: mark.type });
@@ -218,6 +222,9 @@ function checkNode(value: unknown, path: string, depth: number, inline: boolean)
     }
     return { type, text: value.text, marks: nodeMarks };
   }
+  // an inline atom given among blocks (an image on a line of its own) is stored in a paragraph of its own,
+  // as the editor would hold it: the schema has no block form of it
+  if (!inline && inlineNodes.has(type) && !textblocks.has(type)) return { type: 'paragraph', content: [checkNode(value, path, depth + 1, true)] };
   const allowed = inline ? inlineNodes : blockNodes;
   if (!allowed.has(type)) {
     throw new InvalidFragment(`${path}.type ${JSON.stringify(type)} is not a known ${inline ? 'inline' : 'block'} node`);
@@ -315,6 +322,20 @@ export function toProseMirrorNodes(node: Y.XmlFragment | Y.XmlElement, depth = 0
     }
   }
   return out;
+}
+
+/** Nodes and marks the schema knows; an unknown node gives its content, an unknown mark is dropped (readers skip what they do not know). */
+function known(nodes: readonly ProseMirrorNode[]): ProseMirrorNode[] {
+  return nodes.flatMap((node): ProseMirrorNode[] => {
+    if (node.type !== 'text' && !richTextSchema.nodes[node.type]) return known(node.content ?? []);
+    const marks = node.marks?.filter((mark) => richTextSchema.marks[mark.type]);
+    return [{ ...node, ...(marks ? { marks } : {}), ...(node.content ? { content: known(node.content) } : {}) }];
+  });
+}
+
+/** The document node of stored blocks, for Tiptap's renderers (exports). */
+export function schemaNodeOf(blocks: readonly ProseMirrorNode[]): SchemaNode {
+  return SchemaNode.fromJSON(richTextSchema, { type: 'doc', content: known(blocks) });
 }
 
 function linesToParagraphs(text: string): ProseMirrorNode[] {

@@ -10,6 +10,7 @@ import {
   Packer,
   PageBreak,
   Paragraph,
+  ShadingType,
   Table,
   TableCell,
   TableRow,
@@ -26,7 +27,7 @@ import { inlineLabel, safeHref, type Progress } from './shared.js';
 /**
  * document / documentPro → .docx (the `docx` package writes the file): headings, paragraphs, marks, links,
  * bullet, numbered and task lists, tables with spans, code blocks, quotes, rules, images of the file's app
- * (others by their text alternative), documentPro bookmarks as Word bookmarks.
+ * (others by their text alternative), documentPro bookmarks as Word bookmarks, callouts as shaded, framed paragraphs.
  */
 
 const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6] as const;
@@ -169,7 +170,17 @@ function table(context: Context, node: ProseMirrorNode): Table {
   });
 }
 
-function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListPlace | undefined, quoted = false): Block[] {
+/** How a run of paragraphs is set off: a quote by a grey rule on its left, a callout by a blue frame and a tint. */
+type Frame = 'quote' | 'callout' | undefined;
+
+function framed(context: Context, node: ProseMirrorNode, frame: Exclude<Frame, undefined>): Paragraph {
+  const children = inlines(context, node.content);
+  if (frame === 'quote') return new Paragraph({ children, indent: { left: 720 }, border: { left: { style: BorderStyle.SINGLE, size: 12, color: 'C0C4CC', space: 8 } } });
+  const side = { style: BorderStyle.SINGLE, size: 6, color: 'BFDBFE', space: 4 };
+  return new Paragraph({ children, shading: { type: ShadingType.CLEAR, fill: 'EFF6FF', color: 'auto' }, border: { top: side, bottom: side, right: side, left: { ...side, size: 18, color: '3B82F6' } } });
+}
+
+function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListPlace | undefined, frame: Frame = undefined): Block[] {
   const out: Block[] = [];
   for (const node of nodes) {
     context.progress.step();
@@ -178,11 +189,14 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListP
       case 'heading':
       case 'codeBlock': {
         const paragraph = textblock(context, node, list);
-        out.push(quoted ? new Paragraph({ children: inlines(context, node.content), indent: { left: 720 }, border: { left: { style: BorderStyle.SINGLE, size: 12, color: 'C0C4CC', space: 8 } } }) : paragraph);
+        out.push(frame ? framed(context, node, frame) : paragraph);
         break;
       }
       case 'blockquote':
-        out.push(...blocks(context, node.content ?? [], list, true));
+        out.push(...blocks(context, node.content ?? [], list, 'quote'));
+        break;
+      case 'callout':
+        out.push(...blocks(context, node.content ?? [], list, 'callout'));
         break;
       case 'bulletList':
       case 'orderedList':
@@ -220,12 +234,12 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListP
         break;
       case 'bookmark':
         if (typeof node.attrs?.name === 'string') context.pendingBookmark = node.attrs.name;
-        out.push(...blocks(context, node.content ?? [], list, quoted));
+        out.push(...blocks(context, node.content ?? [], list, frame));
         context.pendingBookmark = undefined;
         break;
       default:
         // an unknown container: its content, so no text is lost
-        if (node.content) out.push(...blocks(context, node.content, list, quoted));
+        if (node.content) out.push(...blocks(context, node.content, list, frame));
     }
   }
   return out;

@@ -1,9 +1,11 @@
-import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { renderToHTMLString } from '@tiptap/static-renderer/pm/html-string';
+import { documentExtensions } from '../../../model/rich-text/extensions.js';
+import { schemaNodeOf, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { columnLetters } from '../../../model/sheets/a1.js';
 import { styleCss } from '../../../model/sheets/cell-style.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookSource } from '../source.js';
 import { escapeHtml } from '../../../html-escape.js';
-import { inlineLabel, safeHref, shownCellText, type Progress } from './shared.js';
+import { shownCellText, type Progress } from './shared.js';
 
 /**
  * Any source → one self-contained HTML page that headless Chromium prints to PDF or photographs to JPEG
@@ -47,119 +49,27 @@ body{margin:0;font-family:${FONT_STACK};color:#1f2329;background:#fff}
 ${css}</style></head><body>${body}</body></html>`;
 }
 
-function imageTag(context: Context, attrs: Record<string, unknown> | undefined, className = ''): string {
+function imageTag(context: Context, attrs: Record<string, unknown> | undefined): string {
   const src = typeof attrs?.src === 'string' ? attrs.src : '';
   const alt = typeof attrs?.alt === 'string' ? attrs.alt : '';
   const asset = context.images[src];
   if (!asset) return `<span class="missing-image">[${escapeHtml(alt || 'image')}]</span>`;
   const width = typeof attrs?.width === 'number' ? ` style="width:${Math.round(attrs.width)}px"` : '';
-  return `<img class="${className}" alt="${escapeHtml(alt)}"${width} src="data:${escapeHtml(asset.mimeType)};base64,${Buffer.from(asset.data).toString('base64')}">`;
+  return `<img alt="${escapeHtml(alt)}"${width} src="data:${escapeHtml(asset.mimeType)};base64,${Buffer.from(asset.data).toString('base64')}">`;
 }
 
-const MARK_TAGS: Record<string, [string, string]> = {
-  bold: ['<strong>', '</strong>'],
-  italic: ['<em>', '</em>'],
-  underline: ['<u>', '</u>'],
-  strike: ['<s>', '</s>'],
-  code: ['<code>', '</code>'],
-  highlight: ['<mark>', '</mark>'],
-  subscript: ['<sub>', '</sub>'],
-  superscript: ['<sup>', '</sup>'],
-};
-
-function inline(context: Context, nodes: readonly ProseMirrorNode[] = []): string {
-  let out = '';
-  for (const node of nodes) {
-    if (node.type === 'text') {
-      let text = escapeHtml(node.text ?? '');
-      for (const mark of node.marks ?? []) {
-        const tags = MARK_TAGS[mark.type];
-        if (tags) text = `${tags[0]}${text}${tags[1]}`;
-        if (mark.type === 'link') {
-          const href = safeHref(mark.attrs?.href);
-          if (href) text = `<a href="${escapeHtml(href)}">${text}</a>`;
-        }
-      }
-      out += text;
-    } else if (node.type === 'hardBreak') out += '<br>';
-    else if (node.type === 'image') out += imageTag(context, node.attrs);
-    else out += `<span class="${node.type === 'mention' ? 'mention' : 'inline-node'}">${escapeHtml(inlineLabel(node))}</span>`;
-  }
-  return out;
-}
-
-function spanAttrs(node: ProseMirrorNode): string {
-  const colspan = Number(node.attrs?.colspan ?? 1) || 1;
-  const rowspan = Number(node.attrs?.rowspan ?? 1) || 1;
-  return `${colspan > 1 ? ` colspan="${colspan}"` : ''}${rowspan > 1 ? ` rowspan="${rowspan}"` : ''}`;
-}
-
+/**
+ * Blocks as HTML through Tiptap's static renderer: each node and mark writes itself as its extension's
+ * renderHTML says (src/model/rich-text/), text and attributes escaped by the renderer. Only pictures are
+ * written here: a stored attachment path becomes a data: URI of the file's own image (the page fetches nothing).
+ */
 function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string {
-  let out = '';
-  for (const node of nodes) {
-    context.progress.step();
-    const children = () => blocks(context, node.content ?? []);
-    switch (node.type) {
-      case 'paragraph':
-        out += `<p>${inline(context, node.content) || '<br>'}</p>`;
-        break;
-      case 'heading': {
-        const level = Math.min(Math.max(Number(node.attrs?.level ?? 1) || 1, 1), 6);
-        out += `<h${level}>${inline(context, node.content)}</h${level}>`;
-        break;
-      }
-      case 'codeBlock':
-        out += `<pre><code>${escapeHtml((node.content ?? []).map((child) => child.text ?? '').join(''))}</code></pre>`;
-        break;
-      case 'blockquote':
-        out += `<blockquote>${children()}</blockquote>`;
-        break;
-      case 'bulletList':
-        out += `<ul>${children()}</ul>`;
-        break;
-      case 'orderedList': {
-        const start = Number(node.attrs?.start ?? 1) || 1;
-        out += `<ol${start !== 1 ? ` start="${start}"` : ''}>${children()}</ol>`;
-        break;
-      }
-      case 'taskList':
-        out += `<ul class="tasks">${children()}</ul>`;
-        break;
-      case 'listItem':
-        out += `<li>${children()}</li>`;
-        break;
-      case 'taskItem': {
-        const checked = node.attrs?.checked === true || node.attrs?.checked === 'true';
-        out += `<li><span class="box">${checked ? '☑' : '☐'}</span>${children()}</li>`;
-        break;
-      }
-      case 'table':
-        out += `<table class="doc-table">${children()}</table>`;
-        break;
-      case 'tableRow':
-        out += `<tr>${children()}</tr>`;
-        break;
-      case 'tableCell':
-      case 'tableHeader': {
-        const tag = node.type === 'tableHeader' ? 'th' : 'td';
-        out += `<${tag}${spanAttrs(node)}>${children()}</${tag}>`;
-        break;
-      }
-      case 'image':
-        out += `<p class="block-image">${imageTag(context, node.attrs)}</p>`;
-        break;
-      case 'horizontalRule':
-        out += '<hr>';
-        break;
-      case 'pageBreak':
-        out += '<div class="page-break"></div>';
-        break;
-      default:
-        // bookmarks and unknown containers: their content
-        out += children();
-    }
-  }
-  return out;
+  context.progress.step(nodes.length);
+  return renderToHTMLString({
+    extensions: documentExtensions(),
+    content: schemaNodeOf(nodes),
+    options: { nodeMapping: { image: ({ node }) => imageTag(context, node.attrs) } },
+  });
 }
 
 const RICH_TEXT_CSS = `
@@ -170,14 +80,15 @@ h1{font-size:22pt}h2{font-size:18pt}h3{font-size:15pt}h4{font-size:13pt}h5,h6{fo
 pre{background:#f3f4f6;padding:8pt;white-space:pre-wrap;font-family:Consolas,monospace;font-size:9.5pt}
 code{font-family:Consolas,monospace;background:#f3f4f6}
 blockquote{margin:0 0 6pt;padding-left:10pt;border-left:3pt solid #c0c4cc;color:#51565d}
-ul.tasks{list-style:none;padding-left:14pt}.box{margin-right:4pt}
-table.doc-table{border-collapse:collapse;width:100%;margin:0 0 8pt}
-.doc-table td,.doc-table th{border:1px solid #c0c4cc;padding:3pt 5pt;vertical-align:top}
-.doc-table th{background:#f3f4f6}.doc-table p{margin:0}
-img{max-width:100%}.block-image{text-align:center}
+ul[data-type=taskList]{list-style:none;padding-left:4pt}li[data-type=taskItem]{display:flex;gap:4pt}li[data-type=taskItem]>label{flex:none}
+table{border-collapse:collapse;width:100%;margin:0 0 8pt}
+td,th{border:1px solid #c0c4cc;padding:3pt 5pt;vertical-align:top}
+th{background:#f3f4f6;text-align:left}td p,th p{margin:0}
+img{max-width:100%}
 .mention{color:#1f6feb}.missing-image{color:#888;font-style:italic}
 hr{border:0;border-top:1px solid #c0c4cc}a{color:#1f6feb}
 .page-break{break-after:page;height:0}
+.callout{margin:0 0 6pt;padding:6pt 10pt;border:1px solid #bfdbfe;border-left:3pt solid #3b82f6;background:#eff6ff;border-radius:3pt}.callout p:last-child{margin-bottom:0}
 @media screen{body{width:794px;padding:48px 60px;box-sizing:border-box}.page-break{height:auto;margin:18pt 0;border-top:1px dashed #c0c4cc}}`;
 
 function richTextHtml(source: RichTextSource, context: Context, fontCss: string): RenderedHtml {

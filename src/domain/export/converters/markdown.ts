@@ -6,7 +6,7 @@ import { inlineLabel, safeHref, type Progress } from './shared.js';
  * document / documentPro → Markdown (CommonMark with the GFM table, strike-through and task-list
  * extensions). Marks Markdown lacks (underline, highlight, sub/superscript) keep their text; images of the
  * file's app are embedded as data: URIs so the file stands alone; bookmarks keep their content; a page break
- * is a thematic break (`---`), Markdown having no pages.
+ * is a thematic break (`---`), Markdown having no pages; a callout is a GitHub alert (`> [!NOTE]`).
  */
 
 interface Context {
@@ -110,14 +110,12 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string[] {
         break;
       }
       case 'blockquote':
-        out.push(
-          blocks(context, node.content ?? [])
-            .join('\n\n')
-            .split('\n')
-            .map((line) => (line ? `> ${line}` : '>'))
-            .join('\n'),
-        );
+      case 'callout': {
+        // a callout is a GitHub alert: a quote whose first line is its kind (src/model/rich-text/nodes/callout.ts)
+        const lines = blocks(context, node.content ?? []).join('\n\n').split('\n');
+        out.push((node.type === 'callout' ? ['[!NOTE]', ...lines] : lines).map((line) => (line ? `> ${line}` : '>')).join('\n'));
         break;
+      }
       case 'bulletList':
       case 'orderedList':
       case 'taskList': {

@@ -1,15 +1,18 @@
-import { DOMParser as ProseMirrorParser, Schema, type MarkSpec, type NodeSpec } from 'prosemirror-model';
+import { DOMParser as ProseMirrorParser } from '@tiptap/pm/model';
 import { parseHTML } from 'linkedom';
 import { attachmentPath } from '../../attachments/attachment-service.js';
-import { InvalidFragment, parseFragment, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { InvalidFragment, parseFragment, richTextSchema, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { ConversionError, type ExtractedImage } from '../conversion.js';
 
 /**
- * HTML → the content model's rich text (docs/CONTENT-MODEL.md), through ProseMirror's own DOM parser over a
- * schema with the editor's node and mark names: it fits whatever the HTML holds into what the model allows
- * (text straight in a list item gets its paragraph, unknown elements give their text). Used by docx (through
- * mammoth), md (through markdown-it), html and pptx text boxes.
+ * HTML → the content model's rich text (docs/CONTENT-MODEL.md), through ProseMirror's own DOM parser over the
+ * document's schema (src/model/rich-text/schema.ts), so an import reads HTML with the same parse rules as a paste
+ * into the editor: it fits whatever the HTML holds into what the model allows (text straight in a list item
+ * gets its paragraph, unknown elements give their text). Used by docx (through mammoth), md (through
+ * markdown-it), html and pptx text boxes. What is left here is what only an import does: pictures, unsafe
+ * links, page breaks written as CSS.
  */
+
 /**
  * The element that stands for a page break in the HTML given to the parser. Not `<hr>`: an HTML parser closes
  * the paragraph an `<hr>` is in, leaving the text after it outside and an empty paragraph behind; an unknown
@@ -17,79 +20,6 @@ import { ConversionError, type ExtractedImage } from '../conversion.js';
  */
 export const PAGE_BREAK_TAG = 'svc-page-break';
 export const PAGE_BREAK_MARKER = `<${PAGE_BREAK_TAG}></${PAGE_BREAK_TAG}>`;
-
-const nodes: Record<string, NodeSpec> = {
-  doc: { content: 'block+' },
-  paragraph: { group: 'block', content: 'inline*', parseDOM: [{ tag: 'p' }, { tag: 'div' }] },
-  heading: {
-    group: 'block',
-    content: 'inline*',
-    attrs: { level: { default: 1 } },
-    parseDOM: [1, 2, 3, 4, 5, 6].map((level) => ({ tag: `h${level}`, attrs: { level } })),
-  },
-  blockquote: { group: 'block', content: 'block+', parseDOM: [{ tag: 'blockquote' }] },
-  codeBlock: { group: 'block', content: 'text*', marks: '', code: true, parseDOM: [{ tag: 'pre', preserveWhitespace: 'full' }] },
-  // the marker markPageBreaks and the docx reader put in, and the editor's own HTML (web/rich-text/nodes/page-break.ts)
-  // priority: before the paragraph's `div` rule
-  pageBreak: { group: 'block', parseDOM: [{ tag: PAGE_BREAK_TAG }, { tag: 'div[data-page-break]', priority: 60 }] },
-  horizontalRule: { group: 'block', parseDOM: [{ tag: 'hr' }] },
-  bulletList: { group: 'block', content: 'listItem+', parseDOM: [{ tag: 'ul' }] },
-  orderedList: {
-    group: 'block',
-    content: 'listItem+',
-    attrs: { start: { default: 1 } },
-    parseDOM: [{ tag: 'ol', getAttrs: (dom) => ({ start: Number((dom as DomElement).getAttribute('start') ?? 1) || 1 }) }],
-  },
-  listItem: { content: 'paragraph block*', parseDOM: [{ tag: 'li' }] },
-  table: { group: 'block', content: 'tableRow+', parseDOM: [{ tag: 'table' }] },
-  tableRow: { content: '(tableCell | tableHeader)+', parseDOM: [{ tag: 'tr' }] },
-  tableCell: { content: 'block+', attrs: cellAttrs(), parseDOM: [{ tag: 'td', getAttrs: spans }] },
-  tableHeader: { content: 'block+', attrs: cellAttrs(), parseDOM: [{ tag: 'th', getAttrs: spans }] },
-  text: { group: 'inline' },
-  hardBreak: { group: 'inline', inline: true, parseDOM: [{ tag: 'br' }] },
-  image: {
-    group: 'inline',
-    inline: true,
-    attrs: { src: { default: '' }, alt: { default: null }, title: { default: null } },
-    parseDOM: [
-      {
-        tag: 'img[src]',
-        getAttrs: (dom) => {
-          const element = dom as DomElement;
-          return { src: element.getAttribute('src'), alt: element.getAttribute('alt'), title: element.getAttribute('title') };
-        },
-      },
-    ],
-  },
-};
-
-function cellAttrs() {
-  return { colspan: { default: 1 }, rowspan: { default: 1 } };
-}
-
-function spans(dom: unknown) {
-  const element = dom as DomElement;
-  return { colspan: Number(element.getAttribute('colspan') ?? 1) || 1, rowspan: Number(element.getAttribute('rowspan') ?? 1) || 1 };
-}
-
-function styleIs(property: string, test: (value: string) => boolean) {
-  return { style: property, getAttrs: (value: unknown) => (typeof value === 'string' && test(value) ? null : false) };
-}
-
-const marks: Record<string, MarkSpec> = {
-  link: {
-    attrs: { href: { default: null } },
-    inclusive: false,
-    parseDOM: [{ tag: 'a[href]', getAttrs: (dom) => ({ href: (dom as DomElement).getAttribute('href') }) }],
-  },
-  bold: { parseDOM: [{ tag: 'strong' }, { tag: 'b' }, styleIs('font-weight', (value) => /^(bold(er)?|[5-9]\d\d)$/.test(value))] },
-  italic: { parseDOM: [{ tag: 'em' }, { tag: 'i' }, styleIs('font-style', (value) => value === 'italic')] },
-  underline: { parseDOM: [{ tag: 'u' }, styleIs('text-decoration', (value) => value.includes('underline'))] },
-  strike: { parseDOM: [{ tag: 's' }, { tag: 'del' }, { tag: 'strike' }, styleIs('text-decoration', (value) => value.includes('line-through'))] },
-  code: { parseDOM: [{ tag: 'code' }] },
-  subscript: { parseDOM: [{ tag: 'sub' }] },
-  superscript: { parseDOM: [{ tag: 'sup' }] },
-};
 
 /** The few DOM members used here (the server has no DOM typings; linkedom provides the objects). */
 interface DomElement {
@@ -108,8 +38,8 @@ interface DomElement {
   remove(): void;
 }
 
-const schema = new Schema({ nodes, marks });
-const parser = ProseMirrorParser.fromSchema(schema);
+// the editor's own parse rules (src/model/rich-text/: each node's and mark's parseHTML), over linkedom's DOM
+const parser = ProseMirrorParser.fromSchema(richTextSchema);
 
 /** Deepest element nesting accepted before parsing: beyond it the DOM walk itself risks the stack. */
 const MAX_HTML_DEPTH = 200;
@@ -176,6 +106,10 @@ function markPageBreaks(body: DomElement): void {
       parent.replaceWith(marker);
       parent = marker.parentElement;
     }
+    // the page break's own HTML (src/model/rich-text/nodes/page-break.ts), now that no HTML parser will see it
+    const pageBreak = marker.ownerDocument.createElement('div');
+    pageBreak.setAttribute('data-page-break', '');
+    marker.replaceWith(pageBreak);
   }
 }
 

@@ -1,6 +1,5 @@
 import { canInsertNode, mergeAttributes, Node } from '@tiptap/core';
 import { TextSelection } from '@tiptap/pm/state';
-import { t } from '../messages.js';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -14,6 +13,8 @@ declare module '@tiptap/core' {
 export interface PageBreakOptions {
   /** false where pages mean nothing (a presentation's text box): shown, never inserted; Mod-Enter stays the hard break's */
   insertable: boolean;
+  /** the name shown on the dashed line (`data-label`), in the page's language; none outside the editor */
+  label: string;
 }
 
 /**
@@ -30,7 +31,7 @@ export const PageBreak = Node.create<PageBreakOptions>({
   priority: 200,
 
   addOptions() {
-    return { insertable: true };
+    return { insertable: true, label: '' };
   },
 
   parseHTML() {
@@ -38,7 +39,7 @@ export const PageBreak = Node.create<PageBreakOptions>({
   },
 
   renderHTML({ HTMLAttributes }) {
-    return ['div', mergeAttributes({ class: 'page-break', 'data-page-break': '', 'data-label': t('pageBreak.label'), style: 'break-after: page' }, HTMLAttributes)];
+    return ['div', mergeAttributes({ class: 'page-break', 'data-page-break': '', ...(this.options.label ? { 'data-label': this.options.label } : {}), style: 'break-after: page' }, HTMLAttributes)];
   },
 
   // as the Markdown export writes it (Markdown has no pages): getMarkdownFromSelection keeps the division

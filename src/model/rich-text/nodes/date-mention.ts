@@ -1,5 +1,4 @@
 import { InputRule, mergeAttributes, Node } from '@tiptap/core';
-import { isCalendarDate } from '../../../src/model/rich-text/schema.js';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -10,8 +9,15 @@ declare module '@tiptap/core' {
   }
 }
 
-// One rule for the editor and the service, which reads date mentions out of the body (docs/CONVERSATIONS.md).
-export { isCalendarDate };
+/**
+ * `YYYY-MM-DD` that names a real calendar day: the `date` of a `dateMention` node. One rule for the editor and
+ * the service, which reads date mentions out of the body (docs/CONVERSATIONS.md).
+ */
+export function isCalendarDate(date: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return false;
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(date);
+}
 
 export interface DateMentionOptions {
   /** a date was typed as `@YYYY-MM-DD ` (the editor registers it with the service) */

@@ -10,11 +10,6 @@ export interface MentionedFile {
   fullUrl: string | null;
 }
 
-export interface FileMentionOptions {
-  /** a click on a file mention (the editor opens it through the host's handlers) */
-  open(file: MentionedFile): void;
-}
-
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
     fileMention: {
@@ -25,28 +20,29 @@ declare module '@tiptap/core' {
 
 const attribute = (name: string, data: string) => ({
   default: null,
-  parseHTML: (element: HTMLElement) => element.getAttribute(data),
+  parseHTML: (element: { getAttribute(name: string): string | null }) => element.getAttribute(data),
   renderHTML: (attributes: Record<string, unknown>) => (attributes[name] === null || attributes[name] === undefined ? {} : { [data]: String(attributes[name]) }),
 });
 
-function fileOf(attrs: Record<string, unknown>): MentionedFile {
+/** The file a mention's attributes name. */
+export function mentionedFileOf(attrs: Record<string, unknown>): MentionedFile {
   return { fileId: String(attrs.fileId ?? ''), fileType: String(attrs.fileType ?? ''), label: String(attrs.label ?? ''), fullUrl: typeof attrs.fullUrl === 'string' ? attrs.fullUrl : null };
 }
 
+/** How a file mention is written in HTML; the editor's node view (web/rich-text/model.ts) shows the same element. */
+export const FILE_MENTION_HTML = { 'data-type': 'file-mention', class: 'file-mention', role: 'link', tabindex: '0' };
+
 /**
  * `fileMention` (docs/CONTENT-MODEL.md): an inline atom naming a file: `fileId`, `fileType`, `label` (its
- * name), `fullUrl` (third-party files). Plain text reads its label. A click opens it (options.open).
+ * name), `fullUrl` (third-party files). Plain text reads its label. Opening it on a click is the editor's
+ * (web/rich-text/model.ts).
  */
-export const FileMention = Node.create<FileMentionOptions>({
+export const FileMention = Node.create({
   name: 'fileMention',
   group: 'inline',
   inline: true,
   atom: true,
   selectable: false,
-
-  addOptions() {
-    return { open: () => undefined };
-  },
 
   addAttributes() {
     return {
@@ -63,7 +59,7 @@ export const FileMention = Node.create<FileMentionOptions>({
 
   // the label is a text child: ProseMirror's serializer makes it a text node, never markup
   renderHTML({ node, HTMLAttributes }) {
-    return ['span', mergeAttributes({ 'data-type': 'file-mention', class: 'file-mention', role: 'link', tabindex: '0' }, HTMLAttributes), String(node.attrs.label ?? '')];
+    return ['span', mergeAttributes(FILE_MENTION_HTML, HTMLAttributes), String(node.attrs.label ?? '')];
   },
 
   renderText({ node }) {
@@ -78,21 +74,6 @@ export const FileMention = Node.create<FileMentionOptions>({
         (file) =>
         ({ commands }) =>
           commands.insertContent([{ type: this.name, attrs: { ...file } }, { type: 'text', text: ' ' }]),
-    };
-  },
-
-  addNodeView() {
-    return ({ node, HTMLAttributes }) => {
-      const dom = document.createElement('span');
-      for (const [key, value] of Object.entries(mergeAttributes({ 'data-type': 'file-mention', class: 'file-mention', role: 'link', tabindex: '0' }, HTMLAttributes))) {
-        dom.setAttribute(key, String(value));
-      }
-      dom.textContent = String(node.attrs.label ?? '');
-      dom.addEventListener('click', (event) => {
-        event.preventDefault();
-        this.options.open(fileOf(node.attrs));
-      });
-      return { dom };
     };
   },
 });
