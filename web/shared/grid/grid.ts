@@ -145,6 +145,11 @@ export class VirtualGrid {
   private frame = 0;
   private resizing: { column: number; startX: number; startWidth: number; width: number } | undefined;
   private dragging = false;
+  /**
+   * The column a run of Tab moves started from: Enter after "name Tab value Tab … Enter" goes to the next row's
+   * cell in that column, as in Excel. Any other move of the selection ends the run.
+   */
+  private tabRunColumn: number | undefined;
   private readonly onDocumentCopy = (event: ClipboardEvent) => this.clipboard(event, 'copy');
   private readonly onDocumentCut = (event: ClipboardEvent) => this.clipboard(event, 'cut');
   private readonly onDocumentPaste = (event: ClipboardEvent) => this.clipboard(event, 'paste');
@@ -249,6 +254,7 @@ export class VirtualGrid {
   /** Selects a cell or range and scrolls the active cell into view. */
   select(active: CellPosition, extent: CellPosition = active): void {
     this.closeEditor();
+    this.tabRunColumn = undefined;
     this.selection = { active: { ...active }, extent: { ...extent } };
     this.clampSelection();
     this.scrollIntoView(this.selection.extent);
@@ -530,6 +536,19 @@ export class VirtualGrid {
     else this.select(next);
   }
 
+  /** Tab (1) or Shift+Tab (-1): one cell right or left, keeping the column the run of Tabs started from. */
+  private tab(direction: 1 | -1): void {
+    const start = this.tabRunColumn ?? this.selection.active.column;
+    this.move(0, direction, false);
+    this.tabRunColumn = start;
+  }
+
+  /** Enter's move: down one row, back to the column a run of Tabs started from. */
+  private enter(): void {
+    const { row, column } = this.selection.active;
+    this.select({ row: row + 1, column: this.tabRunColumn ?? column });
+  }
+
   private pageRows(): number {
     return Math.max(1, Math.floor((this.viewport.clientHeight - this.headerHeight) / this.rowHeight) - 1);
   }
@@ -555,11 +574,11 @@ export class VirtualGrid {
         this.move(0, command ? lastColumn : 1, event.shiftKey);
         break;
       case 'Tab':
-        this.move(0, event.shiftKey ? -1 : 1, false);
+        this.tab(event.shiftKey ? -1 : 1);
         break;
       case 'Enter':
         if (event.shiftKey) this.move(-1, 0, false);
-        else if (this.readOnly || !this.options.editCell) this.move(1, 0, false);
+        else if (this.readOnly || !this.options.editCell) this.enter();
         else this.startEditing();
         break;
       case 'F2':
@@ -679,10 +698,10 @@ export class VirtualGrid {
     if (this.editor?.host !== host) return;
     this.closeEditor();
     this.focus();
-    if (move === 'down') this.move(1, 0, false);
+    if (move === 'down') this.enter();
     else if (move === 'up') this.move(-1, 0, false);
-    else if (move === 'right') this.move(0, 1, false);
-    else if (move === 'left') this.move(0, -1, false);
+    else if (move === 'right') this.tab(1);
+    else if (move === 'left') this.tab(-1);
   }
 
   private closeEditor(): void {
@@ -710,8 +729,8 @@ export class VirtualGrid {
 }
 
 /**
- * The plain text editor most cells use: an input over the cell. Enter commits and moves down, Tab right,
- * Escape cancels; leaving the input commits.
+ * The plain text editor most cells use: an input over the cell. Enter commits and moves down (back to the
+ * column a run of Tabs started from), Tab right, Escape cancels; leaving the input commits.
  */
 export function textCellEditor(host: CellEditorHost, options: { initial: string; commit(text: string): void; input?(text: string): void }): HTMLInputElement {
   const input = document.createElement('input');
@@ -727,7 +746,11 @@ export function textCellEditor(host: CellEditorHost, options: { initial: string;
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') finish(true, event.shiftKey ? 'up' : 'down');
     else if (event.key === 'Tab') finish(true, event.shiftKey ? 'left' : 'right');
-    else if (event.key === 'Escape') finish(false);
+    else if (event.key === 'Escape') {
+      // whoever mirrors the typing (the formula bar) shows the content as it was again
+      options.input?.(options.initial);
+      finish(false);
+    }
     else return;
     event.preventDefault();
     event.stopPropagation();
