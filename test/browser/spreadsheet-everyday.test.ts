@@ -36,4 +36,37 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('scrolled right, the first column shown starts at the row numbers, and no selection shows over them', async () => {
+    await suite.create('everyday-scroll');
+    const { page, sheet, errors } = await suite.open('everyday-scroll');
+    await page.setViewportSize({ width: 1000, height: 500 });
+    await sheet.go('A1');
+    for (let step = 0; step < 13; step++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => sheet.nameBox.inputValue()).toBe('N1');
+    const numbersEdge = async () => {
+      const box = (await sheet.grid.getByRole('rowheader').first().boundingBox())!;
+      return box.x + box.width;
+    };
+    const edge = await numbersEdge();
+    // every column header is either wholly under the row numbers or starts at their edge or right of it
+    const headers = await sheet.grid.getByRole('columnheader').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()).map(({ left, right }) => ({ left, right })));
+    const slivers = headers.filter(({ left, right }) => right > edge + 1 && left < edge - 1);
+    expect(slivers).toEqual([]);
+    await page.screenshot({ path: '/tmp/shots/spreadsheet-scrolled.png' });
+
+    // a selection scrolled under the row numbers stays under them
+    await sheet.go('A1');
+    await sheet.cell(5, 4).hover();
+    await page.mouse.wheel(60, 0);
+    await expect.poll(() => sheet.frame.locator('.svc-grid-viewport').evaluate((viewport) => viewport.scrollLeft)).toBeGreaterThan(20);
+    const rowNumber = (await sheet.grid.getByRole('rowheader', { name: '1', exact: true }).boundingBox())!;
+    const topmost = await sheet.frame.locator('body').evaluate(
+      (_body, point) => document.elementFromPoint(point.x, point.y)?.getAttribute('role'),
+      { x: rowNumber.x + rowNumber.width - 3, y: rowNumber.y + rowNumber.height / 2 },
+    );
+    expect(topmost).toBe('rowheader');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

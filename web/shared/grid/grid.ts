@@ -335,6 +335,16 @@ export class VirtualGrid {
     return Math.max(0, low);
   }
 
+  /**
+   * The first column edge at or right of `x` (never past `limit`): scrolling right to show a column starts the
+   * view at a whole column, as spreadsheet programs do, rather than leaving a sliver of one by the row numbers.
+   */
+  private columnStartFrom(x: number, limit: number): number {
+    const column = this.columnAt(x);
+    const start = this.offsets[column]! < x ? this.offsets[column + 1]! : this.offsets[column]!;
+    return Math.min(start, limit);
+  }
+
   private visibleWindow(): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
     const rows = this.options.rowCount();
     const columns = this.options.columnCount();
@@ -525,7 +535,7 @@ export class VirtualGrid {
     const right = this.offsets[position.column + 1] ?? x;
     const viewWidth = this.viewport.clientWidth - this.rowHeaderWidth;
     if (x < this.viewport.scrollLeft) this.viewport.scrollLeft = x;
-    else if (right > this.viewport.scrollLeft + viewWidth) this.viewport.scrollLeft = right - viewWidth;
+    else if (right > this.viewport.scrollLeft + viewWidth) this.viewport.scrollLeft = this.columnStartFrom(right - viewWidth, x);
     this.render();
   }
 
