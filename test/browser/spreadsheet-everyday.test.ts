@@ -6,7 +6,7 @@ const suite = spreadsheetSuite();
 describe('spreadsheet editor everyday behaviour in a browser', () => {
   it('Tab … Enter goes to the next row of the column the run started in; Escape restores the formula bar', async () => {
     await suite.create('everyday-keys');
-    const { page, sheet, errors } = await suite.open('everyday-keys');
+    const { page, sheet, errors, close } = await suite.open('everyday-keys');
     await sheet.go('B2');
     for (const line of [['Name', 'Qty', 'Price'], ['Tea', '2', '3.5']]) {
       await page.keyboard.type(line[0]!);
@@ -34,12 +34,12 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     expect(await sheet.formula.inputValue()).toBe('Name');
     expect(await sheet.cell(1, 1).textContent()).toBe('Name');
     expect(errors).toEqual([]);
-    await page.close();
+    await close();
   });
 
   it('scrolled right, the first column shown starts at the row numbers, and no selection shows over them', async () => {
     await suite.create('everyday-scroll');
-    const { page, sheet, errors } = await suite.open('everyday-scroll');
+    const { page, sheet, errors, close } = await suite.open('everyday-scroll');
     await page.setViewportSize({ width: 1000, height: 500 });
     await sheet.go('A1');
     for (let step = 0; step < 13; step++) await page.keyboard.press('ArrowRight');
@@ -67,6 +67,35 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     );
     expect(topmost).toBe('rowheader');
     expect(errors).toEqual([]);
-    await page.close();
+    await close();
+  });
+
+  it("a collaborator's name shows for a moment when their selection moves and on hover, never hiding a cell", async () => {
+    const { svc } = suite;
+    svc.integrator.addUser({ id: 'user-label', name: 'Bob', token: 'token-label' });
+    await suite.create('everyday-label');
+    const alice = await suite.open('everyday-label');
+    const bob = await suite.open('everyday-label', 'token-label');
+    await bob.sheet.type('C2', 'above');
+    await alice.sheet.go('C3');
+    const label = bob.sheet.frame.locator('.svc-grid-highlight-label', { hasText: 'Test User' });
+    await expect.poll(() => label.isVisible()).toBe(true);
+    await bob.page.screenshot({ path: '/tmp/shots/spreadsheet-label-moved.png' });
+    // a moment later it is gone: the cell above shows whole again
+    await expect.poll(() => label.isVisible(), { timeout: 6000 }).toBe(false);
+    const above = (await bob.sheet.cell(1, 2).boundingBox())!;
+    const topmost = await bob.sheet.frame.locator('body').evaluate(
+      (_body, point) => document.elementFromPoint(point.x, point.y)?.textContent,
+      { x: above.x + 12, y: above.y + above.height / 2 },
+    );
+    expect(topmost).toBe('above');
+    // pointing at Alice's cell names her
+    await bob.sheet.cell(2, 2).hover();
+    await expect.poll(() => label.isVisible()).toBe(true);
+    await bob.sheet.cell(5, 5).hover();
+    await expect.poll(() => label.isVisible()).toBe(false);
+    expect([...alice.errors, ...bob.errors]).toEqual([]);
+    await alice.close();
+    await bob.close();
   });
 });

@@ -49,12 +49,19 @@ export interface GridSelection {
   extent: CellPosition;
 }
 
-/** A range shown over the grid in a colour, e.g. a collaborator's selection. */
+/**
+ * A range shown over the grid in a colour, e.g. a collaborator's selection. Its label (their name) sits above the
+ * range only for a moment after the range moved and while the pointer is over the range, as in Google Sheets:
+ * a label always there would hide the cell above.
+ */
 export interface GridHighlight {
   range: CellRange;
   color: string;
   label?: string;
 }
+
+/** How long a highlight's label shows after its range moved, milliseconds. */
+export const HIGHLIGHT_LABEL_MS = 2500;
 
 /** What `editCell` is given: a box over the cell to build the editor in, and how to finish. */
 export interface CellEditorHost {
@@ -110,6 +117,10 @@ function contains(range: CellRange, row: number, column: number): boolean {
   return row >= range.top && row <= range.bottom && column >= range.left && column <= range.right;
 }
 
+function rangeKey(range: CellRange): string {
+  return `${range.top}:${range.left}:${range.bottom}:${range.right}`;
+}
+
 function div(className: string): HTMLDivElement {
   const node = document.createElement('div');
   node.className = className;
@@ -140,6 +151,10 @@ export class VirtualGrid {
   private offsets: number[] = [0];
   private selection: GridSelection = { active: { row: 0, column: 0 }, extent: { row: 0, column: 0 } };
   private highlights: GridHighlight[] = [];
+  /** when each label (by its text) was last shown for a move of its range */
+  private readonly labelMoved = new Map<string, number>();
+  private labelTimer = 0;
+  private hovered: CellPosition | undefined;
   private editor: { host: CellEditorHost; box: HTMLElement } | undefined;
   private readOnly = false;
   private frame = 0;
@@ -194,6 +209,8 @@ export class VirtualGrid {
     this.element.addEventListener('keydown', (event) => this.keydown(event));
     this.canvas.addEventListener('pointerdown', (event) => this.pointerdown(event));
     this.canvas.addEventListener('dblclick', (event) => this.doubleClick(event));
+    this.canvas.addEventListener('pointermove', (event) => this.hover(this.positionOf(event.target)));
+    this.canvas.addEventListener('pointerleave', () => this.hover(undefined));
     document.addEventListener('copy', this.onDocumentCopy);
     document.addEventListener('cut', this.onDocumentCut);
     document.addEventListener('paste', this.onDocumentPaste);
@@ -262,6 +279,12 @@ export class VirtualGrid {
   }
 
   setHighlights(highlights: GridHighlight[]): void {
+    const before = new Map(this.highlights.map((highlight) => [highlight.label, highlight.range]));
+    const now = Date.now();
+    for (const { label, range } of highlights) {
+      const previous = before.get(label);
+      if (label !== undefined && (!previous || rangeKey(previous) !== rangeKey(range))) this.labelMoved.set(label, now);
+    }
     this.highlights = highlights;
     this.placeOverlays();
   }
@@ -299,6 +322,7 @@ export class VirtualGrid {
 
   destroy(): void {
     cancelAnimationFrame(this.frame);
+    window.clearTimeout(this.labelTimer);
     document.removeEventListener('copy', this.onDocumentCopy);
     document.removeEventListener('cut', this.onDocumentCut);
     document.removeEventListener('paste', this.onDocumentPaste);
@@ -488,6 +512,9 @@ export class VirtualGrid {
     const box = this.rangeBox(range);
     Object.assign(this.selectionBox.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` });
     for (const old of this.overlays.querySelectorAll('.svc-grid-highlight')) old.remove();
+    window.clearTimeout(this.labelTimer);
+    const now = Date.now();
+    let nextHiding = Infinity;
     for (const highlight of this.highlights) {
       const area = this.rangeBox(highlight.range);
       const element = div('svc-grid-highlight');
@@ -496,10 +523,16 @@ export class VirtualGrid {
         const tag = div('svc-grid-highlight-label');
         tag.textContent = highlight.label;
         tag.style.background = highlight.color;
+        const hiding = (this.labelMoved.get(highlight.label) ?? 0) + HIGHLIGHT_LABEL_MS;
+        const recent = hiding > now;
+        if (recent) nextHiding = Math.min(nextHiding, hiding);
+        const pointed = this.hovered !== undefined && contains(highlight.range, this.hovered.row, this.hovered.column);
+        tag.hidden = !recent && !pointed;
         element.append(tag);
       }
       this.overlays.insertBefore(element, this.selectionBox);
     }
+    if (nextHiding < Infinity) this.labelTimer = window.setTimeout(() => this.placeOverlays(), nextHiding - now);
     const active = this.rows.get(this.selection.active.row)?.cells.get(this.selection.active.column);
     if (active) this.element.setAttribute('aria-activedescendant', active.id);
     else this.element.removeAttribute('aria-activedescendant');
@@ -629,6 +662,15 @@ export class VirtualGrid {
     if (!element) return undefined;
     if (element.dataset.row !== undefined && element.dataset.column !== undefined) return { row: Number(element.dataset.row), column: Number(element.dataset.column) };
     return element.dataset.column !== undefined ? 'column' : 'row';
+  }
+
+  /** The pointer is over a cell (or left the cells): a collaborator's label shows while it is over their range. */
+  private hover(position: ReturnType<VirtualGrid['positionOf']>): void {
+    const cell = typeof position === 'object' ? position : undefined;
+    const inside = (at: CellPosition | undefined) => at !== undefined && this.highlights.some((highlight) => contains(highlight.range, at.row, at.column));
+    const changed = inside(cell) || inside(this.hovered);
+    this.hovered = cell;
+    if (changed) this.placeOverlays();
   }
 
   private pointerdown(event: PointerEvent): void {
