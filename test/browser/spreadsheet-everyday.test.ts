@@ -98,4 +98,32 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     await alice.close();
     await bob.close();
   });
+
+  it("the status bar sums, averages and counts the selection's numbers as the cells show them, live", async () => {
+    const { svc } = suite;
+    await suite.create('everyday-status');
+    const { page, sheet, errors, close } = await suite.open('everyday-status');
+    await sheet.type('A1', '10');
+    await sheet.type('A2', '20');
+    await sheet.type('A3', 'Tea');
+    await sheet.type('A4', '=A1*3');
+    const status = sheet.frame.getByRole('status', { name: 'Selection summary' });
+    await sheet.go('A1:A5');
+    await expect.poll(() => status.locator('span').allTextContents()).toEqual(['Sum: 60', 'Average: 20', 'Count: 3']);
+    // a change made elsewhere (here through the values API) updates it, the formula's value with it
+    const written = await svc.call('POST', '/sdk/v2/api/files/everyday-status/sheets/values', { body: { range: 'A1', resource: { values: [[11]] } } });
+    expect(written.status, written.text).toBe(200);
+    await expect.poll(() => status.locator('span').allTextContents()).toEqual(['Sum: 64', 'Average: 21.33333333', 'Count: 3']);
+    // in the cells' number format
+    await sheet.frame.getByRole('combobox', { name: 'Number format' }).selectOption('number');
+    await expect.poll(() => status.locator('span').allTextContents()).toEqual(['Sum: 64.00', 'Average: 21.33', 'Count: 3']);
+    await page.screenshot({ path: '/tmp/shots/spreadsheet-status.png' });
+    // one cell, or no numbers: nothing to sum
+    await sheet.go('A2');
+    await expect.poll(() => status.textContent()).toBe('');
+    await sheet.go('A3:B3');
+    await expect.poll(() => status.textContent()).toBe('');
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
