@@ -126,4 +126,29 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('a cell with an open comment thread shows a triangle in its top-right corner, selected or not', async () => {
+    const { svc } = suite;
+    await suite.create('everyday-marker');
+    const { page, sheet, errors, close } = await suite.open('everyday-marker');
+    const sheetId = await sheet.call<string>('getActiveSheetId');
+    const thread = await svc.call('POST', '/sdk/v2/collab-files/everyday-marker/comments', { body: { selection: { sheetId, range: 'B2' }, content: 'Check this' } });
+    expect(thread.status, thread.text).toBe(200);
+    await expect.poll(() => sheet.cell(1, 1).getAttribute('class')).toContain('svc-sheet-commented');
+    expect(await sheet.cell(1, 2).getAttribute('class')).not.toContain('svc-sheet-commented');
+    for (const selected of [false, true]) {
+      await sheet.go(selected ? 'B2' : 'D5');
+      const clip = (await sheet.cell(1, 1).boundingBox())!;
+      await page.screenshot({ path: `/tmp/shots/spreadsheet-marker-${selected ? 'selected' : 'plain'}.png`, clip: { x: clip.x - 10, y: clip.y - 10, width: clip.width + 20, height: clip.height + 20 } });
+      // the marker is an orange triangle in the corner, painted over the selection box (which would hide most of it)
+      const marker = await sheet.cell(1, 1).evaluate((cell) => {
+        const style = getComputedStyle(cell, '::after');
+        const selectionBox = cell.closest('[role=grid]')!.querySelector('.svc-grid-selection')!;
+        return { top: style.top, right: style.right, colour: style.borderRightColor, above: Number(style.zIndex) > Number(getComputedStyle(selectionBox).zIndex) };
+      });
+      expect(marker).toEqual({ top: '0px', right: '0px', colour: 'rgb(240, 140, 0)', above: true });
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
