@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { spreadsheetSuite } from './support/spreadsheet.js';
+import { spreadsheetSuite, type sheetIn } from './support/spreadsheet.js';
 
 const suite = spreadsheetSuite();
+
+/** What a person sees at a point of the editor's frame: the topmost element there (overlays letting clicks through are skipped). */
+function topmostAt(sheet: ReturnType<typeof sheetIn>, point: { x: number; y: number }): Promise<{ role: string | null; text: string | null } | undefined> {
+  return sheet.frame.locator('body').evaluate((_body, at) => {
+    const hit = document.elementFromPoint(at.x, at.y);
+    return hit ? { role: hit.getAttribute('role'), text: hit.textContent } : undefined;
+  }, point);
+}
 
 describe('spreadsheet editor everyday behaviour in a browser', () => {
   it('Tab … Enter goes to the next row of the column the run started in; Escape restores the formula bar', async () => {
@@ -61,11 +69,7 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     await page.mouse.wheel(60, 0);
     await expect.poll(() => sheet.frame.locator('.svc-grid-viewport').evaluate((viewport) => viewport.scrollLeft)).toBeGreaterThan(20);
     const rowNumber = (await sheet.grid.getByRole('rowheader', { name: '1', exact: true }).boundingBox())!;
-    const topmost = await sheet.frame.locator('body').evaluate(
-      (_body, point) => document.elementFromPoint(point.x, point.y)?.getAttribute('role'),
-      { x: rowNumber.x + rowNumber.width - 3, y: rowNumber.y + rowNumber.height / 2 },
-    );
-    expect(topmost).toBe('rowheader');
+    expect((await topmostAt(sheet, { x: rowNumber.x + rowNumber.width - 3, y: rowNumber.y + rowNumber.height / 2 }))?.role).toBe('rowheader');
     expect(errors).toEqual([]);
     await close();
   });
@@ -84,11 +88,7 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     // a moment later it is gone: the cell above shows whole again
     await expect.poll(() => label.isVisible(), { timeout: 6000 }).toBe(false);
     const above = (await bob.sheet.cell(1, 2).boundingBox())!;
-    const topmost = await bob.sheet.frame.locator('body').evaluate(
-      (_body, point) => document.elementFromPoint(point.x, point.y)?.textContent,
-      { x: above.x + 12, y: above.y + above.height / 2 },
-    );
-    expect(topmost).toBe('above');
+    expect((await topmostAt(bob.sheet, { x: above.x + 12, y: above.y + above.height / 2 }))?.text).toBe('above');
     // pointing at Alice's cell names her
     await bob.sheet.cell(2, 2).hover();
     await expect.poll(() => label.isVisible()).toBe(true);
@@ -117,6 +117,10 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     // in the cells' number format
     await sheet.frame.getByRole('combobox', { name: 'Number format' }).selectOption('number');
     await expect.poll(() => status.locator('span').allTextContents()).toEqual(['Sum: 64.00', 'Average: 21.33', 'Count: 3']);
+    // (a comment on A3 for the picture: the marker beside the status bar's figures)
+    const sheetId = await sheet.call<string>('getActiveSheetId');
+    expect((await svc.call('POST', '/sdk/v2/collab-files/everyday-status/comments', { body: { selection: { sheetId, range: 'A3' }, content: 'Which tea?' } })).status).toBe(200);
+    await expect.poll(() => sheet.cell(2, 0).getAttribute('class')).toContain('svc-sheet-commented');
     await page.screenshot({ path: '/tmp/shots/spreadsheet-status.png' });
     // one cell, or no numbers: nothing to sum
     await sheet.go('A2');
