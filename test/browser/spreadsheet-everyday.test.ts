@@ -122,6 +122,10 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     expect((await svc.call('POST', '/sdk/v2/collab-files/everyday-status/comments', { body: { selection: { sheetId, range: 'A3' }, content: 'Which tea?' } })).status).toBe(200);
     await expect.poll(() => sheet.cell(2, 0).getAttribute('class')).toContain('svc-sheet-commented');
     await page.screenshot({ path: '/tmp/shots/spreadsheet-status.png' });
+    // the whole sheet (Ctrl+A) sums the same numbers
+    await page.keyboard.press('Control+a');
+    await expect.poll(() => sheet.nameBox.inputValue()).toBe('A1:Z1000');
+    expect(await status.locator('span').allTextContents()).toEqual(['Sum: 64.00', 'Average: 21.33', 'Count: 3']);
     // one cell, or no numbers: nothing to sum
     await sheet.go('A2');
     await expect.poll(() => status.textContent()).toBe('');

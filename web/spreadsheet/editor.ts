@@ -431,7 +431,7 @@ export class SpreadsheetEditor {
   private summarizeSelection(): void {
     const range = this.grid.selectedRange;
     const single = range.top === range.bottom && range.left === range.right;
-    this.statusBar.show(single ? undefined : selectionNumbers(this.values, this.sheet, range, this.usedRange(this.sheet)));
+    this.statusBar.show(single ? undefined : selectionNumbers(this.values, this.sheet, range));
   }
 
   private renderTabs(): void {

@@ -1,3 +1,4 @@
+import { parseCellKey } from '../../src/model/content.js';
 import { shownOf } from '../../src/model/sheets/layout.js';
 import type { CellRange } from '../shared/grid/grid.js';
 import { t } from './messages.js';
@@ -11,20 +12,26 @@ export interface SelectionNumbers {
   format: string | undefined;
 }
 
-/** The numbers the selected cells show (formulas as computed), within the sheet's used part of `range`. */
-export function selectionNumbers(values: SheetValues, sheet: Sheet, range: CellRange, used: CellRange): SelectionNumbers {
+/**
+ * The numbers the selected cells show (formulas as computed). Only the stored cells are visited, so selecting a
+ * whole sparse sheet (Ctrl+A) costs what its data does, not its area.
+ */
+export function selectionNumbers(values: SheetValues, sheet: Sheet, range: CellRange): SelectionNumbers {
   const result: SelectionNumbers = { sum: 0, count: 0, format: undefined };
-  const bottom = Math.min(range.bottom, used.bottom);
-  const right = Math.min(range.right, used.right);
-  for (let row = range.top; row <= bottom; row++) {
-    for (let column = range.left; column <= right; column++) {
-      const shown = values.shown(sheet, row, column);
-      if (shown.kind !== 'number' || typeof shown.value !== 'number') continue;
-      if (result.count === 0) result.format = values.workbook.format(sheet, row, column);
-      result.sum += shown.value;
-      result.count++;
+  let first: { row: number; column: number } | undefined;
+  values.workbook.cells(sheet)?.forEach((_stored, key) => {
+    const at = parseCellKey(key);
+    if (!at || at.row < range.top || at.row > range.bottom || at.column < range.left || at.column > range.right) return;
+    const shown = values.shown(sheet, at.row, at.column);
+    if (shown.kind !== 'number' || typeof shown.value !== 'number') return;
+    result.sum += shown.value;
+    result.count++;
+    // the first number in reading order gives its format, whatever order the cells are stored in
+    if (!first || at.row < first.row || (at.row === first.row && at.column < first.column)) {
+      first = at;
+      result.format = values.workbook.format(sheet, at.row, at.column);
     }
-  }
+  });
   return result;
 }
 
