@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spreadsheetSuite, type sheetIn } from './support/spreadsheet.js';
+import { openInHost } from './support/host-page.js';
+import { sheetIn, spreadsheetSuite } from './support/spreadsheet.js';
 
 const suite = spreadsheetSuite();
 
@@ -158,5 +159,20 @@ describe('spreadsheet editor everyday behaviour in a browser', () => {
     }
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it("the status bar speaks the page's language (zh-CN by default)", async () => {
+    const { svc } = suite;
+    await suite.create('everyday-status-zh');
+    const context = await suite.browser.newContext();
+    const page = await context.newPage();
+    expect(await openInHost(page, suite.host.url, { fileId: 'everyday-status-zh', token: 'user-token', signature: await svc.sign() })).toMatchObject({ ok: true });
+    const sheet = sheetIn(page);
+    await sheet.type('A1', '1.5');
+    await sheet.type('A2', '2');
+    await sheet.go('A1:A2');
+    const status = sheet.frame.getByRole('status', { name: '所选区域统计' });
+    await expect.poll(() => status.locator('span').allTextContents()).toEqual(['求和：3.5', '平均值：1.75', '计数：2']);
+    await context.close();
   });
 });
