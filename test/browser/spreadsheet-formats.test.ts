@@ -12,6 +12,10 @@ describe('spreadsheet number formats in a browser', () => {
     await suite.create('formats-1');
     const { page, sheet, errors } = await suite.open('formats-1');
     const picker = sheet.frame.getByRole('combobox', { name: 'Number format' });
+    // the list holds the real formats only: no empty line at its end
+    const optionTexts = () => picker.locator('option').allTextContents();
+    await expect.poll(async () => (await optionTexts()).length).toBe(10);
+    expect((await optionTexts()).filter((text) => text.trim() === '')).toEqual([]);
     await sheet.type('A1', '1234.5');
     await sheet.type('A2', '0.256');
     await sheet.type('A3', '=A1*2');
@@ -54,6 +58,11 @@ describe('spreadsheet number formats in a browser', () => {
     await sheet.go('C1');
     await expect.poll(() => picker.inputValue()).toBe('custom');
     expect(await picker.locator('option[value="custom"]').textContent()).toBe('Custom: 0.000;(0.000)');
+    // and leaves the list when a cell with a format of the list is active again
+    await sheet.go('A1');
+    await expect.poll(() => picker.inputValue()).toBe('general');
+    expect(await optionTexts()).not.toContain('Custom: 0.000;(0.000)');
+    expect(await optionTexts()).toHaveLength(10);
     await page.screenshot({ path: '/tmp/shots/spreadsheet-formats.png' });
     expect(errors).toEqual([]);
   });

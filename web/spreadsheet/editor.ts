@@ -8,6 +8,7 @@ import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { toolButton } from '../shared/tool-button.js';
+import { selectionNumbers, StatusBar } from './status-bar.js';
 import { StyleBar } from './style-bar.js';
 import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
 import { SheetValues, type ShownValue } from './values.js';
@@ -117,6 +118,7 @@ export class SpreadsheetEditor {
   private readonly freezeButton: HTMLButtonElement;
   private readonly formatPicker: FormatPicker;
   private readonly styleBar: StyleBar;
+  private readonly statusBar = new StatusBar();
   private activeId: string;
   private editable: boolean;
   private noticeTimer = 0;
@@ -147,7 +149,11 @@ export class SpreadsheetEditor {
     this.notice.hidden = true;
     const area = gridArea();
     this.tabs = sheetTabs();
-    this.root.append(bar, this.notice, area, this.tabs);
+    // the status bar shares the tabs' row, so the grid has the height of the first screen's (first-screen.ts)
+    const footer = document.createElement('div');
+    footer.className = 'svc-sheet-footer';
+    footer.append(this.tabs, this.statusBar.element);
+    this.root.append(bar, this.notice, area, footer);
     context.shell.main.append(this.root);
 
     this.grid = new VirtualGrid(area, {
@@ -371,6 +377,7 @@ export class SpreadsheetEditor {
     if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, selection.active.row, selection.active.column);
     this.formatPicker.show(this.workbook.format(this.sheet, selection.active.row, selection.active.column));
     this.styleBar.show(this.workbook.style(this.sheet, selection.active.row, selection.active.column));
+    this.summarizeSelection();
     for (const listener of this.selectionListeners) listener();
   }
 
@@ -398,7 +405,15 @@ export class SpreadsheetEditor {
       // a collaborator's or an undone change of the active cell's look shows on the toolbar too
       this.formatPicker.show(this.workbook.format(this.sheet, active.row, active.column));
       this.styleBar.show(this.workbook.style(this.sheet, active.row, active.column));
+      this.summarizeSelection();
     });
+  }
+
+  /** Sum, Average and Count of the selection's numbers in the status bar (nothing for a single cell). */
+  private summarizeSelection(): void {
+    const range = this.grid.selectedRange;
+    const single = range.top === range.bottom && range.left === range.right;
+    this.statusBar.show(single ? undefined : selectionNumbers(this.values, this.sheet, range));
   }
 
   private renderTabs(): void {

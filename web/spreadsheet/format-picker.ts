@@ -35,11 +35,10 @@ export class FormatPicker {
       option.textContent = t(`format.${preset.key}`);
       this.element.append(option);
     }
+    // in the list only while the active cell has another code: a hidden option still shows as an empty line
     this.custom = document.createElement('option');
     this.custom.value = CUSTOM;
     this.custom.disabled = true;
-    this.custom.hidden = true;
-    this.element.append(this.custom);
     this.element.addEventListener('change', () => {
       const preset = FORMAT_PRESETS.find((candidate) => candidate.key === this.element.value);
       if (preset) apply(preset.code);
@@ -49,11 +48,12 @@ export class FormatPicker {
   /** Shows `code` (undefined: General) as the selected entry. */
   show(code: string | undefined): void {
     const preset = FORMAT_PRESETS.find((candidate) => (candidate.code ?? undefined) === code);
-    this.custom.hidden = preset !== undefined;
     if (preset) {
+      this.custom.remove();
       this.element.value = preset.key;
     } else {
       this.custom.textContent = t('format.custom', { code: code ?? '' });
+      this.element.append(this.custom);
       this.element.value = CUSTOM;
     }
   }

@@ -49,12 +49,19 @@ export interface GridSelection {
   extent: CellPosition;
 }
 
-/** A range shown over the grid in a colour, e.g. a collaborator's selection. */
+/**
+ * A range shown over the grid in a colour, e.g. a collaborator's selection. Its label (their name) sits above the
+ * range only for a moment after the range moved and while the pointer is over the range, as in Google Sheets:
+ * a label always there would hide the cell above.
+ */
 export interface GridHighlight {
   range: CellRange;
   color: string;
   label?: string;
 }
+
+/** How long a highlight's label shows after its range moved, milliseconds. */
+export const HIGHLIGHT_LABEL_MS = 2500;
 
 /** What `editCell` is given: a box over the cell to build the editor in, and how to finish. */
 export interface CellEditorHost {
@@ -110,6 +117,10 @@ function contains(range: CellRange, row: number, column: number): boolean {
   return row >= range.top && row <= range.bottom && column >= range.left && column <= range.right;
 }
 
+function rangeKey(range: CellRange): string {
+  return `${range.top}:${range.left}:${range.bottom}:${range.right}`;
+}
+
 function div(className: string): HTMLDivElement {
   const node = document.createElement('div');
   node.className = className;
@@ -140,11 +151,20 @@ export class VirtualGrid {
   private offsets: number[] = [0];
   private selection: GridSelection = { active: { row: 0, column: 0 }, extent: { row: 0, column: 0 } };
   private highlights: GridHighlight[] = [];
+  /** when each label (by its text) was last shown for a move of its range */
+  private readonly labelMoved = new Map<string, number>();
+  private labelTimer = 0;
+  private hovered: CellPosition | undefined;
   private editor: { host: CellEditorHost; box: HTMLElement } | undefined;
   private readOnly = false;
   private frame = 0;
   private resizing: { column: number; startX: number; startWidth: number; width: number } | undefined;
   private dragging = false;
+  /**
+   * The column a run of Tab moves started from: Enter after "name Tab value Tab … Enter" goes to the next row's
+   * cell in that column, as in Excel. Any other move of the selection ends the run.
+   */
+  private tabRunColumn: number | undefined;
   private readonly onDocumentCopy = (event: ClipboardEvent) => this.clipboard(event, 'copy');
   private readonly onDocumentCut = (event: ClipboardEvent) => this.clipboard(event, 'cut');
   private readonly onDocumentPaste = (event: ClipboardEvent) => this.clipboard(event, 'paste');
@@ -189,6 +209,8 @@ export class VirtualGrid {
     this.element.addEventListener('keydown', (event) => this.keydown(event));
     this.canvas.addEventListener('pointerdown', (event) => this.pointerdown(event));
     this.canvas.addEventListener('dblclick', (event) => this.doubleClick(event));
+    this.canvas.addEventListener('pointermove', (event) => this.hover(this.positionOf(event.target)));
+    this.canvas.addEventListener('pointerleave', () => this.hover(undefined));
     document.addEventListener('copy', this.onDocumentCopy);
     document.addEventListener('cut', this.onDocumentCut);
     document.addEventListener('paste', this.onDocumentPaste);
@@ -249,6 +271,7 @@ export class VirtualGrid {
   /** Selects a cell or range and scrolls the active cell into view. */
   select(active: CellPosition, extent: CellPosition = active): void {
     this.closeEditor();
+    this.tabRunColumn = undefined;
     this.selection = { active: { ...active }, extent: { ...extent } };
     this.clampSelection();
     this.scrollIntoView(this.selection.extent);
@@ -256,6 +279,12 @@ export class VirtualGrid {
   }
 
   setHighlights(highlights: GridHighlight[]): void {
+    const before = new Map(this.highlights.map((highlight) => [highlight.label, highlight.range]));
+    const now = Date.now();
+    for (const { label, range } of highlights) {
+      const previous = before.get(label);
+      if (label !== undefined && (!previous || rangeKey(previous) !== rangeKey(range))) this.labelMoved.set(label, now);
+    }
     this.highlights = highlights;
     this.placeOverlays();
   }
@@ -293,6 +322,7 @@ export class VirtualGrid {
 
   destroy(): void {
     cancelAnimationFrame(this.frame);
+    window.clearTimeout(this.labelTimer);
     document.removeEventListener('copy', this.onDocumentCopy);
     document.removeEventListener('cut', this.onDocumentCut);
     document.removeEventListener('paste', this.onDocumentPaste);
@@ -327,6 +357,16 @@ export class VirtualGrid {
       else high = mid;
     }
     return Math.max(0, low);
+  }
+
+  /**
+   * The first column edge at or right of `x` (never past `limit`): scrolling right to show a column starts the
+   * view at a whole column, as spreadsheet programs do, rather than leaving a sliver of one by the row numbers.
+   */
+  private columnStartFrom(x: number, limit: number): number {
+    const column = this.columnAt(x);
+    const start = this.offsets[column]! < x ? this.offsets[column + 1]! : this.offsets[column]!;
+    return Math.min(start, limit);
   }
 
   private visibleWindow(): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
@@ -472,6 +512,9 @@ export class VirtualGrid {
     const box = this.rangeBox(range);
     Object.assign(this.selectionBox.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` });
     for (const old of this.overlays.querySelectorAll('.svc-grid-highlight')) old.remove();
+    window.clearTimeout(this.labelTimer);
+    const now = Date.now();
+    let nextHiding = Infinity;
     for (const highlight of this.highlights) {
       const area = this.rangeBox(highlight.range);
       const element = div('svc-grid-highlight');
@@ -480,10 +523,16 @@ export class VirtualGrid {
         const tag = div('svc-grid-highlight-label');
         tag.textContent = highlight.label;
         tag.style.background = highlight.color;
+        const hiding = (this.labelMoved.get(highlight.label) ?? 0) + HIGHLIGHT_LABEL_MS;
+        const recent = hiding > now;
+        if (recent) nextHiding = Math.min(nextHiding, hiding);
+        const pointed = this.hovered !== undefined && contains(highlight.range, this.hovered.row, this.hovered.column);
+        tag.hidden = !recent && !pointed;
         element.append(tag);
       }
       this.overlays.insertBefore(element, this.selectionBox);
     }
+    if (nextHiding < Infinity) this.labelTimer = window.setTimeout(() => this.placeOverlays(), nextHiding - now);
     const active = this.rows.get(this.selection.active.row)?.cells.get(this.selection.active.column);
     if (active) this.element.setAttribute('aria-activedescendant', active.id);
     else this.element.removeAttribute('aria-activedescendant');
@@ -519,7 +568,7 @@ export class VirtualGrid {
     const right = this.offsets[position.column + 1] ?? x;
     const viewWidth = this.viewport.clientWidth - this.rowHeaderWidth;
     if (x < this.viewport.scrollLeft) this.viewport.scrollLeft = x;
-    else if (right > this.viewport.scrollLeft + viewWidth) this.viewport.scrollLeft = right - viewWidth;
+    else if (right > this.viewport.scrollLeft + viewWidth) this.viewport.scrollLeft = this.columnStartFrom(right - viewWidth, x);
     this.render();
   }
 
@@ -528,6 +577,19 @@ export class VirtualGrid {
     const next = { row: from.row + rows, column: from.column + columns };
     if (extend) this.select(this.selection.active, next);
     else this.select(next);
+  }
+
+  /** Tab (1) or Shift+Tab (-1): one cell right or left, keeping the column the run of Tabs started from. */
+  private tab(direction: 1 | -1): void {
+    const start = this.tabRunColumn ?? this.selection.active.column;
+    this.move(0, direction, false);
+    this.tabRunColumn = start;
+  }
+
+  /** Enter's move: down one row, back to the column a run of Tabs started from. */
+  private enter(): void {
+    const { row, column } = this.selection.active;
+    this.select({ row: row + 1, column: this.tabRunColumn ?? column });
   }
 
   private pageRows(): number {
@@ -555,11 +617,11 @@ export class VirtualGrid {
         this.move(0, command ? lastColumn : 1, event.shiftKey);
         break;
       case 'Tab':
-        this.move(0, event.shiftKey ? -1 : 1, false);
+        this.tab(event.shiftKey ? -1 : 1);
         break;
       case 'Enter':
         if (event.shiftKey) this.move(-1, 0, false);
-        else if (this.readOnly || !this.options.editCell) this.move(1, 0, false);
+        else if (this.readOnly || !this.options.editCell) this.enter();
         else this.startEditing();
         break;
       case 'F2':
@@ -600,6 +662,15 @@ export class VirtualGrid {
     if (!element) return undefined;
     if (element.dataset.row !== undefined && element.dataset.column !== undefined) return { row: Number(element.dataset.row), column: Number(element.dataset.column) };
     return element.dataset.column !== undefined ? 'column' : 'row';
+  }
+
+  /** The pointer is over a cell (or left the cells): a collaborator's label shows while it is over their range. */
+  private hover(position: ReturnType<VirtualGrid['positionOf']>): void {
+    const cell = typeof position === 'object' ? position : undefined;
+    const inside = (at: CellPosition | undefined) => at !== undefined && this.highlights.some((highlight) => contains(highlight.range, at.row, at.column));
+    const changed = inside(cell) || inside(this.hovered);
+    this.hovered = cell;
+    if (changed) this.placeOverlays();
   }
 
   private pointerdown(event: PointerEvent): void {
@@ -679,10 +750,10 @@ export class VirtualGrid {
     if (this.editor?.host !== host) return;
     this.closeEditor();
     this.focus();
-    if (move === 'down') this.move(1, 0, false);
+    if (move === 'down') this.enter();
     else if (move === 'up') this.move(-1, 0, false);
-    else if (move === 'right') this.move(0, 1, false);
-    else if (move === 'left') this.move(0, -1, false);
+    else if (move === 'right') this.tab(1);
+    else if (move === 'left') this.tab(-1);
   }
 
   private closeEditor(): void {
@@ -710,8 +781,8 @@ export class VirtualGrid {
 }
 
 /**
- * The plain text editor most cells use: an input over the cell. Enter commits and moves down, Tab right,
- * Escape cancels; leaving the input commits.
+ * The plain text editor most cells use: an input over the cell. Enter commits and moves down (back to the
+ * column a run of Tabs started from), Tab right, Escape cancels; leaving the input commits.
  */
 export function textCellEditor(host: CellEditorHost, options: { initial: string; commit(text: string): void; input?(text: string): void }): HTMLInputElement {
   const input = document.createElement('input');
@@ -727,7 +798,11 @@ export function textCellEditor(host: CellEditorHost, options: { initial: string;
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') finish(true, event.shiftKey ? 'up' : 'down');
     else if (event.key === 'Tab') finish(true, event.shiftKey ? 'left' : 'right');
-    else if (event.key === 'Escape') finish(false);
+    else if (event.key === 'Escape') {
+      // whoever mirrors the typing (the formula bar) shows the content as it was again
+      options.input?.(options.initial);
+      finish(false);
+    }
     else return;
     event.preventDefault();
     event.stopPropagation();
