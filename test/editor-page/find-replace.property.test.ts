@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Schema } from '@tiptap/pm/model';
 import { describe, expect, it } from 'vitest';
-import { findMatches, type FindOptions } from '../../web/rich-text/find-replace.js';
+import { findMatches, type FindOptions } from '../../web/rich-text/find-matches.js';
 
 /** Paragraphs of text with an inline object (an image stands for images, mentions and dates). */
 const schema = new Schema({
@@ -46,7 +46,7 @@ function naive(paragraphs: string[], wanted: string, { matchCase, wholeWord }: F
   return found;
 }
 
-describe('find in rich text (web/rich-text/find-replace.ts)', () => {
+describe('find in rich text (web/rich-text/find-matches.ts)', () => {
   it('finds what a left-to-right scan of each paragraph finds, with match case and whole word, never inside an image', () => {
     fc.assert(
       fc.property(fc.array(paragraphText, { minLength: 1, maxLength: 4 }), query, options, (paragraphs, wanted, chosen) => {

@@ -2,20 +2,9 @@ import type { Editor } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey, TextSelection, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
+import { toolButton } from '../shared/tool-button.js';
+import { findMatches, MAX_MATCHES, type FindOptions, type TextMatch } from './find-matches.js';
 import { t } from './messages.js';
-
-export interface FindOptions {
-  /** upper and lower case must match (default: they need not) */
-  matchCase: boolean;
-  /** the match may not continue a word on either side (default: any part of the text) */
-  wholeWord: boolean;
-}
-
-/** A found stretch of text, as document positions. */
-export interface TextMatch {
-  from: number;
-  to: number;
-}
 
 interface FindState {
   query: string;
@@ -29,52 +18,7 @@ interface FindState {
 /** What the find bar asks of the plugin: a new search, or another current match. */
 type FindMeta = { query: string; options: FindOptions } | { current: number };
 
-/** Most matches one search finds and highlights (a longer document counts "n of 10000+"). */
-export const MAX_MATCHES = 10_000;
-
-/** Stands for an inline node that is not text (an image, a mention): it takes one position and matches nothing. */
-const OBJECT_CHARACTER = '\ufffc';
-
 const findKey = new PluginKey<FindState>('svcFindReplace');
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * What `query` matches as a regular expression over one text block. A whole word is bounded by anything but a
- * letter, digit or underscore of any script (so "cat" is not found in "concatenate" nor "猫" in "小猫咪").
- */
-function matcher(query: string, options: FindOptions): RegExp {
-  const escaped = escapeRegExp(query);
-  const source = options.wholeWord ? `(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])` : escaped;
-  return new RegExp(source, options.matchCase ? 'gu' : 'giu');
-}
-
-/**
- * Every match of `query` in `doc`, in document order. Each text block is searched on its own (a match never
- * spans two paragraphs); within a block every character is one position, so an offset maps straight back.
- */
-export function findMatches(doc: ProseMirrorNode, query: string, options: FindOptions): TextMatch[] {
-  if (query === '') return [];
-  const pattern = matcher(query, options);
-  const matches: TextMatch[] = [];
-  doc.descendants((block, position) => {
-    if (matches.length >= MAX_MATCHES) return false;
-    if (!block.isTextblock) return true;
-    let text = '';
-    block.forEach((child) => {
-      text += child.isText ? child.text! : OBJECT_CHARACTER.repeat(child.nodeSize);
-    });
-    const start = position + 1;
-    for (const found of text.matchAll(pattern)) {
-      matches.push({ from: start + found.index, to: start + found.index + found[0].length });
-      if (matches.length >= MAX_MATCHES) break;
-    }
-    return false;
-  });
-  return matches;
-}
 
 function decorate(doc: ProseMirrorNode, matches: TextMatch[], current: number): DecorationSet {
   return DecorationSet.create(
@@ -120,17 +64,6 @@ function findPlugin(): Plugin<FindState> {
     },
     props: { decorations: (state) => findKey.getState(state)?.decorations },
   });
-}
-
-function button(label: string, text: string, action: () => void): HTMLButtonElement {
-  const element = document.createElement('button');
-  element.type = 'button';
-  element.className = 'svc-tool';
-  element.textContent = text;
-  element.title = label;
-  element.setAttribute('aria-label', label);
-  element.addEventListener('click', action);
-  return element;
 }
 
 function checkbox(label: string, onChange: () => void): { wrapper: HTMLLabelElement; input: HTMLInputElement } {
@@ -187,11 +120,11 @@ export class FindReplaceBar {
     findRow.append(
       this.query,
       this.counter,
-      button(t('find.previous'), '↑', () => this.step(-1)),
-      button(t('find.next'), '↓', () => this.step(1)),
+      toolButton(t('find.previous'), '↑', () => this.step(-1)),
+      toolButton(t('find.next'), '↓', () => this.step(1)),
       matchCase.wrapper,
       wholeWord.wrapper,
-      button(t('find.close'), '✕', () => this.close()),
+      toolButton(t('find.close'), '✕', () => this.close()),
     );
 
     this.replacement = textField(t('replace.label'), t('replace.placeholder'));
@@ -200,8 +133,8 @@ export class FindReplaceBar {
     this.replaceRow.hidden = true;
     this.replaceRow.append(
       this.replacement,
-      button(t('replace.one'), t('replace.one'), () => this.replaceCurrent()),
-      button(t('replace.all'), t('replace.all'), () => this.replaceAll()),
+      toolButton(t('replace.one'), t('replace.one'), () => this.replaceCurrent()),
+      toolButton(t('replace.all'), t('replace.all'), () => this.replaceAll()),
     );
     this.element.append(findRow, this.replaceRow);
 

@@ -4,6 +4,7 @@ import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
 import { formatTsv, parseTsv } from '../shared/grid/tsv.js';
 import { t as shellText } from '../shared/i18n/index.js';
+import { toolButton } from '../shared/tool-button.js';
 import { FormatPicker } from './format-picker.js';
 import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
@@ -13,18 +14,8 @@ import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import './spreadsheet.css';
 
-/** A toolbar button: a symbol, with its translated name as tooltip and accessible name. */
-export function toolButton(label: string, text: string, action: () => void): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'svc-tool';
-  node.textContent = text;
-  node.title = label;
-  node.setAttribute('aria-label', label);
-  node.addEventListener('mousedown', (event) => event.preventDefault());
-  node.addEventListener('click', action);
-  return node;
-}
+/** the spreadsheet's parts take their buttons from here */
+export { toolButton };
 
 /** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
 export interface ToolbarActions {
