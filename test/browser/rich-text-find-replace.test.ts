@@ -120,6 +120,14 @@ describe('find and replace in the rich-text editors', () => {
     await expect.poll(() => bar.locator('.svc-find-count').textContent()).toBe('第 1 个，共 1 个');
     expect(await bar.getByRole('textbox', { name: '替换为' }).isVisible()).toBe(false);
     expect(await bar.getByRole('button', { name: '全部替换' }).isVisible()).toBe(false);
+    // keyboard: Tab leaves the field for the labelled buttons, and a button works with the keyboard
+    await bar.getByRole('checkbox', { name: '区分大小写' }).uncheck();
+    await expect.poll(() => bar.locator('.svc-find-count').textContent()).toBe('第 1 个，共 4 个');
+    await bar.getByRole('textbox', { name: '在文档中查找' }).press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await frame.locator(':focus').getAttribute('aria-label')).toBe('下一个（Enter）');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => bar.locator('.svc-find-count').textContent()).toBe('第 2 个，共 4 个');
     await page.screenshot({ path: '/tmp/find-bar-reader.png' });
     await page.context().close();
     await ownerPage.context().close();
