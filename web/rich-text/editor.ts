@@ -4,6 +4,7 @@ import { colorOf } from '../shared/collaboration.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { fileUrl, openLink } from '../shared/links.js';
 import { richTextExtensions } from './extensions.js';
+import { FindReplaceBar } from './find-replace.js';
 import { mentionSuggestion } from './mention-menu.js';
 import { t } from './messages.js';
 import type { ModelHost } from './model.js';
@@ -69,7 +70,7 @@ export function pageModelHost(context: EditorContext): ModelHost {
 
 /**
  * Mounts the rich-text editor of document and documentPro in the shell: the Tiptap editor bound to the
- * session's document with carets, the toolbar, the `@` dropdown, image uploads, the SDK's document methods,
+ * session's document with carets, the toolbar, the `@` dropdown, image uploads, find and replace, the SDK's document methods,
  * and permission changes applied as the service announces them. Link clicks are the page's (web/shared/links.ts).
  */
 export function mountRichText(context: EditorContext, kind: RichTextKind): RichTextEditor {
@@ -148,6 +149,10 @@ export function mountRichText(context: EditorContext, kind: RichTextKind): RichT
   session.onAccess((permissions) => {
     if (permissions.editable !== undefined && permissions.editable !== editor.isEditable) editor.setEditable(permissions.editable);
   });
+
+  const find = new FindReplaceBar(editor);
+  shell.main.prepend(find.element);
+  find.listen(document);
 
   registerRichTextMethods(context.bridge, editor, shell);
   return { editor, page, alert, host };

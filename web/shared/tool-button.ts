@@ -1,6 +1,6 @@
 /**
- * A toolbar button: a symbol, with its translated name as tooltip and accessible name. A mousedown does not take the
- * focus, so the editor keeps the selection the user left.
+ * A toolbar button (the spreadsheet's toolbars, the rich-text find bar): a symbol or word, with its translated
+ * name as tooltip and accessible name. Pressing it leaves the focus where it was (the grid, the find field).
  */
 export function toolButton(label: string, text: string, action: () => void): HTMLButtonElement {
   const node = document.createElement('button');

@@ -1,4 +1,3 @@
-import { parseCellKey } from '../../src/model/content.js';
 import { shownOf } from '../../src/model/sheets/layout.js';
 import type { CellRange } from '../shared/grid/grid.js';
 import { t } from './messages.js';
@@ -19,19 +18,18 @@ export interface SelectionNumbers {
 export function selectionNumbers(values: SheetValues, sheet: Sheet, range: CellRange): SelectionNumbers {
   const result: SelectionNumbers = { sum: 0, count: 0, format: undefined };
   let first: { row: number; column: number } | undefined;
-  values.workbook.cells(sheet)?.forEach((_stored, key) => {
-    const at = parseCellKey(key);
-    if (!at || at.row < range.top || at.row > range.bottom || at.column < range.left || at.column > range.right) return;
-    const shown = values.shown(sheet, at.row, at.column);
+  const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+  sheet.forEachCell((row, column) => {
+    const shown = values.shown(sheet, row, column);
     if (shown.kind !== 'number' || typeof shown.value !== 'number') return;
     result.sum += shown.value;
     result.count++;
     // the first number in reading order gives its format, whatever order the cells are stored in
-    if (!first || at.row < first.row || (at.row === first.row && at.column < first.column)) {
-      first = at;
-      result.format = values.workbook.format(sheet, at.row, at.column);
+    if (!first || row < first.row || (row === first.row && column < first.column)) {
+      first = { row, column };
+      result.format = values.workbook.format(sheet, row, column);
     }
-  });
+  }, area);
   return result;
 }
 
