@@ -106,6 +106,9 @@ export const Errors = {
   notASpreadsheet: { http: 400, code: 72010, tableCode: 70000 },
   appendRequestReused: { http: 409, code: 72011, tableCode: 70000 },
   formulaTooLong: { http: 400, code: 72012, tableCode: 70000 },
+  // The kits' newer spreadsheet calls (issue 22 point 5; 1260xx: cell attributes).
+  cellAttributesInvalid: { http: 400, code: 126001, tableCode: 70000 },
+  cellAttributesRangeTooLarge: { http: 400, code: 126002, tableCode: 70000 },
 
   // Comments, discussions and mentions (our own family 74000-74099; docs/CONVERSATIONS.md).
   invalidConversationParams: { http: 400, code: 74000, tableCode: 70000 },

@@ -185,6 +185,26 @@ const CALLS: KitCall[] = [
   },
   { name: 'delete rows', method: 'DELETE', path: () => 'files/kit-sheet/sheets/Sheet1/rows/1?count=2', answer: { status: 204 } },
   { name: 'add sheet', method: 'POST', path: () => 'files/kit-sheet/sheets', json: () => ({ name: 'Kit' }), answer: { status: 204 } },
+  { name: 'insert rows', method: 'POST', path: () => 'files/kit-sheet/sheets/Sheet1/rows/1?count=2', answer: { status: 204 } },
+  {
+    name: 'set cell attributes',
+    method: 'POST',
+    path: () => 'files/kit-sheet/sheets/attrs',
+    json: () => ({ range: 'Sheet1!A1:B1', attrs: { bold: true, backgroundColor: '#fff3bf', horizontalAlign: 'center', numberFormat: '0.00' } }),
+    answer: { status: 200, decode: (body) => expect(decodeKit(body, { updatedRange: 'string', updatedCells: 'int' }).updatedCells).toBe(2) },
+  },
+  {
+    name: 'sheet locks',
+    method: 'GET',
+    path: () => 'files/kit-sheet/sheets/locks',
+    answer: { status: 200, decode: (body) => expect(decodeKit(body, { locks: ['array', 'any'] }).locks).toEqual([]) },
+  },
+  {
+    name: 'is locked',
+    method: 'GET',
+    path: () => 'files/kit-sheet/judge-table-locked',
+    answer: { status: 200, decode: (body) => expect(decodeKit(body, { lockedStatus: 'int' }).lockedStatus).toBe(0) },
+  },
   {
     name: 'attach a file to cells (Java kit)',
     method: 'POST',

@@ -307,7 +307,7 @@ for (const database of testDatabases()) {
       expect(openapi.status).toBe(200);
       const paths = openapi.body.paths as Record<string, Record<string, unknown>>;
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/values'] ?? {}).sort()).toEqual(['get', 'post', 'put']);
-      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/{sheetName}/rows/{index}'] ?? {})).toEqual(['delete']);
+      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/{sheetName}/rows/{index}'] ?? {}).sort()).toEqual(['delete', 'post']);
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets'] ?? {})).toEqual(['post']);
     });
 

@@ -13,6 +13,10 @@ import {
   appendValues,
   deleteRows,
   findSheet,
+  insertRows,
+  setCellAttributes,
+  type AttributesResult,
+  type InsertRowsResult,
   readValues,
   writeValues,
   type DeleteRowsResult,
@@ -154,6 +158,43 @@ export class SheetService {
   async deleteRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<DeleteRowsResult> {
     const actor = await this.authorize(auth, fileId, 'editable');
     return this.exclusive(auth.app.id, fileId, actor, (doc) => deleteRows(doc, sheetName, index, count));
+  }
+
+  async insertRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<InsertRowsResult> {
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => insertRows(doc, sheetName, index, count));
+  }
+
+  /** Cell attributes (style and number format) on a range, one change for the whole range (workbook.ts setCellAttributes). */
+  async setAttributes(auth: RequestAuth, fileId: string, rangeText: string, attrs: Record<string, unknown>): Promise<AttributesResult> {
+    const range = parseRange(rangeText);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => setCellAttributes(doc, range, attrs));
+  }
+
+  /**
+   * The sheet locks (the kits' `sheets/locks`): the spreadsheet model has no locks yet (they arrive with issue 24),
+   * so a readable spreadsheet answers none. Still checks the file and the permission, so the answer is never a lie
+   * about a file the caller may not see.
+   */
+  async locks(auth: RequestAuth, fileId: string): Promise<{ locks: never[] }> {
+    await this.authorize(auth, fileId, 'readable');
+    return { locks: [] };
+  }
+
+  /**
+   * Whether the spreadsheet is locked (the kits' `judge-table-locked`): 0 no lock (the model has none yet, issue 24),
+   * 2 when its content cannot be read (a stored state that does not decode), which the kits take as "unknown".
+   */
+  async lockedStatus(auth: RequestAuth, fileId: string): Promise<{ lockedStatus: 0 | 2 }> {
+    await this.authorize(auth, fileId, 'readable');
+    try {
+      await this.content.read(auth.app.id, fileId);
+      return { lockedStatus: 0 };
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      return { lockedStatus: 2 };
+    }
   }
 
   async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {

@@ -1,8 +1,10 @@
 import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from '../../model/sheets/a1.js';
-import { formatOf, invalidInput, isEmptyCell, toCell, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
-import { formatValue } from '../../model/sheets/number-format.js';
+import type { Cell } from '../../model/content.js';
+import { ALIGNMENTS, colourOf, type HorizontalAlignment, type StylePatch } from '../../model/sheets/cell-style.js';
+import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
+import { formatValue, invalidFormatCode } from '../../model/sheets/number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
 import { invalidSheetName } from '../../model/sheets/sheet-names.js';
 import { appendSheet, applyStructureEdit, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
@@ -240,4 +242,112 @@ export function addSheet(doc: Y.Doc, name: string): SheetInfo {
   if (sheetNameTaken(doc, name)) throw new ApiError(Errors.sheetExists, `a sheet named "${name}" already exists`, { sheetName: name });
   const sheet = appendSheet(doc, name);
   return { sheetId: sheet.id, name, index: sheetModels(doc).length - 1, rowCount: sheet.rowCount, columnCount: sheet.columnCount };
+}
+
+export interface InsertRowsResult {
+  sheetName: string;
+  insertedRows: number;
+  rowCount: number;
+}
+
+/**
+ * Inserts `count` empty rows before zero-based `index` (index = row count adds them at the end) and shifts the
+ * rows below down, through the sheet model's structure edit: formulas on every sheet, comment anchors and the
+ * stored cells (with their formats and styles) follow. The sheet may not grow past MAX_ROWS.
+ */
+export function insertRows(doc: Y.Doc, sheetName: string, index: number, count: number): InsertRowsResult {
+  const { sheet } = findSheet(doc, sheetName);
+  const rowCount = sheet.rowCount;
+  if (index > rowCount) {
+    throw new ApiError(Errors.sheetRowOutOfRange, `row index ${index} is past the sheet's end (${rowCount} rows, indexes from 0; ${rowCount} adds rows at the end)`, { rowCount });
+  }
+  if (rowCount + count > MAX_ROWS) {
+    throw new ApiError(Errors.sheetLimitExceeded, `inserting ${count} rows into ${rowCount} would pass the sheet's limit of ${MAX_ROWS} rows`, { maxRows: MAX_ROWS, rowCount, count });
+  }
+  applyStructureEdit(doc, sheet, { kind: 'insert', axis: 'rows', index, count });
+  return { sheetName: sheet.name, insertedRows: count, rowCount: sheet.rowCount };
+}
+
+/** Most cells one attribute change may cover: each becomes a stored cell. */
+export const MAX_ATTRIBUTE_CELLS = 100_000;
+
+/** The cell attributes the kits' `sheets/attrs` call sets (docs/SHEETS.md "Cell attributes"); null resets one. */
+export interface CellAttributes {
+  bold?: boolean | null;
+  italic?: boolean | null;
+  color?: string | null;
+  backgroundColor?: string | null;
+  horizontalAlign?: HorizontalAlignment | null;
+  numberFormat?: string | null;
+}
+
+const ATTRIBUTE_KEYS: ReadonlyArray<keyof CellAttributes> = ['bold', 'italic', 'color', 'backgroundColor', 'horizontalAlign', 'numberFormat'];
+
+function attributesRefused(reason: string, attribute?: string): ApiError {
+  return new ApiError(Errors.cellAttributesInvalid, reason, attribute === undefined ? {} : { attribute });
+}
+
+/** The style change and number format `attrs` ask for, after checking every key and value (nothing is written on a refusal). */
+function attributeChange(attrs: Record<string, unknown>): { patch: StylePatch; numberFormat: string | null | undefined } {
+  const unknown = Object.keys(attrs).filter((key) => !(ATTRIBUTE_KEYS as readonly string[]).includes(key));
+  if (unknown.length > 0) throw attributesRefused(`unknown attribute ${JSON.stringify(unknown[0]).slice(0, 60)}; known: ${ATTRIBUTE_KEYS.join(', ')}`, unknown[0]);
+  if (Object.keys(attrs).length === 0) throw attributesRefused(`no attribute given; known: ${ATTRIBUTE_KEYS.join(', ')}`);
+  const patch: StylePatch = {};
+  for (const [key, field] of [['bold', 'b'], ['italic', 'i']] as const) {
+    const value = attrs[key];
+    if (value === undefined) continue;
+    if (value !== null && typeof value !== 'boolean') throw attributesRefused(`${key} is true, false or null`, key);
+    patch[field] = value === true;
+  }
+  for (const [key, field] of [['color', 'c'], ['backgroundColor', 'bg']] as const) {
+    const value = attrs[key];
+    if (value === undefined) continue;
+    if (value !== null && colourOf(value) === undefined) throw attributesRefused(`${key} is a colour #rrggbb or null, not ${JSON.stringify(value).slice(0, 40)}`, key);
+    patch[field] = value === null ? null : colourOf(value)!;
+  }
+  const align = attrs.horizontalAlign;
+  if (align !== undefined) {
+    if (align !== null && !(ALIGNMENTS as readonly unknown[]).includes(align)) throw attributesRefused(`horizontalAlign is left, center, right or null, not ${JSON.stringify(align).slice(0, 40)}`, 'horizontalAlign');
+    patch.a = align as HorizontalAlignment | null;
+  }
+  const numberFormat = attrs.numberFormat;
+  if (numberFormat !== undefined && numberFormat !== null) {
+    const reason = invalidFormatCode(numberFormat);
+    if (reason) throw attributesRefused(`numberFormat: ${reason}`, 'numberFormat');
+  }
+  return { patch, numberFormat: numberFormat as string | null | undefined };
+}
+
+export interface AttributesResult {
+  /** the cells changed, in A1 with the sheet's own name (whole rows or columns cut to the sheet's size) */
+  updatedRange: string;
+  updatedCells: number;
+}
+
+/**
+ * Sets cell attributes on every cell of `range` in one change: bold, italic, colours and alignment onto the cell
+ * style (cell-style.ts), numberFormat onto the cell's number format; null resets an attribute, attributes not
+ * given stay. Whole rows or columns stop at the sheet's size; an explicit range beyond it grows the sheet.
+ */
+export function setCellAttributes(doc: Y.Doc, range: A1Range, attrs: Record<string, unknown>): AttributesResult {
+  const { patch, numberFormat } = attributeChange(attrs);
+  const { sheet } = findSheet(doc, range.sheetName);
+  const area = {
+    ...range,
+    endRow: range.endRow === MAX_ROWS - 1 ? Math.max(range.startRow, sheet.rowCount - 1) : range.endRow,
+    endColumn: range.endColumn === MAX_COLUMNS - 1 ? Math.max(range.startColumn, sheet.columnCount - 1) : range.endColumn,
+  };
+  const cells = (area.endRow - area.startRow + 1) * (area.endColumn - area.startColumn + 1);
+  if (cells > MAX_ATTRIBUTE_CELLS) {
+    throw new ApiError(Errors.cellAttributesRangeTooLarge, `${cells} cells in one attribute change; at most ${MAX_ATTRIBUTE_CELLS}: set them in parts`, { cells, limit: MAX_ATTRIBUTE_CELLS });
+  }
+  for (let row = area.startRow; row <= area.endRow; row++) {
+    for (let column = area.startColumn; column <= area.endColumn; column++) {
+      let next: Cell | null = withStyle(sheet.cell(row, column), patch);
+      if (numberFormat !== undefined) next = withFormat(next, numberFormat);
+      sheet.setCell(row, column, next);
+    }
+  }
+  sheet.growTo(area.endRow + 1, area.endColumn + 1);
+  return { updatedRange: formatA1({ ...area, sheetName: sheet.name }), updatedCells: cells };
 }

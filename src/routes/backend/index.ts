@@ -15,6 +15,7 @@ import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { previewRoutes } from './previews.js';
 import { pushRoutes } from './push.js';
+import { sheetCellRoutes } from './sheet-cells.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -31,6 +32,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(eventAdminRoutes);
       await api.register(documentProRoutes);
       await api.register(sheetRoutes);
+      await api.register(sheetCellRoutes);
       await api.register(importRoutes);
       await api.register(exportRoutes);
       await api.register(previewRoutes);

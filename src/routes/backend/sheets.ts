@@ -14,7 +14,7 @@ const RANGE_HELP =
   "alone (its used range); names with spaces, `!`, `:` or `'` single-quoted with `'` doubled (`'Q1!Plan''s'!B2`). " +
   'Without a sheet name: the first sheet. Rows 1-1,048,576, columns A-XFD.';
 
-const Range = Type.String({ minLength: 1, maxLength: 1024, description: RANGE_HELP });
+export const Range = Type.String({ minLength: 1, maxLength: 1024, description: RANGE_HELP });
 
 const CellValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
   description: 'a number, text or boolean; text starting with "=" is a formula; null or "" clears the cell',
@@ -34,13 +34,15 @@ const WriteResult = Type.Object({
   updatedCells: Type.Integer(),
 });
 
-const SheetRowsParams = Type.Composite([
-  FileIdParams,
-  Type.Object({
-    sheetName: Type.String({ minLength: 1, maxLength: 400, description: 'the sheet name as is (URL-encoded, not quoted)' }),
-    index: Type.Integer({ minimum: 0, maximum: MAX_ROWS - 1, description: 'zero-based index of the first row to remove (row 1 is index 0)' }),
-  }),
-]);
+/** `files/{fileId}/sheets/{sheetName}/rows/{index}`: what the index means is the route's (`indexHelp`, `maximum`). */
+export const sheetRowsParams = (indexHelp: string, maximum: number) =>
+  Type.Composite([
+    FileIdParams,
+    Type.Object({
+      sheetName: Type.String({ minLength: 1, maxLength: 400, description: 'the sheet name as is (URL-encoded, not quoted)' }),
+      index: Type.Integer({ minimum: 0, maximum, description: indexHelp }),
+    }),
+  ]);
 
 /** The spreadsheet values API (spec 4.2 "Spreadsheet", contract notes 3; docs/SHEETS.md). */
 export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -218,7 +220,7 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `editable`. Removes `count` rows from the zero-based `index` and shifts the rows below up. Rows past ' +
           'the sheet\'s end are not there to remove: `deletedRows` says how many were. An index past the last row is ' +
           'refused (72009). A sheet keeps at least one row.',
-        params: SheetRowsParams,
+        params: sheetRowsParams('zero-based index of the first row to remove (row 1 is index 0)', MAX_ROWS - 1),
         querystring: Type.Object({ count: Type.Integer({ minimum: 1, maximum: MAX_ROWS, default: 1 }) }),
         response: {
           200: BackendOk(Type.Object({ sheetName: Type.String(), deletedRows: Type.Integer(), rowCount: Type.Integer() })),

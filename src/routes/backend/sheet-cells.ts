@@ -1,0 +1,130 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { MAX_ROWS } from '../../model/sheets/a1.js';
+import { MAX_ATTRIBUTE_CELLS } from '../../domain/sheets/workbook.js';
+import { Errors } from '../../errors.js';
+import { BackendOk, ok } from '../../http/envelopes/backend.js';
+import { callerOf } from '../../http/request-context.js';
+import { FileIdParams } from './files.js';
+import { Range, sheetRowsParams } from './sheets.js';
+
+/**
+ * The kits' newer spreadsheet calls on rows, cell attributes and locks (client-kits.md "Newer kit calls";
+ * docs/SHEETS.md "Inserting rows", "Cell attributes", "Locks").
+ */
+export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const routeConfig = { auth: 'user' as const, invalidRequest: Errors.invalidSheetParams };
+
+  app.post(
+    '/files/:fileId/sheets/:sheetName/rows/:index',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Insert rows',
+        description:
+          'Needs `editable`. Inserts `count` empty rows before the zero-based `index` (the sheet\'s row count: at the end) and ' +
+          'shifts the rows below down; formulas on every sheet, comment anchors, number formats and styles follow their cells. ' +
+          `An index past the sheet's end is refused (72009), a sheet past ${MAX_ROWS} rows too (72005).`,
+        params: sheetRowsParams('zero-based index of the row the new rows go before (row 1 is index 0)', MAX_ROWS),
+        querystring: Type.Object({ count: Type.Integer({ minimum: 1, maximum: MAX_ROWS, default: 1 }) }),
+        response: {
+          200: BackendOk(Type.Object({ sheetName: Type.String(), insertedRows: Type.Integer(), rowCount: Type.Integer() })),
+        },
+      },
+    },
+    async (request) => {
+      const { fileId, sheetName, index } = request.params;
+      return ok(await app.services.sheets.insertRows(callerOf(request), fileId, sheetName, index, request.query.count));
+    },
+  );
+
+  app.post(
+    '/files/:fileId/sheets/attrs',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Set cell attributes on a range',
+        description:
+          'Needs `editable`. Sets the given attributes on every cell of `range`, in one change; attributes not given stay, ' +
+          'null resets one to the default. Keys: `bold`, `italic` (booleans), `color`, `backgroundColor` (`#rrggbb`), ' +
+          '`horizontalAlign` (left, center, right), `numberFormat` (a format code, docs/SHEETS.md "Number formats"; ' +
+          '"General" resets it). Whole rows or columns stop at the sheet\'s size. An unknown key, a bad value or no key at ' +
+          `all: 126001; more than ${MAX_ATTRIBUTE_CELLS} cells: 126002; nothing is changed then.`,
+        params: FileIdParams,
+        body: Type.Object({
+          range: Range,
+          attrs: Type.Record(Type.String(), Type.Unknown(), { description: 'the attributes to set (see above)' }),
+        }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              updatedRange: Type.String({ description: 'the cells changed, in A1 with the sheet\'s own name' }),
+              updatedCells: Type.Integer(),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { range, attrs } = request.body;
+      return ok(await app.services.sheets.setAttributes(callerOf(request), request.params.fileId, range, attrs));
+    },
+  );
+
+  app.get(
+    '/files/:fileId/sheets/locks',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'The sheet locks',
+        description:
+          'Needs `readable`. The locks of the spreadsheet\'s sheets and ranges, per sheet. The spreadsheet has no locks yet ' +
+          '(they arrive with issue 24): the list is empty.',
+        params: FileIdParams,
+        response: {
+          200: BackendOk(
+            Type.Object({
+              locks: Type.Array(
+                Type.Object({
+                  sheetId: Type.String(),
+                  locks: Type.Array(
+                    Type.Object({
+                      type: Type.String(),
+                      lockerId: Type.Integer(),
+                      visitorPermission: Type.String(),
+                      users: Type.Record(Type.String(), Type.String()),
+                      departments: Type.Record(Type.String(), Type.String()),
+                      groups: Type.Record(Type.String(), Type.String()),
+                      ranges: Type.Array(Type.String({ description: 'A1' })),
+                    }),
+                  ),
+                }),
+              ),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => ok(await app.services.sheets.locks(callerOf(request), request.params.fileId)),
+  );
+
+  app.get(
+    '/files/:fileId/judge-table-locked',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Whether the spreadsheet is locked',
+        description:
+          'Needs `readable`. `lockedStatus`: 0 no lock (the spreadsheet has no locks yet, issue 24), 2 its content could not ' +
+          'be read.',
+        params: FileIdParams,
+        response: { 200: BackendOk(Type.Object({ lockedStatus: Type.Integer({ enum: [0, 1, 2] }) })) },
+      },
+    },
+    async (request) => ok(await app.services.sheets.lockedStatus(callerOf(request), request.params.fileId)),
+  );
+};
