@@ -185,6 +185,7 @@ const CALLS: KitCall[] = [
   },
   { name: 'delete rows', method: 'DELETE', path: () => 'files/kit-sheet/sheets/Sheet1/rows/1?count=2', answer: { status: 204 } },
   { name: 'add sheet', method: 'POST', path: () => 'files/kit-sheet/sheets', json: () => ({ name: 'Kit' }), answer: { status: 204 } },
+  { name: 'merge cells', method: 'POST', path: () => 'files/kit-sheet/sheets/merge-cells', json: () => ({ sheetName: 'Sheet1', cell: 'B2', rowspan: 2, colSpan: 3 }), answer: { status: 204 } },
   {
     name: 'attach a file to cells (Java kit)',
     method: 'POST',

@@ -13,9 +13,11 @@ import {
   appendValues,
   deleteRows,
   findSheet,
+  mergeCells,
   readValues,
   writeValues,
   type DeleteRowsResult,
+  type MergeResult,
   type ReadResult,
   type SheetInfo,
   type WriteResult,
@@ -154,6 +156,12 @@ export class SheetService {
   async deleteRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<DeleteRowsResult> {
     const actor = await this.authorize(auth, fileId, 'editable');
     return this.exclusive(auth.app.id, fileId, actor, (doc) => deleteRows(doc, sheetName, index, count));
+  }
+
+  /** Merges cells (docs/SHEETS.md "Merged cells"): see workbook.ts mergeCells. */
+  async mergeCells(auth: RequestAuth, fileId: string, sheetName: string, cell: string, rowSpan: number, columnSpan: number): Promise<MergeResult> {
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => mergeCells(doc, sheetName, cell, rowSpan, columnSpan));
   }
 
   async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {

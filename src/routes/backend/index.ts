@@ -15,6 +15,7 @@ import { licenseRoutes } from './license.js';
 import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { previewRoutes } from './previews.js';
 import { pushRoutes } from './push.js';
+import { sheetMergeRoutes } from './sheet-merges.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -38,6 +39,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(behaviorHistoryRoutes);
       await api.register(documentMarkdownRoutes);
       await api.register(cellAttachmentRoutes);
+      await api.register(sheetMergeRoutes);
     },
     { prefix: '/api' },
   );
