@@ -1,6 +1,6 @@
 import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
-import { A1SyntaxError, MAX_COLUMNS, MAX_ROWS, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
+import { MAX_COLUMNS, MAX_ROWS, formatA1, parseA1IfValid, type A1Range } from '../../model/sheets/a1.js';
 import { formatOf, invalidInput, isEmptyCell, toCell, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { formatValue } from '../../model/sheets/number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
@@ -244,14 +244,8 @@ export function addSheet(doc: Y.Doc, name: string): SheetInfo {
 
 /** `text` as one A1 cell without a sheet name (`B2`), else undefined. */
 function singleCell(text: string): A1Range | undefined {
-  let range: A1Range;
-  try {
-    range = parseA1(text);
-  } catch (error) {
-    if (error instanceof A1SyntaxError) return undefined;
-    throw error;
-  }
-  return range.sheetName === null && range.startRow === range.endRow && range.startColumn === range.endColumn ? range : undefined;
+  const range = parseA1IfValid(text);
+  return range !== undefined && range.sheetName === null && range.startRow === range.endRow && range.startColumn === range.endColumn ? range : undefined;
 }
 
 export interface MergeResult {

@@ -8,7 +8,7 @@ import { readZipTexts } from '../zip-guard.js';
 import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
-import { A1SyntaxError, parseA1, type A1Range } from '../../../model/sheets/a1.js';
+import { parseA1IfValid } from '../../../model/sheets/a1.js';
 import { areasOverlap, type CellArea } from '../../../model/sheets/sheet-model.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
@@ -230,13 +230,8 @@ function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: 
 function mergesOf(refs: readonly string[]): CellArea[] {
   const areas: CellArea[] = [];
   for (const ref of refs) {
-    let range: A1Range;
-    try {
-      range = parseA1(ref);
-    } catch (error) {
-      if (error instanceof A1SyntaxError) continue;
-      throw error;
-    }
+    const range = parseA1IfValid(ref);
+    if (!range) continue;
     const { startRow, endRow, startColumn, endColumn } = range;
     const area = { startRow, endRow, startColumn, endColumn };
     if (range.sheetName === null && (startRow < endRow || startColumn < endColumn) && !areas.some((other) => areasOverlap(other, area))) areas.push(area);
