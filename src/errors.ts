@@ -175,6 +175,10 @@ export const Errors = {
   behaviorHistoryUserUnknown: { http: 400, code: 125002, tableCode: 70000 },
   // 1251xx: the kits' newer document calls (docs/CLIENT-KITS.md "Newer calls").
   invalidComposeParams: { http: 400, code: 125100, tableCode: 70000 },
+  // 1261xx: merged cells (docs/SHEETS.md "Merged cells").
+  invalidMergeParams: { http: 400, code: 126100, tableCode: 70000 },
+  mergeOutsideSheet: { http: 400, code: 126101, tableCode: 70000 },
+  mergeOverlaps: { http: 409, code: 126102, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

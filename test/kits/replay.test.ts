@@ -205,6 +205,7 @@ const CALLS: KitCall[] = [
     path: () => 'files/kit-sheet/judge-table-locked',
     answer: { status: 200, decode: (body) => expect(decodeKit(body, { lockedStatus: 'int' }).lockedStatus).toBe(0) },
   },
+  { name: 'merge cells', method: 'POST', path: () => 'files/kit-sheet/sheets/merge-cells', json: () => ({ sheetName: 'Sheet1', cell: 'B2', rowspan: 2, colSpan: 3 }), answer: { status: 204 } },
   {
     name: 'attach a file to cells (Java kit)',
     method: 'POST',

@@ -164,6 +164,7 @@ export class SpreadsheetEditor {
       columnHeader: columnLetters,
       rowHeader: (row) => String(row + 1),
       frozenRows: () => this.workbook.frozenRows(this.sheet),
+      merges: () => this.sheet.merges().map((area) => ({ top: area.startRow, left: area.startColumn, bottom: area.endRow, right: area.endColumn })),
       renderCell: (cell, row, column) => {
         drawValue(cell, this.values, this.sheet, row, column);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');

@@ -5,7 +5,7 @@ import { boxTypeOf, docFromState, richTextOf, slideMaps, SLIDE_HEIGHT, SLIDE_WID
 import { toProseMirrorNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { calculationOf, FormulaError, type ErrorCode } from '../../model/sheets/formulas/index.js';
-import { sheetIds, sheetModels } from '../../model/sheets/sheet-model.js';
+import { sheetIds, sheetModels, type CellArea } from '../../model/sheets/sheet-model.js';
 
 /**
  * What an exporter reads: a file's content in the content model (docs/CONTENT-MODEL.md), taken apart into
@@ -56,6 +56,8 @@ export interface WorkbookSheet {
   columnWidths: Record<number, number>;
   /** rows kept in view at the top (a header row) */
   frozenRows: number;
+  /** merged areas, disjoint (docs/SHEETS.md "Merged cells") */
+  merges: CellArea[];
 }
 
 export interface WorkbookSource {
@@ -132,6 +134,7 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       columnCount,
       columnWidths: Object.fromEntries(sheet.columnWidths()),
       frozenRows: sheet.frozenRows,
+      merges: sheet.merges(),
     };
   });
 }

@@ -2,6 +2,7 @@ import type { ProseMirrorNode } from '../../model/rich-text/schema.js';
 import type { BoxFrame, Cell } from '../../model/content.js';
 import type { ErrorName } from '../../errors.js';
 import type { FileType } from '../../model/file-types.js';
+import type { CellArea } from '../../model/sheets/sheet-model.js';
 
 /**
  * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
@@ -50,6 +51,8 @@ export interface WorkbookSink {
   beginSheet(name: string, position: number): void;
   /** a row of the current sheet: 0-based `index`, each greater than the last; `undefined` for an empty cell */
   row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void;
+  /** the current sheet's merged areas (after its rows): disjoint, two cells or more */
+  merges(areas: readonly CellArea[]): void;
 }
 
 /** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */

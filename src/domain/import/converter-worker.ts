@@ -29,6 +29,7 @@ function collectingEvery(cells: number, sink: WorkbookSink): WorkbookSink {
   let since = 0;
   return {
     beginSheet: (name, position) => sink.beginSheet(name, position),
+    merges: (areas) => sink.merges(areas),
     row: (index, row) => {
       sink.row(index, row);
       since += row.length;

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
-import { directEncoding } from '../../model/sheets/sheet-model.js';
+import { directEncoding, SheetModel, type CellArea } from '../../model/sheets/sheet-model.js';
 import { ConversionError, type ReadCell, type WorkbookSink } from './conversion.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 
@@ -50,6 +50,7 @@ interface EncodedSheet {
   /** rows and columns in use (the last index + 1) */
   rows: number;
   columns: number;
+  merges: readonly CellArea[];
 }
 
 /**
@@ -65,7 +66,7 @@ export class SpreadsheetEncoder implements WorkbookSink {
 
   beginSheet(name: string, position: number): void {
     const index = this.sheets.length;
-    this.sheets.push({ name, position, blocks: [], structs: new Y.UpdateEncoderV1(), client: (this.doc.clientID + 1 + index) % 0x1_0000_0000, cells: 0, rows: 0, columns: 0 });
+    this.sheets.push({ name, position, blocks: [], structs: new Y.UpdateEncoderV1(), client: (this.doc.clientID + 1 + index) % 0x1_0000_0000, cells: 0, rows: 0, columns: 0, merges: [] });
   }
 
   row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void {
@@ -100,6 +101,17 @@ export class SpreadsheetEncoder implements WorkbookSink {
     }
   }
 
+  merges(areas: readonly CellArea[]): void {
+    const sheet = this.sheets.at(-1);
+    if (!sheet) throw new Error('merges came before their sheet');
+    sheet.merges = areas;
+    // the grid holds every merge whole
+    for (const area of areas) {
+      sheet.rows = Math.max(sheet.rows, area.endRow + 1);
+      sheet.columns = Math.max(sheet.columns, area.endColumn + 1);
+    }
+  }
+
   /**
    * The state: `[clients][each sheet's cells: count, client, clock 0, structs][the sheets' own client and
    * the delete set]`, the last part taken from the update of a Y.Doc holding the sheets (one client, nothing
@@ -123,6 +135,11 @@ export class SpreadsheetEncoder implements WorkbookSink {
         inserted.push(place);
         const id = directEncoding.cellParent(sheetsOf(this.doc).get(at));
         if (id.client !== this.doc.clientID || id.clock !== CELLS_CLOCK.first + index * CELLS_CLOCK.stride) throw new Error('a sheet\'s cells map is not where its cells were encoded');
+      });
+      // after every sheet is in: a merge's items would otherwise move the next sheets' cells maps off CELLS_CLOCK
+      this.sheets.forEach((sheet, index) => {
+        const model = SheetModel.of(sheetsOf(this.doc).get(placeOf.get(index)!) as Y.Map<unknown>);
+        for (const area of sheet.merges) model.addMerge(area);
       });
     });
     const base = Y.encodeStateAsUpdate(this.doc);

@@ -31,6 +31,9 @@ export class WorkbookCollector implements WorkbookSink {
     sheet.rows[index] = [...cells];
   }
 
+  /** a table has no merged cells: its rows keep every cell's own value */
+  merges(): void {}
+
   content(): ReadContent & { shape: 'workbook' } {
     const order = sheetOrder(this.sheets.map((sheet) => sheet.position));
     return {

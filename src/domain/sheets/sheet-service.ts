@@ -17,9 +17,11 @@ import {
   setCellAttributes,
   type AttributesResult,
   type InsertRowsResult,
+  mergeCells,
   readValues,
   writeValues,
   type DeleteRowsResult,
+  type MergeResult,
   type ReadResult,
   type SheetInfo,
   type WriteResult,
@@ -195,6 +197,12 @@ export class SheetService {
       if (error instanceof ApiError) throw error;
       return { lockedStatus: 2 };
     }
+  }
+
+  /** Merges cells (docs/SHEETS.md "Merged cells"): see workbook.ts mergeCells. */
+  async mergeCells(auth: RequestAuth, fileId: string, sheetName: string, cell: string, rowSpan: number, columnSpan: number): Promise<MergeResult> {
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => mergeCells(doc, sheetName, cell, rowSpan, columnSpan));
   }
 
   async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {

@@ -1,13 +1,13 @@
 import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
-import { MAX_COLUMNS, MAX_ROWS, formatA1, type A1Range } from '../../model/sheets/a1.js';
+import { MAX_COLUMNS, MAX_ROWS, formatA1, parseA1IfValid, type A1Range } from '../../model/sheets/a1.js';
 import type { Cell } from '../../model/content.js';
 import { ALIGNMENTS, colourOf, type HorizontalAlignment, type StylePatch } from '../../model/sheets/cell-style.js';
 import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { formatValue, invalidFormatCode } from '../../model/sheets/number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
 import { invalidSheetName } from '../../model/sheets/sheet-names.js';
-import { appendSheet, applyStructureEdit, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
+import { appendSheet, applyStructureEdit, areasOverlap, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
 
 /**
  * The values API's operations on the spreadsheet content model (docs/CONTENT-MODEL.md, docs/SHEETS.md), through
@@ -350,4 +350,50 @@ export function setCellAttributes(doc: Y.Doc, range: A1Range, attrs: Record<stri
   }
   sheet.growTo(area.endRow + 1, area.endColumn + 1);
   return { updatedRange: formatA1({ ...area, sheetName: sheet.name }), updatedCells: cells };
+/** `text` as one A1 cell without a sheet name (`B2`), else undefined. */
+function singleCell(text: string): A1Range | undefined {
+  const range = parseA1IfValid(text);
+  return range !== undefined && range.sheetName === null && range.startRow === range.endRow && range.startColumn === range.endColumn ? range : undefined;
+}
+
+export interface MergeResult {
+  /** the merged area in A1, with the sheet's real name */
+  range: string;
+  /** false when the area was merged already or is one cell: nothing changed */
+  merged: boolean;
+}
+
+/**
+ * Merges `rowSpan` × `columnSpan` cells from `cellText` (one A1 cell) on the sheet named `sheetName`. Spans below
+ * 1 or a cell that is not one A1 cell: 126100; an area past the sheet's last row or column: 126101; an area sharing
+ * a cell with another merge: 126102. The same merge again, or one cell, changes nothing (a retry is safe).
+ */
+export function mergeCells(doc: Y.Doc, sheetName: string, cellText: string, rowSpan: number, columnSpan: number): MergeResult {
+  if (!Number.isInteger(rowSpan) || !Number.isInteger(columnSpan) || rowSpan < 1 || columnSpan < 1) {
+    throw new ApiError(Errors.invalidMergeParams, `rowspan and colSpan must be whole numbers of at least 1 (got ${rowSpan} and ${columnSpan})`, { rowspan: rowSpan, colSpan: columnSpan });
+  }
+  const cell = singleCell(cellText);
+  if (!cell) {
+    throw new ApiError(Errors.invalidMergeParams, `cell must be one cell in A1 notation without a sheet name, like "B2" (got "${cellText}")`, { cell: cellText });
+  }
+  const { sheet } = findSheet(doc, sheetName);
+  const area = { startRow: cell.startRow, endRow: cell.startRow + rowSpan - 1, startColumn: cell.startColumn, endColumn: cell.startColumn + columnSpan - 1 };
+  const range = formatA1({ ...area, sheetName: sheet.name });
+  if (area.endRow >= sheet.rowCount || area.endColumn >= sheet.columnCount) {
+    throw new ApiError(Errors.mergeOutsideSheet, `${range} reaches past the sheet's ${sheet.rowCount} rows × ${sheet.columnCount} columns`, {
+      range,
+      rowCount: sheet.rowCount,
+      columnCount: sheet.columnCount,
+    });
+  }
+  const existing = sheet.merges();
+  const same = existing.some((other) => other.startRow === area.startRow && other.endRow === area.endRow && other.startColumn === area.startColumn && other.endColumn === area.endColumn);
+  if (same || (rowSpan === 1 && columnSpan === 1)) return { range, merged: false };
+  const overlapped = existing.find((other) => areasOverlap(other, area));
+  if (overlapped) {
+    const other = formatA1({ ...overlapped, sheetName: sheet.name });
+    throw new ApiError(Errors.mergeOverlaps, `${range} overlaps the merged cells ${other}: unmerge them first`, { range, overlaps: other });
+  }
+  sheet.addMerge(area);
+  return { range, merged: true };
 }

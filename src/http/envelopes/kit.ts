@@ -78,6 +78,7 @@ export const KIT_ANSWERS: ReadonlyMap<string, KitAnswer> = new Map<string, KitAn
   [`GET ${COLLAB_FILE}/comment-count`, bare],
   [`GET ${API}/files/:fileId/sheets/values`, bare],
   [`POST ${API}/files/:fileId/sheets/values`, write],
+  [`POST ${API}/files/:fileId/sheets/merge-cells`, write],
   [`PUT ${API}/files/:fileId/sheets/values`, write],
   [`DELETE ${API}/files/:fileId/sheets/:sheetName/rows/:index`, write],
   [`POST ${API}/files/:fileId/sheets`, write],

@@ -211,3 +211,13 @@ export function formatA1(range: A1Range): string {
   }
   return prefix === '' ? reference : `${prefix}!${reference}`;
 }
+
+/** `parseA1`'s range, or undefined where `input` is not A1 notation (for readers that skip what they cannot read). */
+export function parseA1IfValid(input: string): A1Range | undefined {
+  try {
+    return parseA1(input);
+  } catch (error) {
+    if (error instanceof A1SyntaxError) return undefined;
+    throw error;
+  }
+}

@@ -29,6 +29,56 @@ const CELLS = 'cells';
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
+/**
+ * The sheet's merged areas: a Y.Map from an id to the area (`CellArea`). Keyed by id rather than held in an array
+ * so that two people merging at once both keep their merge, and so that a later version can anchor an area to row
+ * and column ids under the same key.
+ */
+const MERGES = 'merges';
+
+function isCellArea(value: unknown): value is CellArea {
+  if (typeof value !== 'object' || value === null) return false;
+  const area = value as Record<string, unknown>;
+  const bounds = [area.startRow, area.endRow, area.startColumn, area.endColumn];
+  return (
+    bounds.every((bound) => typeof bound === 'number' && Number.isInteger(bound) && bound >= 0) &&
+    (area.startRow as number) <= (area.endRow as number) &&
+    (area.startColumn as number) <= (area.endColumn as number)
+  );
+}
+
+/** Whether two areas share a cell. */
+export function areasOverlap(a: CellArea, b: CellArea): boolean {
+  return a.startRow <= b.endRow && b.startRow <= a.endRow && a.startColumn <= b.endColumn && b.startColumn <= a.endColumn;
+}
+
+/**
+ * Where a row or column insertion or deletion moves an area's span on its axis: insertions before or inside the
+ * span move or grow it, deletions shrink or move it; undefined when every row (column) of the span is deleted.
+ */
+function shiftSpan(start: number, end: number, edit: SheetStructureEdit): [number, number] | undefined {
+  if (edit.kind === 'insert') {
+    if (edit.index <= start) return [start + edit.count, end + edit.count];
+    if (edit.index <= end) return [start, end + edit.count];
+    return [start, end];
+  }
+  const deletedEnd = edit.index + edit.count - 1;
+  const removedBefore = (position: number) => Math.max(0, Math.min(position, deletedEnd + 1) - edit.index);
+  const remaining = end - start + 1 - Math.max(0, Math.min(end, deletedEnd) - Math.max(start, edit.index) + 1);
+  if (remaining <= 0) return undefined;
+  const newStart = start - removedBefore(start);
+  return [newStart, newStart + remaining - 1];
+}
+
+/** An area after a structure edit (undefined: it is gone), as `shiftSpan` moves it on the edit's axis. */
+export function shiftArea(area: CellArea, edit: SheetStructureEdit): CellArea | undefined {
+  if (edit.axis === 'rows') {
+    const rows = shiftSpan(area.startRow, area.endRow, edit);
+    return rows && { ...area, startRow: rows[0], endRow: rows[1] };
+  }
+  const columns = shiftSpan(area.startColumn, area.endColumn, edit);
+  return columns && { ...area, startColumn: columns[0], endColumn: columns[1] };
+}
 
 /** The stored key of a cell: its zero-based position. Private to this module: no consumer relies on it. */
 function keyOf(row: number, column: number): string {
@@ -207,6 +257,71 @@ export class SheetModel {
     this.map.set(FROZEN_ROWS, frozen > 0 ? 1 : 0);
   }
 
+  /**
+   * The merged areas, top to bottom then left to right. An area a broken client wrote, or that overlaps one before
+   * it, is left out, so readers always see disjoint areas of at least two cells.
+   */
+  merges(): CellArea[] {
+    const stored = this.map.get(MERGES);
+    if (!(stored instanceof Y.Map)) return [];
+    const areas: CellArea[] = [];
+    stored.forEach((value) => {
+      if (isCellArea(value) && (value.startRow < value.endRow || value.startColumn < value.endColumn)) areas.push(value);
+    });
+    areas.sort((a, b) => a.startRow - b.startRow || a.startColumn - b.startColumn || a.endRow - b.endRow || a.endColumn - b.endColumn);
+    const kept: CellArea[] = [];
+    for (const area of areas) if (!kept.some((other) => areasOverlap(other, area))) kept.push(area);
+    return kept.map(({ startRow, endRow, startColumn, endColumn }) => ({ startRow, endRow, startColumn, endColumn }));
+  }
+
+  /** The merged area holding (row, column), if any. */
+  mergeAt(row: number, column: number): CellArea | undefined {
+    return this.merges().find((area) => area.startRow <= row && row <= area.endRow && area.startColumn <= column && column <= area.endColumn);
+  }
+
+  /**
+   * Merges `area` (checked by the caller: at least two cells, inside the grid, overlapping no merge). The cells
+   * under it stay stored: the top-left one is what the merge shows, and unmerging shows the others again.
+   */
+  addMerge(area: CellArea): void {
+    let stored = this.map.get(MERGES);
+    if (!(stored instanceof Y.Map)) this.map.set(MERGES, (stored = new Y.Map<unknown>()));
+    const { startRow, endRow, startColumn, endColumn } = area;
+    (stored as Y.Map<unknown>).set(crypto.randomUUID(), { startRow, endRow, startColumn, endColumn });
+  }
+
+  /** Removes the merge that covers exactly `area`; answers whether there was one. */
+  removeMerge(area: CellArea): boolean {
+    const stored = this.map.get(MERGES);
+    if (!(stored instanceof Y.Map)) return false;
+    let found: string | undefined;
+    stored.forEach((value, key) => {
+      if (isCellArea(value) && value.startRow === area.startRow && value.endRow === area.endRow && value.startColumn === area.startColumn && value.endColumn === area.endColumn) found = key;
+    });
+    if (found !== undefined) stored.delete(found);
+    return found !== undefined;
+  }
+
+  /** Moves, grows, shrinks or drops the merges for a structure edit (a merge shrunk to one cell goes). */
+  private moveMerges(edit: SheetStructureEdit): void {
+    const stored = this.map.get(MERGES);
+    if (!(stored instanceof Y.Map)) return;
+    const updates: Array<[string, CellArea | undefined]> = [];
+    stored.forEach((value, key) => {
+      if (!isCellArea(value)) return;
+      const moved = shiftArea(value, edit);
+      const single = moved !== undefined && moved.startRow === moved.endRow && moved.startColumn === moved.endColumn;
+      if (moved === undefined || single) updates.push([key, undefined]);
+      else if (moved.startRow !== value.startRow || moved.endRow !== value.endRow || moved.startColumn !== value.startColumn || moved.endColumn !== value.endColumn) {
+        updates.push([key, moved]);
+      }
+    });
+    for (const [key, area] of updates) {
+      if (area) stored.set(key, area);
+      else stored.delete(key);
+    }
+  }
+
   /** A deep copy with the same id, for moving the sheet (Yjs types cannot move); integrate it before reading it. */
   copy(): Y.Map<unknown> {
     return this.map.clone();
@@ -273,6 +388,7 @@ export class SheetModel {
     recordStructureEdit(this.map, edit);
     this.moveCells(edit);
     this.moveColumnWidths(edit);
+    this.moveMerges(edit);
     const field = edit.axis === 'rows' ? 'rowCount' : 'columnCount';
     const size = edit.axis === 'rows' ? this.rowCount : this.columnCount;
     // a sheet keeps at least one row and one column

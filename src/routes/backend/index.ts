@@ -16,6 +16,7 @@ import { mentionSuggestionRoutes } from './mention-suggestions.js';
 import { previewRoutes } from './previews.js';
 import { pushRoutes } from './push.js';
 import { sheetCellRoutes } from './sheet-cells.js';
+import { sheetMergeRoutes } from './sheet-merges.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -40,6 +41,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(behaviorHistoryRoutes);
       await api.register(documentMarkdownRoutes);
       await api.register(cellAttachmentRoutes);
+      await api.register(sheetMergeRoutes);
     },
     { prefix: '/api' },
   );

@@ -102,6 +102,8 @@ export interface GridOptions {
   rowHeaderWidth?: number;
   /** rows kept in view at the top while scrolling (0 or more), under the header */
   frozenRows?(): number;
+  /** merged areas (disjoint): each drawn as its top-left cell over the whole area; the selection covers them whole */
+  merges?(): readonly CellRange[];
 }
 
 const OVERSCAN_ROWS = 6;
@@ -115,6 +117,10 @@ export function normalizeRange(a: CellPosition, b: CellPosition): CellRange {
 
 function contains(range: CellRange, row: number, column: number): boolean {
   return row >= range.top && row <= range.bottom && column >= range.left && column <= range.right;
+}
+
+function overlaps(a: CellRange, b: CellRange): boolean {
+  return a.top <= b.bottom && b.top <= a.bottom && a.left <= b.right && b.left <= a.right;
 }
 
 function rangeKey(range: CellRange): string {
@@ -265,7 +271,23 @@ export class VirtualGrid {
   }
 
   get selectedRange(): CellRange {
-    return normalizeRange(this.selection.active, this.selection.extent);
+    // grown until no merge sticks out of it: a merge is selected whole or not at all
+    const range = normalizeRange(this.selection.active, this.selection.extent);
+    const merges = this.options.merges?.() ?? [];
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const merge of merges) {
+        if (!overlaps(range, merge) || (range.top <= merge.top && range.left <= merge.left && range.bottom >= merge.bottom && range.right >= merge.right)) continue;
+        Object.assign(range, { top: Math.min(range.top, merge.top), left: Math.min(range.left, merge.left), bottom: Math.max(range.bottom, merge.bottom), right: Math.max(range.right, merge.right) });
+        grown = true;
+      }
+    }
+    return range;
+  }
+
+  /** The merged area holding a cell, if any. */
+  private mergeAt(row: number, column: number): CellRange | undefined {
+    return this.options.merges?.().find((merge) => contains(merge, row, column));
   }
 
   /** Selects a cell or range and scrolls the active cell into view. */
@@ -274,6 +296,14 @@ export class VirtualGrid {
     this.tabRunColumn = undefined;
     this.selection = { active: { ...active }, extent: { ...extent } };
     this.clampSelection();
+    // the active cell of a merge is its top-left one, which holds what the merge shows
+    // (and a selection within one merge is that merge: its extent too)
+    const merge = this.mergeAt(this.selection.active.row, this.selection.active.column);
+    if (merge) {
+      const within = contains(merge, this.selection.extent.row, this.selection.extent.column);
+      this.selection.active = { row: merge.top, column: merge.left };
+      if (within) this.selection.extent = { ...this.selection.active };
+    }
     this.scrollIntoView(this.selection.extent);
     this.selectionChanged();
   }
@@ -477,7 +507,6 @@ export class VirtualGrid {
     cell.dataset.row = String(row);
     cell.dataset.column = String(column);
     cell.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
-    cell.style.width = `${this.offsets[column + 1]! - this.offsets[column]!}px`;
     this.drawCell(cell, row, column);
     return cell;
   }
@@ -488,6 +517,13 @@ export class VirtualGrid {
     const selected = contains(this.selectedRange, row, column);
     cell.setAttribute('aria-selected', String(selected));
     if (selected) cell.classList.add('svc-grid-cell-selected');
+    const merge = this.mergeAt(row, column);
+    const anchor = merge && merge.top === row && merge.left === column;
+    const columns = anchor ? merge : { left: column, right: column };
+    cell.style.width = `${this.offsets[columns.right + 1]! - this.offsets[columns.left]!}px`;
+    cell.style.height = anchor ? `${(merge.bottom - merge.top + 1) * this.rowHeight}px` : '';
+    if (anchor) cell.classList.add('svc-grid-cell-merged');
+    else if (merge) cell.classList.add('svc-grid-cell-covered');
     this.options.renderCell(cell, row, column);
   }
 
@@ -574,7 +610,11 @@ export class VirtualGrid {
 
   private move(rows: number, columns: number, extend: boolean): void {
     const from = extend ? this.selection.extent : this.selection.active;
-    const next = { row: from.row + rows, column: from.column + columns };
+    // out of a merge from its edge in the direction of the move
+    const merge = this.mergeAt(from.row, from.column);
+    const row = merge ? (rows > 0 ? merge.bottom : rows < 0 ? merge.top : from.row) : from.row;
+    const column = merge ? (columns > 0 ? merge.right : columns < 0 ? merge.left : from.column) : from.column;
+    const next = { row: row + rows, column: column + columns };
     if (extend) this.select(this.selection.active, next);
     else this.select(next);
   }

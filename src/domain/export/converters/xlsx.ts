@@ -6,7 +6,8 @@ import type { Progress } from './shared.js';
 /**
  * spreadsheet / table → .xlsx (exceljs writes the file): every sheet in order, values, formulas with their
  * computed result (so a reader that does not calculate still shows it), error values, dates, number formats,
- * cell styles (bold, italic, font colour, solid fill, horizontal alignment), column widths and a frozen header row.
+ * cell styles (bold, italic, font colour, solid fill, horizontal alignment), column widths, merged cells and a frozen
+ * header row.
  */
 
 /** Errors Excel knows; `#ERROR!` (a formula that does not parse) is not one of them. */
@@ -75,6 +76,9 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
       applyStyle(target, cell.style, cell.row < sheet.frozenRows);
       progress.step();
     }
+    // after the cells: exceljs writes a value given to a merged cell into the merge's top-left one; the cells a
+    // merge hides are dropped from the file, as Excel itself keeps only the top-left cell of a merge
+    for (const merge of sheet.merges) worksheet.mergeCells(merge.startRow + 1, merge.startColumn + 1, merge.endRow + 1, merge.endColumn + 1);
   });
   if (source.sheets.length === 0) workbook.addWorksheet('Sheet1');
   return new Uint8Array(await workbook.xlsx.writeBuffer());

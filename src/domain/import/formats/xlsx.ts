@@ -8,6 +8,8 @@ import { readZipTexts } from '../zip-guard.js';
 import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
+import { parseA1IfValid } from '../../../model/sheets/a1.js';
+import { areasOverlap, type CellArea } from '../../../model/sheets/sheet-model.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
 // exceljs translates a shared formula to each cell of its range with this helper; its stream reader does not.
@@ -29,9 +31,10 @@ const SHARED_DEPENDENT = '\uE001';
  * way to the reader so that the text says what the attributes did: the first cell's formula is marked
  * `SHARED_MASTER N SHARED_MASTER text`, each other cell's is `SHARED_DEPENDENT N`; toCell slides the first
  * cell's formula to each of the others, as Excel does. Tags are rewritten whole: a chunk's unfinished last tag
- * waits for the next chunk.
+ * waits for the next chunk. On the same pass, the `ref` of each `<mergeCell>` (which the stream reader skips) goes
+ * into `mergeRefs`.
  */
-async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>, mergeRefs: string[]): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   for await (const chunk of chunks) {
@@ -39,12 +42,17 @@ async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>): Asyn
     const open = text.lastIndexOf('<');
     const cut = open >= 0 && !text.includes('>', open) ? open : text.length;
     carry = text.slice(cut);
-    yield markSharedFormulas(text.slice(0, cut));
+    yield markSharedFormulas(text.slice(0, cut), mergeRefs);
   }
-  yield markSharedFormulas(carry + decoder.end());
+  yield markSharedFormulas(carry + decoder.end(), mergeRefs);
 }
 
-function markSharedFormulas(xml: string): string {
+function markSharedFormulas(xml: string, mergeRefs: string[]): string {
+  for (const merge of xml.matchAll(/<mergeCell\b[^>]*?\bref="([^"]{1,40})"/g)) mergeRefs.push(merge[1]!);
+  return markSharedFormulaTags(xml);
+}
+
+function markSharedFormulaTags(xml: string): string {
   return xml.replace(/<f\b([^>]*?)(\/?)>/g, (tag, attributes: string, selfClosing: string) => {
     const group = /\bt="shared"/.test(attributes) ? /\bsi="(\d+)"/.exec(attributes)?.[1] : undefined;
     if (group === undefined) return tag;
@@ -215,6 +223,22 @@ function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: 
   return (formula, row) => inlineDefinitions(formula, { names: defined, tables, row });
 }
 
+/**
+ * A worksheet's `<mergeCell ref>`s as the model's merges: each an A1 range of two cells or more, in the order the
+ * file lists them; malformed ones, and one overlapping a merge before it, are left out.
+ */
+function mergesOf(refs: readonly string[]): CellArea[] {
+  const areas: CellArea[] = [];
+  for (const ref of refs) {
+    const range = parseA1IfValid(ref);
+    if (!range) continue;
+    const { startRow, endRow, startColumn, endColumn } = range;
+    const area = { startRow, endRow, startColumn, endColumn };
+    if (range.sheetName === null && (startRow < endRow || startColumn < endColumn) && !areas.some((other) => areasOverlap(other, area))) areas.push(area);
+  }
+  return areas;
+}
+
 /** exceljs' WorkbookReader hands each worksheet's XML to this method, which sharedFormulaMarks wraps. */
 interface WorksheetParsing {
   _parseWorksheet(chunks: AsyncIterable<Buffer | string>, sheetNo: string): Iterable<unknown>;
@@ -242,7 +266,14 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
-  Object.assign(reader, { _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => parseWorksheet(sharedFormulaMarks(chunks), sheetNo) });
+  const mergeRefsByPart = new Map<string, string[]>();
+  Object.assign(reader, {
+    _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => {
+      const mergeRefs: string[] = [];
+      mergeRefsByPart.set(sheetNo, mergeRefs);
+      return parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo);
+    },
+  });
   let part = '';
   (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
     if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
@@ -269,6 +300,8 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         });
         sink.row(row.number - 1, cells);
       }
+      // the merges follow the rows in the sheet's XML: all read once the rows are
+      sink.merges(mergesOf(mergeRefsByPart.get(part) ?? []));
     }
   } catch (error) {
     if (error instanceof ConversionError) throw error;
