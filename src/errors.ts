@@ -172,6 +172,11 @@ export const Errors = {
   behaviorHistoryUserUnknown: { http: 400, code: 125002, tableCode: 70000 },
   // 1251xx: the kits' newer document calls (docs/CLIENT-KITS.md "Newer calls").
   invalidComposeParams: { http: 400, code: 125100, tableCode: 70000 },
+  // 1262xx: images in spreadsheet cells (docs/SHEETS.md "Images in cells").
+  invalidCellImageParams: { http: 400, code: 126200, tableCode: 70000 },
+  cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
+  cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
+  cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;
