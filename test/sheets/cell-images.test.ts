@@ -98,6 +98,12 @@ for (const database of testDatabases()) {
       expect(stored).toEqual({ bucket: 'images', file_id: 'sheet-1', user_id: 'user-1', width: 8 });
       const values = data<{ values: unknown[][] }>(await svc.call('GET', `/sdk/v2/api/files/sheet-1/sheets/values?range=${encodeURIComponent('Sheet1!B2')}`));
       expect(values.values).toEqual([['Logo']]);
+
+      // the image belongs to the cell: clearing the value keeps it, deleting a row above moves it with the cell
+      expect((await svc.call('POST', '/sdk/v2/api/files/sheet-1/sheets/values', { body: { range: 'Sheet1!B2', resource: { values: [[null]] } } })).status).toBe(200);
+      expect(data(await imagesOf('sheet-1', 'Sheet1', '["B2"]')).images).toEqual([url]);
+      expect((await svc.call('DELETE', '/sdk/v2/api/files/sheet-1/sheets/Sheet1/rows/0')).status).toBe(200);
+      expect(data(await imagesOf('sheet-1', 'Sheet1', '["B1","B2"]')).images).toEqual([url, null]);
     });
 
     it('fetches a srcUrl through the outbound policy; a data: prefix and URL-safe base64 are taken; a new image replaces the old', async () => {
