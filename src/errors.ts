@@ -179,6 +179,11 @@ export const Errors = {
   invalidMergeParams: { http: 400, code: 126100, tableCode: 70000 },
   mergeOutsideSheet: { http: 400, code: 126101, tableCode: 70000 },
   mergeOverlaps: { http: 409, code: 126102, tableCode: 70000 },
+  // 1262xx: images in spreadsheet cells (docs/SHEETS.md "Images in cells").
+  invalidCellImageParams: { http: 400, code: 126200, tableCode: 70000 },
+  cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
+  cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
+  cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -30,6 +30,8 @@ export interface Cell {
   z?: string;
   /** style: bold, italic, text and fill colour, alignment (src/model/sheets/cell-style.ts); absent: the default look */
   s?: CellStyle;
+  /** an image shown in the cell: the guid of an image attachment of the file (docs/SHEETS.md "Images in cells"); absent: none */
+  img?: string;
 }
 
 /**

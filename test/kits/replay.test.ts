@@ -36,6 +36,8 @@ interface ReplayState {
   svc: TestService;
   /** where the import's fileUrl points: a small server answering a .docx */
   documentUrl: string;
+  /** where upload-cell-image's srcUrl points: the same server answering a PNG */
+  imageUrl: string;
   uploadTicket?: { accessToken: string; serverUrl: string; fileFieldKey: string };
   importTaskId?: string;
   legacyImportTaskId?: string;
@@ -225,6 +227,27 @@ const CALLS: KitCall[] = [
           body: ['array', { GUID: 'string', filename: 'string', key: 'string', mimeType: 'string', images: 'bool', url: 'string', audio: 'bool', video: 'bool', width: 'any', height: 'any', size: 'int' }],
         });
         expect(attached.body).toEqual([expect.objectContaining({ filename: 'figures.txt', size: 17, images: false, cellRange: 'Sheet1!B2' })]);
+      },
+    },
+  },
+  {
+    name: 'put an image in a cell',
+    method: 'POST',
+    path: () => 'files/kit-sheet/sheets/upload-cell-image',
+    json: () => ({ sheetName: 'Sheet1', cell: 'C2', base64: png(4, 3).toString('base64') }),
+    answer: { status: 204 },
+  },
+  { name: 'put an image in a cell (srcUrl)', method: 'POST', path: () => 'files/kit-sheet/sheets/upload-cell-image', json: ({ imageUrl }) => ({ sheetName: 'Sheet1', cell: 'D3', srcUrl: imageUrl }), answer: { status: 204 } },
+  {
+    name: 'cell images',
+    method: 'GET',
+    path: () => `files/kit-sheet/sheets/Sheet1/cells-image?cellsPosition=${encodeURIComponent('[{"row":1,"col":2},"A1","D3"]')}`,
+    answer: {
+      status: 200,
+      decode: (body) => {
+        const { images } = decodeKit(body, { images: ['array', 'any'] });
+        expect(images).toEqual([expect.stringMatching(/^\/sdk\/v2\/attachments\//), null, expect.stringMatching(/^\/sdk\/v2\/attachments\//)]);
+        expect(images[0]).not.toBe(images[2]);
       },
     },
   },
@@ -489,9 +512,12 @@ for (const database of testDatabases()) {
     let documentServer: http.Server;
     beforeAll(async () => {
       const document = await docx();
-      documentServer = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(document));
+      documentServer = http.createServer((request, response) =>
+        response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(request.url === '/cell.png' ? png(4, 3) : document),
+      );
       await new Promise<void>((resolve) => documentServer.listen(0, '127.0.0.1', resolve));
       state.documentUrl = `http://127.0.0.1:${(documentServer.address() as AddressInfo).port}/kit.docx`;
+      state.imageUrl = `http://127.0.0.1:${(documentServer.address() as AddressInfo).port}/cell.png`;
       state.svc = await startService(database, { integrator: true, content: FAST_CONTENT, compatHeaderPrefix: 'X-Shimo-' });
     });
     afterAll(async () => {

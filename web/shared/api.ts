@@ -66,6 +66,11 @@ export class ServiceApi {
     return this.withCredentials(src);
   }
 
+  /** The URL to show the attachment `guid` (an image a spreadsheet cell shows) with this user's credentials. */
+  attachmentUrlOf(guid: string): string | undefined {
+    return this.attachmentUrl(`${this.boot.apiBase}/attachments/${guid}`);
+  }
+
   /** Path of a table API route: `/sdk/v2/api/table-api/openapi/v1/{rest}`. */
   tablePath(rest: string): string {
     return `${this.boot.apiBase}/api/table-api/openapi/v1/${rest}`;

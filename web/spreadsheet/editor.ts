@@ -11,6 +11,7 @@ import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { selectionNumbers, StatusBar } from './status-bar.js';
 import { StyleBar } from './style-bar.js';
 import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
+import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type Sheet } from './workbook.js';
 import { observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
@@ -167,6 +168,7 @@ export class SpreadsheetEditor {
       merges: () => this.sheet.merges().map((area) => ({ top: area.startRow, left: area.startColumn, bottom: area.endRow, right: area.endColumn })),
       renderCell: (cell, row, column) => {
         drawValue(cell, this.values, this.sheet, row, column);
+        this.drawImage(cell, row, column);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
       },
       editCell: (host) =>
@@ -217,6 +219,19 @@ export class SpreadsheetEditor {
   }
 
   /** The active sheet (the first one if the active one was deleted meanwhile). */
+  /** A cell's image (docs/SHEETS.md "Images in cells") as a thumbnail fitted to the row's height, before its value. */
+  private drawImage(cell: HTMLElement, row: number, column: number): void {
+    const guid = imageOf(this.sheet.cell(row, column));
+    const src = guid === undefined ? undefined : this.context.api.attachmentUrlOf(guid);
+    if (src === undefined) return;
+    const image = document.createElement('img');
+    image.className = 'svc-sheet-image';
+    image.src = src;
+    image.alt = '';
+    image.draggable = false;
+    cell.prepend(image);
+  }
+
   get sheet(): Sheet {
     const active = this.workbook.byId(this.activeId);
     if (active) return active;

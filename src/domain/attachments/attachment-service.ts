@@ -226,13 +226,29 @@ export class AttachmentService {
    * (checked by the caller), for the user the caller is.
    */
   async attachToCells(auth: RequestAuth, upload: { fileId: string; cellRange: string; filename: string; data: Buffer }): Promise<StoredAttachment> {
-    const user = await this.access.currentUser(auth);
+    return this.storeAs(auth, (await this.access.currentUser(auth)).id, { ...upload, bucket: 'attachments' });
+  }
+
+  /**
+   * Stores an image shown in a spreadsheet cell (`upload-cell-image`, docs/ATTACHMENTS.md "Images in cells") in the
+   * `images` bucket for `userId` (the caller, already authorised): PNG, JPEG, GIF or WebP only (415 / 75002).
+   */
+  async storeCellImage(auth: RequestAuth, userId: string, upload: { fileId: string; data: Buffer }): Promise<StoredAttachment> {
+    return this.storeAs(auth, userId, { ...upload, filename: 'cell-image', cellRange: null, bucket: 'images' });
+  }
+
+  /** Stores a file the service received itself (not through an upload token) as an upload by `userId` would be. */
+  private storeAs(
+    auth: RequestAuth,
+    userId: string,
+    upload: { fileId: string; cellRange: string | null; filename: string; data: Buffer; bucket: Bucket },
+  ): Promise<StoredAttachment> {
     const grant: UploadGrant = {
       appId: auth.app.id,
       fileId: upload.fileId,
-      userId: user.id,
+      userId,
       guid: crypto.randomUUID(),
-      bucket: 'attachments',
+      bucket: upload.bucket,
       maxBytes: this.options.limitBytes,
       filename: displayName(upload.filename),
     };

@@ -1,5 +1,5 @@
 import { errors as undiciErrors, request } from 'undici';
-import { ApiError, Errors } from '../../errors.js';
+import { ApiError, Errors, type ErrorSpec } from '../../errors.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../../net/outbound-policy.js';
 
 const MAX_REDIRECTS = 5;
@@ -11,6 +11,26 @@ function refusedBy(error: unknown): OutboundRefusedError | undefined {
   return undefined;
 }
 
+/** The codes a failed download answers with, and the name of the request field that held the URL (for messages). */
+export interface UrlFetchErrors {
+  field: string;
+  forbidden: ErrorSpec;
+  unreachable: ErrorSpec;
+  timeout: ErrorSpec;
+  tooLarge: ErrorSpec;
+  empty: ErrorSpec;
+}
+
+/** An import's (and a preview's) `fileUrl`. */
+const IMPORT_URL_ERRORS: UrlFetchErrors = {
+  field: 'fileUrl',
+  forbidden: Errors.importUrlForbidden,
+  unreachable: Errors.importUrlUnreachable,
+  timeout: Errors.importUrlTimeout,
+  tooLarge: Errors.importTooLarge,
+  empty: Errors.importCorrupt,
+};
+
 /**
  * Downloads an import's `fileUrl` through the outbound policy (link-local and cloud-metadata addresses never,
  * private ones as the operator allows, checked again at every connection and redirect), within a deadline and
@@ -18,8 +38,18 @@ function refusedBy(error: unknown): OutboundRefusedError | undefined {
  */
 export async function fetchFileUrl(
   raw: string,
-  options: { outbound: OutboundPolicy; limitBytes: number; timeoutMs: number; signal: AbortSignal; onProgress: (fraction: number) => void },
+  options: {
+    outbound: OutboundPolicy;
+    limitBytes: number;
+    timeoutMs: number;
+    signal: AbortSignal;
+    onProgress: (fraction: number) => void;
+    /** default: the import's codes */
+    errors?: UrlFetchErrors;
+  },
 ): Promise<Buffer> {
+  const codes = options.errors ?? IMPORT_URL_ERRORS;
+  const field = codes.field;
   const dispatcher = options.outbound.dispatcher({ connectTimeoutMs: Math.min(options.timeoutMs, 10_000) });
   const deadline = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   try {
@@ -28,18 +58,18 @@ export async function fetchFileUrl(
       const response = await request(url, { method: 'GET', dispatcher, signal: deadline, headers: { accept: '*/*' } });
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof response.headers.location === 'string') {
         await response.body.dump();
-        if (redirects >= MAX_REDIRECTS) throw new ApiError(Errors.importUrlUnreachable, `fileUrl redirects more than ${MAX_REDIRECTS} times`);
+        if (redirects >= MAX_REDIRECTS) throw new ApiError(codes.unreachable, `${field} redirects more than ${MAX_REDIRECTS} times`);
         url = options.outbound.assertUrl(new URL(response.headers.location, url).toString());
         continue;
       }
       if (response.statusCode !== 200) {
         await response.body.dump();
-        throw new ApiError(Errors.importUrlUnreachable, `fileUrl answered HTTP ${response.statusCode}`);
+        throw new ApiError(codes.unreachable, `${field} answered HTTP ${response.statusCode}`);
       }
       const announced = Number(response.headers['content-length']);
       if (Number.isFinite(announced) && announced > options.limitBytes) {
         response.body.destroy();
-        throw new ApiError(Errors.importTooLarge, `the file at fileUrl is ${announced} bytes, more than the import limit of ${options.limitBytes}`);
+        throw new ApiError(codes.tooLarge, `the file at ${field} is ${announced} bytes, more than the limit of ${options.limitBytes}`);
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -47,23 +77,23 @@ export async function fetchFileUrl(
         size += (chunk as Buffer).length;
         if (size > options.limitBytes) {
           response.body.destroy();
-          throw new ApiError(Errors.importTooLarge, `the file at fileUrl is larger than the import limit of ${options.limitBytes} bytes`);
+          throw new ApiError(codes.tooLarge, `the file at ${field} is larger than the limit of ${options.limitBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
         if (announced > 0) options.onProgress(size / announced);
       }
-      if (size === 0) throw new ApiError(Errors.importCorrupt, 'the file at fileUrl is empty');
+      if (size === 0) throw new ApiError(codes.empty, `the file at ${field} is empty`);
       return Buffer.concat(chunks);
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (options.signal.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : error;
     const refused = refusedBy(error);
-    if (refused) throw new ApiError(Errors.importUrlForbidden, `fileUrl is refused: ${refused.message}`);
+    if (refused) throw new ApiError(codes.forbidden, `${field} is refused: ${refused.message}`);
     if (deadline.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-      throw new ApiError(Errors.importUrlTimeout, `fileUrl did not deliver the file within ${Math.round(options.timeoutMs / 1000)} s`);
+      throw new ApiError(codes.timeout, `${field} did not deliver the file within ${Math.round(options.timeoutMs / 1000)} s`);
     }
-    throw new ApiError(Errors.importUrlUnreachable, `fileUrl cannot be fetched: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ApiError(codes.unreachable, `${field} cannot be fetched: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     await dispatcher.close();
   }

@@ -5,7 +5,8 @@ import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
-import type { CellInput, ValueRender } from '../../model/sheets/cells.js';
+import { imageOf, withImage, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
+import { parseCellA1, parseCellPositions } from './cell-positions.js';
 import type { FirstScreen } from '../../model/sheets/first-screen.js';
 import { firstScreen } from './first-screen.js';
 import {
@@ -241,6 +242,36 @@ export class SheetService {
     await this.authorize(auth, fileId, 'editable');
     const { sheet } = findSheet(await this.content.read(auth.app.id, fileId), range.sheetName);
     return formatA1({ ...range, sheetName: sheet.name });
+  }
+
+  /**
+   * Shows an image in one cell (`upload-cell-image`, docs/SHEETS.md "Images in cells"): needs `editable`; the sheet
+   * and the cell are checked before `store` is called with the caller's user id to store the image (as an
+   * attachment of the file) and answer its guid, so that a refused call stores nothing. The cell keeps its value,
+   * format and style; an image it showed before is replaced.
+   */
+  async putCellImage(auth: RequestAuth, fileId: string, sheetName: string, cellText: string, store: (userId: string) => Promise<string>): Promise<void> {
+    const cell = parseCellA1(cellText);
+    if (!cell) throw new ApiError(Errors.invalidCellImageParams, `cell ${JSON.stringify(cellText.slice(0, 40))} is not one cell in A1 (e.g. "B2")`);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    findSheet(await this.content.read(auth.app.id, fileId), sheetName);
+    const guid = await store(actor.userId);
+    await this.exclusive(auth.app.id, fileId, actor, (doc) => {
+      const { sheet } = findSheet(doc, sheetName);
+      sheet.growTo(cell.row + 1, cell.column + 1);
+      sheet.setCell(cell.row, cell.column, withImage(sheet.cell(cell.row, cell.column), guid));
+    });
+  }
+
+  /**
+   * The guid of the image attachment each cell of `cellsPosition` shows (null: none), in the order asked
+   * (`cells-image`): needs `readable`.
+   */
+  async cellImages(auth: RequestAuth, fileId: string, sheetName: string, cellsPosition: string): Promise<Array<string | null>> {
+    const cells = parseCellPositions(cellsPosition);
+    await this.authorize(auth, fileId, 'readable');
+    const { sheet } = findSheet(await this.content.read(auth.app.id, fileId), sheetName);
+    return cells.map(({ row, column }) => imageOf(sheet.cell(row, column)) ?? null);
   }
 
   /** The file must be one of this app's spreadsheets, and the integrator must grant the permission. */

@@ -350,6 +350,8 @@ export function setCellAttributes(doc: Y.Doc, range: A1Range, attrs: Record<stri
   }
   sheet.growTo(area.endRow + 1, area.endColumn + 1);
   return { updatedRange: formatA1({ ...area, sheetName: sheet.name }), updatedCells: cells };
+}
+
 /** `text` as one A1 cell without a sheet name (`B2`), else undefined. */
 function singleCell(text: string): A1Range | undefined {
   const range = parseA1IfValid(text);

@@ -92,6 +92,8 @@ export const KIT_ANSWERS: ReadonlyMap<string, KitAnswer> = new Map<string, KitAn
   [`POST ${API}/files/edit/:fileId/compose-custom`, composedChange],
   [`POST ${API}/cloud-files/:fileId/create`, previewCreated],
   [`POST ${API}/files/:fileId/attach`, attachedToCells],
+  [`POST ${API}/files/:fileId/sheets/upload-cell-image`, write],
+  [`GET ${API}/files/:fileId/sheets/:sheetName/cells-image`, bare],
   ['POST /uploader/token', uploadTickets],
   ['POST /uploader/upload', uploadedAttachment],
 ]);

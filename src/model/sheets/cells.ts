@@ -50,16 +50,31 @@ export function toCell(input: CellInput, stored?: unknown): Cell | null {
   if (input !== null && input !== '') cell = typeof input === 'string' && input.length > 1 && input.startsWith('=') ? { f: input } : { v: input };
   const format = formatOf(stored);
   const style = styleOf(stored);
-  if (format === undefined && style === undefined) return cell;
+  const image = imageOf(stored);
+  if (format === undefined && style === undefined && image === undefined) return cell;
   const kept: Cell = { ...cell };
   if (format !== undefined) kept.z = format;
   if (style !== undefined) kept.s = style;
+  if (image !== undefined) kept.img = image;
   return kept;
 }
 
-/** `cell`, or null when it holds nothing worth storing (no value, formula, format or style). */
+/** `cell`, or null when it holds nothing worth storing (no value, formula, format, style or image). */
 function keptOrNull(cell: Cell): Cell | null {
-  return isEmptyCell(cell) && cell.z === undefined && cell.s === undefined ? null : cell;
+  return isEmptyCell(cell) && cell.z === undefined && cell.s === undefined && cell.img === undefined ? null : cell;
+}
+
+/** The cell showing the image attachment `guid` (null: none), its value, format and style kept; null when nothing is left to store. */
+export function withImage(stored: unknown, guid: string | null): Cell | null {
+  const cell: Cell = isCell(stored) ? { ...stored } : {};
+  if (guid === null) delete cell.img;
+  else cell.img = guid;
+  return keptOrNull(cell);
+}
+
+/** The guid of the image attachment a stored cell shows, undefined for none. */
+export function imageOf(stored: unknown): string | undefined {
+  return isCell(stored) && typeof stored.img === 'string' && stored.img !== '' ? stored.img : undefined;
 }
 
 /** The cell with number format `code` (null or General: none), or null when nothing is left to store. */
@@ -86,5 +101,5 @@ export function formatOf(stored: unknown): string | undefined {
 
 export function sameCell(stored: unknown, next: Cell): boolean {
   if (!isCell(stored)) return false;
-  return stored.v === next.v && stored.f === next.f && stored.z === next.z && sameStyle(styleOf(stored), next.s) && Object.keys(stored).length === Object.keys(next).length;
+  return stored.v === next.v && stored.f === next.f && stored.z === next.z && stored.img === next.img && sameStyle(styleOf(stored), next.s) && Object.keys(stored).length === Object.keys(next).length;
 }

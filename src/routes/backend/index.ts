@@ -3,6 +3,7 @@ import { useBackendEnvelope } from '../../http/envelopes/backend.js';
 import { attachmentRoutes } from './attachments.js';
 import { behaviorHistoryRoutes } from './behavior-histories.js';
 import { cellAttachmentRoutes } from './cell-attachments.js';
+import { cellImageRoutes } from './cell-images.js';
 import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentMarkdownRoutes } from './document-markdown.js';
@@ -42,6 +43,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(documentMarkdownRoutes);
       await api.register(cellAttachmentRoutes);
       await api.register(sheetMergeRoutes);
+      await api.register(cellImageRoutes);
     },
     { prefix: '/api' },
   );
