@@ -109,6 +109,7 @@ export const Errors = {
   // The kits' newer spreadsheet calls (issue 22 point 5; 1260xx: cell attributes).
   cellAttributesInvalid: { http: 400, code: 126001, tableCode: 70000 },
   cellAttributesRangeTooLarge: { http: 400, code: 126002, tableCode: 70000 },
+  sheetMentionNotFound: { http: 404, code: 126003, tableCode: 70001 },
 
   // Comments, discussions and mentions (our own family 74000-74099; docs/CONVERSATIONS.md).
   invalidConversationParams: { http: 400, code: 74000, tableCode: 70000 },

@@ -207,6 +207,24 @@ const CALLS: KitCall[] = [
     path: () => 'files/kit-sheet/judge-table-locked',
     answer: { status: 200, decode: (body) => expect(decodeKit(body, { lockedStatus: 'int' }).lockedStatus).toBe(0) },
   },
+  {
+    name: 'mention position',
+    method: 'GET',
+    path: () => 'files/kit-sheet/sheets/mention-at-position?atGuid=at-sheet',
+    before: async ({ svc }) => {
+      const comment = await svc.call('POST', '/sdk/v2/collab-files/kit-sheet/comments', {
+        body: { selection: { sheet: 'Sheet1', range: 'C2' }, content: [{ type: 'mention', attrs: { id: 'user-1', guid: 'at-sheet' } }] },
+      });
+      expect(comment.status, comment.text).toBe(200);
+    },
+    answer: {
+      status: 200,
+      decode: (body) =>
+        expect(decodeKit(body, { positionInfo: { sheetId: 'string', sheetName: 'string', row: 'int', col: 'int', position: 'string' } }).positionInfo).toEqual(
+          expect.objectContaining({ sheetName: 'Sheet1', row: 1, col: 2, position: 'C2' }),
+        ),
+    },
+  },
   { name: 'merge cells', method: 'POST', path: () => 'files/kit-sheet/sheets/merge-cells', json: () => ({ sheetName: 'Sheet1', cell: 'B2', rowspan: 2, colSpan: 3 }), answer: { status: 204 } },
   {
     name: 'attach a file to cells (Java kit)',

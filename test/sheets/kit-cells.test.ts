@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { storedCells } from './stored-cells.js';
 
 const FILE = 'ledger';
@@ -162,12 +163,51 @@ for (const database of testDatabases()) {
       expect([theirs.status, theirs.body.status]).toEqual([404, 70013]);
     });
 
+    it('mention position: the cell of the comment holding a mention, following structure edits', async () => {
+      const comment = await svc.call('POST', `/sdk/v2/collab-files/${FILE}/comments`, {
+        body: {
+          selection: { sheet: 'Sheet1', range: 'B3:C4' },
+          content: [{ type: 'text', text: 'See ' }, { type: 'mention', attrs: { id: DEFAULT_USER.id, guid: 'at-sheet' } }],
+        },
+      });
+      expect(comment.status, comment.text).toBe(200);
+      const sheetId = sheetModels(await svc.services.content.read(svc.app.id, FILE))[0]!.id;
+      const position = (atGuid: string, fileId = FILE) => svc.call('GET', `/sdk/v2/api/files/${fileId}/sheets/mention-at-position`, { query: { atGuid } });
+
+      const first = await position('at-sheet');
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.data).toEqual({ positionInfo: { sheetId, sheetName: 'Sheet1', row: 2, col: 1, position: 'B3' } });
+
+      // two rows inserted above: the answer follows the cells
+      expect((await svc.call('POST', `${API}/sheets/Sheet1/rows/0`, { query: { count: 2 } })).status).toBe(200);
+      const moved = await position('at-sheet');
+      expect(moved.status, moved.text).toBe(200);
+      expect(moved.body.data.positionInfo).toEqual({ sheetId, sheetName: 'Sheet1', row: 4, col: 1, position: 'B5' });
+
+      // its rows deleted: the mention points nowhere any more
+      expect((await svc.call('DELETE', `${API}/sheets/Sheet1/rows/4`, { query: { count: 2 } })).status).toBe(200);
+
+      const document = await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'letter' } });
+      expect(document.status, document.text).toBe(200);
+      for (const [answer, status, code] of [
+        [await position('at-sheet'), 404, 126003],
+        [await position('at-unknown'), 404, 126003],
+        [await svc.call('GET', `${API}/sheets/mention-at-position`), 400, 72000],
+        [await position('at-sheet', 'letter'), 400, 72010],
+        [await position('at-sheet', 'nobody'), 404, 70013],
+      ] as const) {
+        expect(answer.status, answer.text).toBe(status);
+        expect(answer.body.status, answer.text).toBe(code);
+      }
+    });
+
     it('describes the calls in the OpenAPI document', async () => {
       const paths = (await svc.call('GET', '/openapi.json')).body.paths as Record<string, Record<string, unknown>>;
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/{sheetName}/rows/{index}'] ?? {}).sort()).toEqual(['delete', 'post']);
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/attrs'] ?? {})).toEqual(['post']);
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/locks'] ?? {})).toEqual(['get']);
       expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/judge-table-locked'] ?? {})).toEqual(['get']);
+      expect(Object.keys(paths['/sdk/v2/api/files/{fileId}/sheets/mention-at-position'] ?? {})).toEqual(['get']);
     });
   });
 }

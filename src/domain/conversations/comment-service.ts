@@ -300,6 +300,27 @@ export class CommentService {
     return rows.flatMap((row) => mentionsOf(JSON.parse(row.nodes) as ContentNode[]).map((mention) => ({ ...mention, commentGuid: row.id })));
   }
 
+  /**
+   * mention-at-position: the cells of the thread whose live comment holds the mention `atGuid`, resolved now
+   * (rows and columns inserted or deleted since move them). Only spreadsheets (72010); 126003 when no live comment
+   * of this file holds the mention, or when its cells were deleted.
+   */
+  async mentionCells(auth: RequestAuth, fileId: string, atGuid: string): Promise<{ sheetId: string; sheetName: string; range: string }> {
+    const file = await this.deps.files.get(auth.app.id, fileId);
+    if (file.type !== 'spreadsheet') throw new ApiError(Errors.notASpreadsheet, `file ${fileId} is a ${file.type}, not a spreadsheet`, { fileId, type: file.type });
+    await this.deps.people.authorize(auth, fileId, 'readable');
+    const mention = (await this.mentions(auth.app.id, fileId)).find((candidate) => candidate.atGuid === atGuid);
+    const notFound = (why: string) => new ApiError(Errors.sheetMentionNotFound, `mention ${atGuid} ${why}`, { fileId, atGuid });
+    if (!mention) throw notFound(`is in no comment of spreadsheet ${fileId}`);
+    const comment = await this.comment(auth.app.id, fileId, mention.commentGuid);
+    const [view] = await this.views(auth, fileId, [await this.thread(auth.app.id, fileId, comment.thread_id)]);
+    const selection = view!.selection;
+    if (selection.detached || typeof selection.sheet !== 'string' || typeof selection.sheetId !== 'string' || typeof selection.range !== 'string') {
+      throw notFound('is on cells that were deleted');
+    }
+    return { sheetId: selection.sheetId, sheetName: selection.sheet, range: selection.range };
+  }
+
   // -------------------------------------------------------------------------------------------------
 
   /** Stores a new comment (a reply when `repliedTo` is given) with its events and its sidebar line. */

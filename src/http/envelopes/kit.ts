@@ -86,6 +86,7 @@ export const KIT_ANSWERS: ReadonlyMap<string, KitAnswer> = new Map<string, KitAn
   [`POST ${API}/files/:fileId/sheets/attrs`, bare],
   [`GET ${API}/files/:fileId/sheets/locks`, bare],
   [`GET ${API}/files/:fileId/judge-table-locked`, bare],
+  [`GET ${API}/files/:fileId/sheets/mention-at-position`, bare],
   [`GET ${API}/files/:fileId/documentpro/bookmark_content`, bookmarkContents],
   [`PUT ${API}/files/:fileId/documentpro/bookmark_content`, write],
   [`GET ${API}/files/content/:fileId/r2m`, bare],

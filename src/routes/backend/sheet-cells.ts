@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { MAX_ROWS } from '../../model/sheets/a1.js';
+import { MAX_ROWS, formatA1, parseA1 } from '../../model/sheets/a1.js';
 import { MAX_ATTRIBUTE_CELLS } from '../../domain/sheets/workbook.js';
 import { Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
@@ -126,5 +126,41 @@ export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ok(await app.services.sheets.lockedStatus(callerOf(request), request.params.fileId)),
+  );
+
+  app.get(
+    '/files/:fileId/sheets/mention-at-position',
+    {
+      config: routeConfig,
+      schema: {
+        tags: ['sheets'],
+        summary: 'Where a mention in a comment points',
+        description:
+          'Needs `readable`. The cell of the comment whose content holds the mention `atGuid`: the top-left cell of its ' +
+          'thread\'s range where it is now (rows and columns inserted or deleted since move it). `row` and `col` are zero-based, ' +
+          '`position` the cell in A1. A mention no live comment of this spreadsheet holds, or on cells that were deleted: 126003.',
+        params: FileIdParams,
+        querystring: Type.Object({ atGuid: Type.String({ minLength: 1, maxLength: 128, description: 'the mention\'s guid' }) }),
+        response: {
+          200: BackendOk(
+            Type.Object({
+              positionInfo: Type.Object({
+                sheetId: Type.String(),
+                sheetName: Type.String(),
+                row: Type.Integer({ description: 'zero-based' }),
+                col: Type.Integer({ description: 'zero-based' }),
+                position: Type.String({ description: 'the cell in A1, e.g. B3' }),
+              }),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { sheetId, sheetName, range } = await app.services.comments.mentionCells(callerOf(request), request.params.fileId, request.query.atGuid);
+      const { startRow: row, startColumn: col } = parseA1(range);
+      const position = formatA1({ sheetName: null, startRow: row, endRow: row, startColumn: col, endColumn: col });
+      return ok({ positionInfo: { sheetId, sheetName, row, col, position } });
+    },
   );
 };
