@@ -13,6 +13,7 @@ import type { EditorBoot, EditorFileType, EditorPermissions } from '../../model/
 import { renderEditorPage, renderErrorPage } from './html.js';
 import { pageLanguage } from './languages.js';
 import { loadingScreen, startParams } from './page-options.js';
+import type { OutsideImagesMode } from '../../domain/import/outside-images.js';
 
 /** Messages between the SDK and the page older than this are dropped (the public SDK's default). */
 const DEFAULT_MESSAGE_EXPIRES_MS = 5 * 60 * 1000;
@@ -51,16 +52,32 @@ function messageExpiresOf(value: unknown): number {
 }
 
 /**
+ * Where the page may load images from: the service alone (its attachments; data: and blob: for what the
+ * editor draws itself), so that no image in a document can tell an outside server who reads it (docs/ATTACHMENTS.md
+ * "Outside images"); any http(s) address when the operator allows outside images (SVC_OUTSIDE_IMAGES=allow).
+ * `logo`: the loading screen's logo, which the integrator chose (its origin only).
+ */
+function imageSources(outsideImages: OutsideImagesMode, logo: string | null): string {
+  const sources = ["'self'", 'data:', 'blob:'];
+  if (outsideImages === 'allow') sources.push('https:', 'http:');
+  else if (logo !== null && URL.canParse(logo)) {
+    const { protocol, origin } = new URL(logo);
+    if (protocol === 'http:' || protocol === 'https:') sources.push(origin);
+  }
+  return `img-src ${sources.join(' ')}`;
+}
+
+/**
  * Headers of every editor page, the error page included: never cached (it carries the user's credentials),
  * no referrer leaves it, and only the application's host origins may frame it (`ancestors`, from
  * frameAncestors(app); any origin for an error page whose application is not known).
  */
-function pageHeaders(reply: FastifyReply, ancestors: string): void {
+function pageHeaders(reply: FastifyReply, ancestors: string, images: string): void {
   htmlPageHeaders(reply, [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
+    images,
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
@@ -85,7 +102,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
     if (apiError.spec.http >= 500) request.log.error({ err: error }, 'editor page failed');
     const query = (request.query ?? {}) as Record<string, unknown>;
     const lang = pageLanguage(typeof query.lang === 'string' ? query.lang : undefined, request.headers['accept-language']);
-    pageHeaders(reply, ancestorsOf.get(request) ?? '*');
+    pageHeaders(reply, ancestorsOf.get(request) ?? '*', imageSources(services.config.outsideImages, null));
     return reply
       .status(apiError.spec.http)
       .header('x-request-id', request.id)
@@ -151,7 +168,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
         deviceMode: passed(query.deviceMode),
         userUuid: passed(query.userUuid),
       };
-      pageHeaders(reply, frameAncestors(verified.app));
+      pageHeaders(reply, frameAncestors(verified.app), imageSources(services.config.outsideImages, loading?.logo ?? null));
       return reply.send(renderEditorPage(boot, assets, loading));
     },
   );
