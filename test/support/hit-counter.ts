@@ -9,7 +9,7 @@ export const TINY_PNG = Buffer.from(
 
 /**
  * A listening socket that counts every connection made to it (and the requests on them): the outside address of
- * an image in a document. Each request is answered with TINY_PNG, so a fetch that is allowed succeeds.
+ * an image in a document. Each request is answered with the same bytes (an image, unless told otherwise).
  */
 export interface HitCounter {
   /** `http://127.0.0.1:{port}` */
@@ -20,13 +20,14 @@ export interface HitCounter {
   close(): Promise<void>;
 }
 
-export async function startHitCounter(): Promise<HitCounter> {
+/** `answer`: what each request gets (default TINY_PNG as image/png). */
+export async function startHitCounter(answer: { type: string; body: Buffer } = { type: 'image/png', body: TINY_PNG }): Promise<HitCounter> {
   let connections = 0;
   const requests: string[] = [];
   const server = http.createServer((request, response) => {
     requests.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'image/png', 'content-length': TINY_PNG.length });
-    response.end(TINY_PNG);
+    response.writeHead(200, { 'content-type': answer.type, 'content-length': answer.body.length });
+    response.end(answer.body);
   });
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
