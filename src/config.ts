@@ -45,6 +45,8 @@ export interface Config {
   outbound: { allowPrivateNetworks: boolean };
   /** `store`: outside images in content are fetched once and become attachments; `allow`: browsers load them (docs/ATTACHMENTS.md "Outside images"). */
   outsideImages: OutsideImagesMode;
+  /** How long an editor session ticket lives before the page renews it, ms (docs/SDK.md "Sessions without tokens in URLs"). */
+  editorSessionTtlMs: number;
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
   /** Import (docs/IMPORT-EXPORT.md). */
@@ -212,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     soffice: findSoffice(env.PATH ?? ''),
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
     outsideImages: choice(env, 'SVC_OUTSIDE_IMAGES', ['store', 'allow'], 'store'),
+    editorSessionTtlMs: integer(env, 'SVC_EDITOR_SESSION_TTL_SECONDS', 600, 10, 86_400) * 1000,
   };
 }

@@ -34,6 +34,7 @@ import { TaskEngine } from './tasks/task-engine.js';
 import { PreviewService } from './domain/preview/preview-service.js';
 import { ImportService } from './domain/import/import-service.js';
 import { OutsideImages } from './domain/import/outside-images.js';
+import { SessionTickets } from './auth/session-tickets.js';
 import { WorkerPool } from './domain/conversion/worker-pool.js';
 import { CONVERT_WORKER } from './domain/export/convert.js';
 import { ExportService } from './domain/export/export-service.js';
@@ -86,6 +87,8 @@ export interface Services {
   mentionSuggestions: MentionSuggestionService;
   /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
   attachments: AttachmentService;
+  /** editor session tickets: what an editor page holds instead of the integrator's token and signature (docs/SDK.md) */
+  sessionTickets: SessionTickets;
   /** outside image addresses in content fetched once and stored as attachments (docs/ATTACHMENTS.md "Outside images") */
   outsideImages: OutsideImages;
   /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
@@ -197,6 +200,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
     attachments,
     outsideImages,
+    sessionTickets: new SessionTickets(storage, config.editorSessionTtlMs),
     tasks,
     imports,
     exports,

@@ -121,7 +121,9 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
           'The page the JS SDK opens in its iframe (README "Editors and the JS SDK"). Answers HTML, not an envelope: the editor of the ' +
           "file's kind, or an error page carrying the code (401 signature/token, 403 no `readable`, 404 unknown file, 400 / 40000 " +
           'an `smParams` or `loadingOptions` the page cannot take: see docs/SDK.md). ' +
-          'Sends Cache-Control: no-store, Referrer-Policy: no-referrer and a frame-ancestors policy.',
+          'Sends Cache-Control: no-store, Referrer-Policy: no-referrer and a frame-ancestors policy. The page carries neither the ' +
+          'token nor the signature: it holds a short-lived editor session ticket instead (docs/SDK.md "Sessions without tokens in ' +
+          'URLs") and removes both from its address as it loads.',
         params: Type.Object({ fileId: Type.String({ pattern: FILE_ID_PATTERN }) }),
         querystring: PageQuery,
         produces: ['text/html'],
@@ -160,7 +162,14 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
         lang,
         user: { id: user.id, name: user.name, avatar: user.avatar ?? '' },
         permissions,
-        credentials: { signature: passed(query.signature) ?? '', token },
+        session: await services.sessionTickets.issue({
+          appId: verified.app.id,
+          fileId: file.fileId,
+          userId: user.id,
+          token,
+          claims: verified.claims,
+          signatureExpiresAt: verified.claims.exp! * 1000,
+        }),
         channel: channelOf(query.uuid),
         messageExpires: messageExpiresOf(query.messageExpires),
         apiBase: '/sdk/v2',
