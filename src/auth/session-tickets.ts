@@ -3,7 +3,7 @@ import { ApiError, Errors } from '../errors.js';
 import type { App } from '../apps/app.js';
 import type { Storage } from '../storage/database.js';
 import type { RequestAuth } from './request-auth.js';
-import { assertAppValid, type SignatureClaims } from './signature.js';
+import { assertAppValid, CLOCK_TOLERANCE_SECONDS, type SignatureClaims } from './signature.js';
 
 /**
  * Editor session tickets (docs/SDK.md "Sessions without tokens in URLs"). The editor page exchanges the
@@ -49,6 +49,11 @@ export interface IssuedTicket {
 
 function hashOf(ticket: string): string {
   return crypto.createHash('sha256').update(ticket).digest('hex');
+}
+
+/** Until when a verified signature is accepted (its `exp`, plus the clock tolerance the service allows), ms. */
+export function signatureExpiry(claims: SignatureClaims): number {
+  return ((claims.exp ?? 0) + CLOCK_TOLERANCE_SECONDS) * 1000;
 }
 
 /** Whether `value` has the shape of a ticket (checked before any lookup). */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RENEWED_GRACE_MS, SESSION_HEADER } from '../../auth/session-tickets.js';
+import { RENEWED_GRACE_MS, SESSION_HEADER, signatureExpiry } from '../../auth/session-tickets.js';
 import { ApiError, Errors, isApiError, type ErrorSpec } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { absentBodyAsEmptyObject } from '../../http/empty-body.js';
@@ -63,8 +63,7 @@ export const editorSessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return ok(await services.sessionTickets.renew(ticket, await services.sessionTickets.resolve(ticket)));
       }
       if (auth.token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send X-Svc-Token');
-      const exp = auth.claims.exp ?? 0;
-      return ok(await services.sessionTickets.issue({ appId: auth.app.id, fileId, userId, token: auth.token, claims: auth.claims, signatureExpiresAt: exp * 1000 }));
+      return ok(await services.sessionTickets.issue({ appId: auth.app.id, fileId, userId, token: auth.token, claims: auth.claims, signatureExpiresAt: signatureExpiry(auth.claims) }));
     },
   );
 };

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { htmlPageHeaders } from '../../http/html-page.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { signatureExpiry } from '../../auth/session-tickets.js';
 import { verifySignature } from '../../auth/signature.js';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
 import { ApiError, Errors } from '../../errors.js';
@@ -168,7 +169,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
           userId: user.id,
           token,
           claims: verified.claims,
-          signatureExpiresAt: verified.claims.exp! * 1000,
+          signatureExpiresAt: signatureExpiry(verified.claims),
         }),
         channel: channelOf(query.uuid),
         messageExpires: messageExpiresOf(query.messageExpires),
