@@ -69,7 +69,7 @@ export class ConversationPanel<Selection, Resolved extends { detached: boolean }
 
   constructor(
     private readonly context: EditorContext,
-    private readonly panels: PanelHost,
+    private readonly panels: Pick<PanelHost, 'show' | 'hide'>,
     private readonly anchors: CommentAnchors<Selection, Resolved>,
     permissions?: LivePermissions,
   ) {
