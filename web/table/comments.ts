@@ -121,6 +121,8 @@ export class TableComments {
   ) {
     this.anchors = new TableAnchors(grid);
     this.panel = new ConversationPanel(context, { show: () => this.open(), hide: () => this.close() }, this.anchors);
+    // the side panel's frame is the region named Comments; the panel inside it needs no second name
+    this.panel.element.removeAttribute('aria-label');
   }
 
   /** Shows the panel in the side area (the toolbar's Comment). */
