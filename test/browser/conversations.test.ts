@@ -67,6 +67,7 @@ async function converse(fileId: string, { page, frame }: Opened, options: { anch
   await page.keyboard.type('@Bo');
   const bob = panel.getByRole('option', { name: 'Bob' });
   await poll(() => bob.getAttribute('aria-selected')).toBe('true');
+  await page.screenshot({ path: options.screenshot.replace('.png', '-mention.png') });
   await page.keyboard.press('Enter');
   await page.keyboard.type('first line');
   await page.keyboard.press('Shift+Enter');
