@@ -117,26 +117,18 @@ async function converse(fileId: string, { page, frame }: Opened, options: { anch
 }
 
 describe('one conversation panel in every editor (browser)', () => {
-  it('document: a comment on selected text; the text is highlighted', async () => {
-    await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: 'doc-1' } });
-    const opened = await open('doc-1', 'document');
+  it.each([
+    { kind: 'document', fileId: 'doc-1', text: 'The budget needs review', word: 'budget', shot: 'conversation-document' },
+    { kind: 'documentPro', fileId: 'pro-1', text: 'Quarterly plan', word: 'plan', shot: 'conversation-document-pro' },
+  ])('$kind: a comment on selected text; the text is highlighted', async ({ kind, fileId, text, word, shot }) => {
+    await svc.call('POST', '/sdk/v2/api/files', { body: { type: kind, fileId } });
+    const opened = await open(fileId, kind);
     await opened.frame.locator('.ProseMirror').click();
-    await opened.page.keyboard.type('The budget needs review');
+    await opened.page.keyboard.type(text);
     await opened.frame.getByRole('button', { name: 'Comments' }).click();
-    await selectWord(opened.frame, 'budget');
+    await selectWord(opened.frame, word);
     const highlight = opened.frame.locator('.ProseMirror .svc-comment-anchor');
-    await converse('doc-1', opened, { anchor: { quote: 'budget' }, marked: async () => (await highlight.count()) === 1, screenshot: '/tmp/shots/conversation-document.png' });
-  }, TEST_TIMEOUT_MS);
-
-  it('documentPro: the same panel beside the pages', async () => {
-    await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-1' } });
-    const opened = await open('pro-1', 'documentPro');
-    await opened.frame.locator('.ProseMirror').click();
-    await opened.page.keyboard.type('Quarterly plan');
-    await opened.frame.getByRole('button', { name: 'Comments' }).click();
-    await selectWord(opened.frame, 'plan');
-    const highlight = opened.frame.locator('.ProseMirror .svc-comment-anchor');
-    await converse('pro-1', opened, { anchor: { quote: 'plan' }, marked: async () => (await highlight.count()) === 1, screenshot: '/tmp/shots/conversation-document-pro.png' });
+    await converse(fileId, opened, { anchor: { quote: word }, marked: async () => (await highlight.count()) === 1, screenshot: `/tmp/shots/${shot}.png` });
   }, TEST_TIMEOUT_MS);
 
   it('spreadsheet: a comment on the selected cells, marked with a corner; files are offered in the same @ list', async () => {
