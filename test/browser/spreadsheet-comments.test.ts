@@ -53,5 +53,5 @@ describe('spreadsheet cell comments in a browser', () => {
     // threads elsewhere stay listed, no longer as the ones on the active cell
     await expect.poll(() => panel.locator('.svc-thread-here').count()).toBe(0);
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });
