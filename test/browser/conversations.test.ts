@@ -42,9 +42,9 @@ afterEach(async () => {
   await svc.close();
 });
 
-async function open(fileId: string, fileType: string): Promise<Opened> {
+async function open(fileId: string, fileType: string, lang: 'en' | 'zh-CN' = 'en'): Promise<Opened> {
   const page = await context.newPage();
-  expect(await openInHost(page, host.url, { fileId, token: 'user-token', signature: await svc.sign(), lang: 'en' })).toMatchObject({ ok: true, fileType });
+  expect(await openInHost(page, host.url, { fileId, token: 'user-token', signature: await svc.sign(), lang })).toMatchObject({ ok: true, fileType });
   return { page, frame: page.frameLocator('iframe') };
 }
 
@@ -204,5 +204,29 @@ describe('one conversation panel in every editor (browser)', () => {
     await poll(async () => ((await task.getAttribute('class')) ?? '').includes('svc-table-row-commented')).toBe(true);
     const [onRow] = await threads('base-1');
     expect(Object.keys(onRow!.selection).sort()).toEqual(['detached', 'rowGuid', 'tableGuid']);
+  }, TEST_TIMEOUT_MS);
+
+  it('in Chinese, by keyboard alone: the panel speaks the page\'s language, Comment and the box are reached with Tab, the focus is visible', async () => {
+    await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'presentation', fileId: 'deck-zh' } });
+    const { page, frame } = await open('deck-zh', 'presentation', 'zh-CN');
+    await frame.getByRole('button', { name: '评论', exact: true }).first().click();
+    const panel = frame.getByRole('region', { name: '评论' });
+    const comment = panel.getByRole('button', { name: '评论', exact: true });
+    await poll(() => comment.isEnabled()).toBe(true);
+    // from the panel's close button, Tab reaches Comment; Enter opens the box on the open slide
+    await frame.getByRole('button', { name: '关闭面板' }).focus();
+    await page.keyboard.press('Tab');
+    await poll(() => comment.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await comment.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    const box = panel.getByRole('textbox', { name: '写评论…' });
+    await poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await panel.locator('.svc-comment-draft .svc-thread-quote').textContent()).toBe('第 1 张幻灯片');
+    expect(await box.getAttribute('title')).toBe('回车发送，Shift+回车换行，输入 @ 提及他人或文件');
+    await page.keyboard.type('标题再大一点');
+    await page.keyboard.press('Enter');
+    await poll(() => panel.locator('.svc-comment-body').textContent()).toBe('标题再大一点');
+    expect(await panel.getByRole('button', { name: '解决' }).count()).toBe(1);
+    expect(await frame.locator('.svc-slide-comments').first().getAttribute('aria-label')).toBe('1 条未解决的评论');
   }, TEST_TIMEOUT_MS);
 });

@@ -111,5 +111,5 @@ describe('comments panel in a browser', () => {
         await bob.close();
       }
     });
-  });
+  }, 120_000);
 });
