@@ -142,6 +142,7 @@ class TableEditor {
     }
     await this.showTable(first);
     this.context.bridge.registerMethods({
+      ...this.comments.panel.methods(),
       getTitle: () => shell.title,
       getActiveTableGuid: () => this.table?.guid,
       getSelectedRowGuids: () => this.selectedRows().map((row) => row.guid),
