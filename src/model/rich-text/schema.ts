@@ -1,4 +1,4 @@
-import { getSchema } from '@tiptap/core';
+import { getSchema, getTextSerializersFromSchema } from '@tiptap/core';
 import { Node as SchemaNode, type NodeType } from '@tiptap/pm/model';
 import * as Y from 'yjs';
 import { documentExtensions } from './extensions.js';
@@ -48,23 +48,20 @@ export function isLeafNode(nodeName: string): boolean {
   return leafNodes.has(nodeName);
 }
 
+/** Each leaf's plain-text form, as its extension's renderText writes it (a hard break `\n`, a mention `@label`). */
+const textSerializers = getTextSerializersFromSchema(richTextSchema);
+
 /**
- * What a leaf reads as in plain text: a hard break a line break, a user mention `@label`, a file mention the
- * file's name, a date mention its date, images and rules nothing.
+ * What a leaf reads as in plain text: its extension's renderText (src/model/rich-text/nodes/, Tiptap's own for
+ * hard breaks and user mentions), so the editor's copied text and the server's plain text are one definition;
+ * a leaf without one (images, rules, page breaks inside a line) reads as nothing.
  */
 export function leafText(element: Y.XmlElement): string {
-  switch (element.nodeName) {
-    case 'hardBreak':
-      return '\n';
-    case 'mention':
-      return `@${String(element.getAttribute('label') ?? element.getAttribute('id') ?? '')}`;
-    case 'fileMention':
-      return String(element.getAttribute('label') ?? element.getAttribute('fileId') ?? '');
-    case 'dateMention':
-      return String(element.getAttribute('date') ?? '');
-    default:
-      return '';
-  }
+  const type = richTextSchema.nodes[element.nodeName];
+  const serialize = textSerializers[element.nodeName];
+  if (!type || !serialize) return '';
+  const node = type.create(element.getAttributes());
+  return serialize({ node, pos: 0, parent: node, index: 0, range: { from: 0, to: node.nodeSize } });
 }
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */
