@@ -57,11 +57,22 @@ const textSerializers = getTextSerializersFromSchema(richTextSchema);
  * a leaf without one (images, rules, page breaks inside a line) reads as nothing.
  */
 export function leafText(element: Y.XmlElement): string {
-  const type = richTextSchema.nodes[element.nodeName];
-  const serialize = textSerializers[element.nodeName];
+  return leafTextOf(element.nodeName, element.getAttributes());
+}
+
+function leafTextOf(name: string, attrs: Record<string, unknown> | undefined): string {
+  const type = richTextSchema.nodes[name];
+  const serialize = textSerializers[name];
   if (!type || !serialize) return '';
-  const node = type.create(element.getAttributes());
+  const node = type.create(attrs);
   return serialize({ node, pos: 0, parent: node, index: 0, range: { from: 0, to: node.nodeSize } });
+}
+
+/** The plain text of a node in ProseMirror JSON: text as is, leaves by their renderText, containers their children's. */
+export function nodeText(node: ProseMirrorNode): string {
+  if (node.text !== undefined) return node.text;
+  if (node.content) return node.content.map(nodeText).join('');
+  return leafTextOf(node.type, node.attrs);
 }
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */
