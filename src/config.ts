@@ -3,6 +3,7 @@ import { DEFAULT_HISTORY_SNAPSHOTS, type ContentOptions } from './domain/content
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/conversion/libreoffice.js';
 import type { ImportConfig } from './domain/import/import-service.js';
+import type { OutsideImagesMode } from './domain/import/outside-images.js';
 import type { TaskConfig } from './tasks/task-engine.js';
 
 /**
@@ -42,6 +43,10 @@ export interface Config {
   redisNamespace: string;
   /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
   outbound: { allowPrivateNetworks: boolean };
+  /** `store`: outside images in content are fetched once and become attachments; `allow`: browsers load them (docs/ATTACHMENTS.md "Outside images"). */
+  outsideImages: OutsideImagesMode;
+  /** How long an editor session ticket lives before the page renews it, ms (docs/SDK.md "Sessions without tokens in URLs"). */
+  editorSessionTtlMs: number;
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
   /** Import (docs/IMPORT-EXPORT.md). */
@@ -208,5 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     soffice: findSoffice(env.PATH ?? ''),
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
+    outsideImages: choice(env, 'SVC_OUTSIDE_IMAGES', ['store', 'allow'], 'store'),
+    editorSessionTtlMs: integer(env, 'SVC_EDITOR_SESSION_TTL_SECONDS', 600, 10, 86_400) * 1000,
   };
 }

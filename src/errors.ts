@@ -185,6 +185,9 @@ export const Errors = {
   cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
   cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
   cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
+  // 1271xx: editor sessions (docs/SDK.md "Sessions without tokens in URLs").
+  sessionTicketInvalid: { http: 401, code: 127100, tableCode: 'unauthorized' },
+  sessionOtherFile: { http: 403, code: 127101, tableCode: 20000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

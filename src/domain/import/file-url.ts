@@ -31,6 +31,16 @@ const IMPORT_URL_ERRORS: UrlFetchErrors = {
   empty: Errors.importCorrupt,
 };
 
+/** How an image address that cannot be fetched is answered (a cell image's `srcUrl`, docs/ERRORS.md 1262xx). */
+export const IMAGE_URL_ERRORS: UrlFetchErrors = {
+  field: 'srcUrl',
+  forbidden: Errors.cellImageUrlForbidden,
+  unreachable: Errors.cellImageUrlUnreachable,
+  timeout: Errors.cellImageUrlTimeout,
+  tooLarge: Errors.attachmentTooLarge,
+  empty: Errors.invalidAttachmentParams,
+};
+
 /**
  * Downloads an import's `fileUrl` through the outbound policy (link-local and cloud-metadata addresses never,
  * private ones as the operator allows, checked again at every connection and redirect), within a deadline and
