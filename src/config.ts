@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS } from './auth/signature.js';
 import { DEFAULT_HISTORY_SNAPSHOTS, type ContentOptions } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/conversion/libreoffice.js';
@@ -17,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   logLevel: string;
+  /** Latest `exp` a (non-licence) signature may carry, in seconds from now; licence signatures stay at 4 minutes. */
+  signatureMaxLifetimeSeconds: number;
   /** Largest accepted request body, in bytes (JSON bodies). */
   bodyLimitBytes: number;
   /** Default per-application request budget per second on the backend routes. */
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     logLevel: env.LOG_LEVEL || 'info',
+    signatureMaxLifetimeSeconds: integer(env, 'SVC_SIGNATURE_MAX_LIFETIME_HOURS', DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS / 3600, 1, 24 * 366) * 3600,
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
     compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),

@@ -185,6 +185,13 @@ export const Errors = {
   cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
   cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
   cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
+  // 1270xx: trust (issue 27): faults survived, input refused cleanly (docs/ERRORS.md).
+  /** a signature whose `exp` lies further ahead than SVC_SIGNATURE_MAX_LIFETIME_HOURS */
+  signatureLifetimeTooLong: { http: 401, code: 127001, tableCode: 'unauthorized' },
+  /** the database does not answer (connection cut, refused or too slow): retry later, nothing was written */
+  databaseUnavailable: { http: 503, code: 127002, tableCode: 10000 },
+  /** a NUL or other control character in a path, query or JSON body */
+  controlCharacterRefused: { http: 400, code: 127003, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

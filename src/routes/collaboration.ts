@@ -37,7 +37,10 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
   }
   if (!fileIdRule.test(fileId)) throw new ApiError(Errors.invalidRequest, 'fileId must be 1-64 characters without white space, control characters, / \\ ? # %');
   const { services } = app;
-  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), { license: false });
+  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), {
+    license: false,
+    maxLifetimeSeconds: services.config.signatureMaxLifetimeSeconds,
+  });
   const token = credential(request, url, 'x-svc-token', 'token');
   if (token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send ?token= (or X-Svc-Token)');
   const appId = verified.app.id;
