@@ -4,6 +4,7 @@ import { DEFAULT_HISTORY_SNAPSHOTS, type ContentOptions } from './domain/content
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/conversion/libreoffice.js';
 import type { ImportConfig } from './domain/import/import-service.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './storage/database.js';
 import type { TaskConfig } from './tasks/task-engine.js';
 
 /**
@@ -17,6 +18,8 @@ export interface Config {
   /** unset: SQLite in dataDir; `postgres://…`: PostgreSQL */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL: longest wait for a connection (and for a health check's round trip), ms. */
+  databaseTimeoutMs: number;
   logLevel: string;
   /** Latest `exp` a (non-licence) signature may carry, in seconds from now; licence signatures stay at 4 minutes. */
   signatureMaxLifetimeSeconds: number;
@@ -158,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
+    databaseTimeoutMs: integer(env, 'SVC_DATABASE_TIMEOUT_MS', DEFAULT_CONNECT_TIMEOUT_MS, 100, 600_000),
     logLevel: env.LOG_LEVEL || 'info',
     signatureMaxLifetimeSeconds: integer(env, 'SVC_SIGNATURE_MAX_LIFETIME_HOURS', DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS / 3600, 1, 24 * 366) * 3600,
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
