@@ -190,6 +190,8 @@ export const Errors = {
   signatureLifetimeTooLong: { http: 401, code: 127001, tableCode: 'unauthorized' },
   /** the database does not answer (connection cut, refused or too slow): retry later, nothing was written */
   databaseUnavailable: { http: 503, code: 127002, tableCode: 10000 },
+  /** a collaboration socket beyond SVC_COLLAB_SOCKETS_PER_USER or _PER_FILE: the socket is closed with 4429 and this code in its reason */
+  collaborationSocketLimit: { http: 429, code: 127004, tableCode: 42900 },
   /** a NUL or other control character in a path, query or JSON body */
   controlCharacterRefused: { http: 400, code: 127003, tableCode: 70000 },
 } as const satisfies Record<string, ErrorSpec>;
