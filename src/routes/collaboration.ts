@@ -43,7 +43,11 @@ function fileIdOf(rawFileId: string): string {
  * or the usual headers). Editor pages authenticate in their first message instead (admitOnFirstMessage).
  */
 async function requestAuth(app: FastifyInstance, request: IncomingMessage, url: URL): Promise<RequestAuth> {
-  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => app.services.apps.find(id), { license: false });
+  const { services } = app;
+  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), {
+    license: false,
+    maxLifetimeSeconds: services.config.signatureMaxLifetimeSeconds,
+  });
   const token = credential(request, url, 'x-svc-token', 'token');
   if (token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send ?token= (or X-Svc-Token)');
   return { app: verified.app, claims: verified.claims, token };
@@ -152,6 +156,36 @@ async function closeSockets(sockets: WebSocketServer): Promise<void> {
   clearTimeout(cut);
 }
 
+/** Close code of a socket beyond the caps (4000 + the HTTP status it would be: too many requests). */
+export const SOCKET_LIMIT_CLOSE_CODE = 4429;
+
+/**
+ * Open collaboration sockets of this process, per user of an application and per file: one token opening a
+ * thousand sockets on one file would otherwise hold a thousand sessions' memory and broadcasts.
+ */
+class SocketCounts {
+  private readonly counts = new Map<string, number>();
+
+  /** Why one more socket would exceed `limit` for each key, or undefined: then it is counted until `release`. */
+  take(keys: Array<{ key: string; limit: number; what: string }>): { refusal: string } | { release: () => void } {
+    const full = keys.find(({ key, limit }) => (this.counts.get(key) ?? 0) >= limit);
+    if (full) return { refusal: `${Errors.collaborationSocketLimit.code}: more than ${full.limit} collaboration sockets ${full.what}` };
+    for (const { key } of keys) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const { key } of keys) {
+          const left = (this.counts.get(key) ?? 1) - 1;
+          if (left === 0) this.counts.delete(key);
+          else this.counts.set(key, left);
+        }
+      },
+    };
+  }
+}
+
 function refuse(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify({ status: error.spec.code, message: error.message, data: error.details ?? null });
   const reason = STATUS_CODES[error.spec.http] ?? 'Error';
@@ -168,6 +202,8 @@ function refuse(socket: Duplex, error: ApiError): void {
 export const collaborationEndpoint: FastifyPluginAsync = fp(
   async (app) => {
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    const counts = new SocketCounts();
+    const limits = app.services.config.collaborationSockets;
     app.services.content.setLogger(app.log.child({ component: 'content' }));
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -193,7 +229,16 @@ export const collaborationEndpoint: FastifyPluginAsync = fp(
       }
       requestAuth(app, request, url).then((auth) => admit(app, auth, fileId)).then(
         (context) => {
-          sockets.handleUpgrade(request, socket, head, (websocket) => app.services.content.handleConnection(websocket, request, context));
+          const taken = counts.take([
+            { key: `user:${context.appId}:${context.actor.userId}`, limit: limits.perUser, what: 'per user (SVC_COLLAB_SOCKETS_PER_USER)' },
+            { key: `file:${context.appId}:${context.fileId}`, limit: limits.perFile, what: 'per file (SVC_COLLAB_SOCKETS_PER_FILE)' },
+          ]);
+          if ('release' in taken) socket.once('close', taken.release);
+          sockets.handleUpgrade(request, socket, head, (websocket) => {
+            // refused after the upgrade, so that the editor reads why in the close reason (a refused upgrade is opaque to a page)
+            if ('refusal' in taken) websocket.close(SOCKET_LIMIT_CLOSE_CODE, taken.refusal);
+            else app.services.content.handleConnection(websocket, request, context);
+          });
         },
         (error: unknown) => {
           if (!isApiError(error)) app.log.error({ err: error }, 'collaboration upgrade failed');

@@ -28,6 +28,7 @@ export interface Database {
   conversation_activity: ConversationActivityTable;
   attachments: AttachmentsTable;
   tasks: TasksTable;
+  process_instances: ProcessInstancesTable;
   task_blobs: TaskBlobsTable;
   export_files: ExportFilesTable;
   behavior_histories: BehaviorHistoriesTable;
@@ -334,6 +335,15 @@ export interface AttachmentsTable {
 }
 
 /** An asynchronous task (docs/TASKS.md): import, export, preview cache. */
+/** A running process that runs tasks: the owner named in the leases it takes (migration 0015). */
+export interface ProcessInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface TasksTable {
   id: string;
   app_id: string;

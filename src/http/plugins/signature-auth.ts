@@ -32,6 +32,7 @@ export const signatureAuth = fp(
       }
       const verified = await verifySignature(credential(request, 'x-svc-signature', 'signature'), (id) => app.services.apps.find(id), {
         license: requirement === 'license',
+        maxLifetimeSeconds: app.services.config.signatureMaxLifetimeSeconds,
       });
       const token = credential(request, 'x-svc-token', 'token');
       if (requirement === 'user' && token === undefined) {

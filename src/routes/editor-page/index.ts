@@ -136,7 +136,10 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
       // the query's own refusals come first: they are the link's fault, whoever the user is
       const smParams = startParams(query.smParams);
       const loading = loadingScreen(query.loadingEffect, query.loadingOptions);
-      const verified = await verifySignature(passed(query.signature) ?? undefined, (id) => services.apps.find(id), { license: false });
+      const verified = await verifySignature(passed(query.signature) ?? undefined, (id) => services.apps.find(id), {
+        license: false,
+        maxLifetimeSeconds: services.config.signatureMaxLifetimeSeconds,
+      });
       ancestorsOf.set(request, frameAncestors(verified.app));
       const token = passed(query.token);
       if (token === null) throw new ApiError(Errors.tokenMissing, 'user token missing: the page needs ?token=');
