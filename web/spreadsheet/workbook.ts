@@ -2,10 +2,12 @@ import * as Y from 'yjs';
 import { sheetsOf, type Cell } from '../../src/model/content.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
 import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
+import { formatOf, imageOf, invalidInput, isEmptyCell, toCell, withFormat, withImage, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
+import { fillLine, type FillDirection } from '../../src/model/sheets/fill.js';
+import { copyFormula } from '../../src/model/sheets/formula-copy.js';
 import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
-import { appendSheet, applyStructureEdit, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
+import { appendSheet, applyStructureEdit, areasOverlap, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { CellRange } from '../shared/grid/grid.js';
 
 /**
@@ -29,7 +31,7 @@ export interface SheetSummary {
 /** A refused edit, with a key of the editor's messages so the page can say why. */
 export class WorkbookError extends Error {
   constructor(
-    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge',
+    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge' | 'fillTooLarge',
     message: string,
   ) {
     super(message);
@@ -87,13 +89,17 @@ export class Workbook {
     return isEmptyCell(value) ? undefined : value;
   }
 
-  /** What the formula bar shows: the formula, else the value as typed (a date as a date, which reads back the same). */
+  /**
+   * What the formula bar shows: the formula, else the value as typed (a date as a date, text that would read as
+   * something else after a `'`), which reads back the same.
+   */
   input(sheet: Sheet, row: number, column: number): string {
     const cell = this.cell(sheet, row, column);
     if (!cell) return '';
     if (typeof cell.f === 'string' && cell.f !== '') return cell.f;
     if (typeof cell.v === 'boolean') return cell.v ? 'TRUE' : 'FALSE';
     if (typeof cell.v === 'number' && isDateFormat(cell.z)) return formatNumber(cell.v, dateFormatFor(cell.v));
+    if (typeof cell.v === 'string') return typedText(cell.v);
     return cell.v === undefined || cell.v === null ? '' : String(cell.v);
   }
 
@@ -128,7 +134,7 @@ export class Workbook {
   }
 
   /** Rewrites every cell of `range` as `next` makes it, in one change; cells `next` leaves as they were are not touched. */
-  private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge', next: (stored: unknown) => Cell | null): void {
+  private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge' | 'fillTooLarge', next: (stored: unknown) => Cell | null): void {
     const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
     if (size > MAX_FORMATTED_CELLS) throw new WorkbookError(tooLarge, `at most ${MAX_FORMATTED_CELLS} cells are formatted at once, not ${size}`);
     this.change(() => {
@@ -158,9 +164,7 @@ export class Workbook {
   setBlock(sheet: Sheet, row: number, column: number, block: readonly (readonly string[])[]): void {
     const height = block.length;
     const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
-    if (row + height > MAX_ROWS || column + width > MAX_COLUMNS) {
-      throw new WorkbookError('tooLarge', `${height} × ${width} cells at row ${row + 1} pass the sheet's limits (${MAX_ROWS} rows, ${MAX_COLUMNS} columns)`);
-    }
+    this.checkFits(row, column, height, width);
     const inputs = block.map((line) => line.map(parseTyped));
     for (const line of inputs) {
       for (const { input } of line) {
@@ -179,6 +183,92 @@ export class Workbook {
       );
       sheet.growTo(row + height, column + width);
     });
+  }
+
+  /** The stored cells of `range` row by row (undefined where nothing is stored, images left behind): what a copy takes. */
+  cellsOf(sheet: Sheet, range: CellRange): Array<Array<Cell | undefined>> {
+    const rows: Array<Array<Cell | undefined>> = [];
+    for (let row = range.top; row <= range.bottom; row++) {
+      const line: Array<Cell | undefined> = [];
+      for (let column = range.left; column <= range.right; column++) {
+        const stored = sheet.cell(row, column);
+        const cell = stored === undefined ? undefined : { ...stored };
+        delete cell?.img;
+        line.push(cell);
+      }
+      rows.push(line);
+    }
+    return rows;
+  }
+
+  /**
+   * Pastes cells copied in this editor with their top-left at (row, column): values, formats and styles as they
+   * were, formulas copied as spreadsheets copy them (relative references moved by `moved`, the distance from where
+   * they were copied; none for a cut, whose formulas keep pointing where they did). An empty copied cell clears its
+   * target's content and look.
+   */
+  pasteCells(sheet: Sheet, row: number, column: number, block: ReadonlyArray<ReadonlyArray<Cell | undefined>>, moved: { rows: number; columns: number } | undefined): void {
+    const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
+    this.checkFits(row, column, block.length, width);
+    this.change(() => {
+      block.forEach((line, r) =>
+        line.forEach((copied, c) => {
+          const formula = copied?.f !== undefined && moved ? copyFormula(copied.f, moved.rows, moved.columns) : copied?.f;
+          const image = imageOf(sheet.cell(row + r, column + c));
+          const cell: Cell | null = copied === undefined ? null : formula === undefined ? { ...copied } : { ...copied, f: formula };
+          sheet.setCell(row + r, column + c, image === undefined ? cell : withImage(cell, image));
+        }),
+      );
+      sheet.growTo(row + block.length, column + width);
+    });
+  }
+
+  /**
+   * Fills `target` from `source` (docs/SHEETS.md "Copying and filling formulas"): `target` holds `source` and reaches
+   * past it on one side (the fill handle dragged down, up, right or left; Ctrl+D: the top row down the selection;
+   * Ctrl+R: the left column across it). Each line of the source along the fill repeats (formulas moved as they
+   * travel) or continues as a series of numbers (src/model/sheets/fill.ts).
+   */
+  fill(sheet: Sheet, source: CellRange, target: CellRange): void {
+    const down = target.bottom > source.bottom;
+    const up = target.top < source.top;
+    const right = target.right > source.right;
+    const left = target.left < source.left;
+    const along: 'rows' | 'columns' = down || up ? 'rows' : 'columns';
+    if (!(down || up || right || left)) return;
+    const size = (target.bottom - target.top + 1) * (target.right - target.left + 1);
+    if (size > MAX_FORMATTED_CELLS) throw new WorkbookError('fillTooLarge', `at most ${MAX_FORMATTED_CELLS} cells are filled at once, not ${size}`);
+    this.checkFits(target.top, target.left, target.bottom - target.top + 1, target.right - target.left + 1);
+    const direction: FillDirection = down || right ? 1 : -1;
+    const cells = this.cellsOf(sheet, source);
+    this.change(() => {
+      if (along === 'rows') {
+        const count = down ? target.bottom - source.bottom : source.top - target.top;
+        for (let column = source.left; column <= source.right; column++) {
+          const line = cells.map((cellsOfRow) => cellsOfRow[column - source.left]);
+          fillLine(line, count, direction, 'rows').forEach((cell, k) => {
+            const row = down ? source.bottom + 1 + k : source.top - 1 - k;
+            sheet.setCell(row, column, cell);
+          });
+        }
+      } else {
+        const count = right ? target.right - source.right : source.left - target.left;
+        for (let row = source.top; row <= source.bottom; row++) {
+          fillLine(cells[row - source.top]!, count, direction, 'columns').forEach((cell, k) => {
+            const column = right ? source.right + 1 + k : source.left - 1 - k;
+            sheet.setCell(row, column, cell);
+          });
+        }
+      }
+      sheet.growTo(target.bottom + 1, target.right + 1);
+    });
+  }
+
+  /** Refuses a block of `height` × `width` cells at (row, column) that passes the grid's limits. */
+  private checkFits(row: number, column: number, height: number, width: number): void {
+    if (row + height > MAX_ROWS || column + width > MAX_COLUMNS) {
+      throw new WorkbookError('tooLarge', `${height} × ${width} cells at row ${row + 1} pass the sheet's limits (${MAX_ROWS} rows, ${MAX_COLUMNS} columns)`);
+    }
   }
 
   setInput(sheet: Sheet, row: number, column: number, text: string): void {
@@ -212,6 +302,32 @@ export class Workbook {
 
   setColumnWidth(sheet: Sheet, column: number, width: number): void {
     this.change(() => sheet.setColumnWidth(column, width));
+  }
+
+  /**
+   * Merges `range` into one cell (docs/SHEETS.md "Merged cells"): merges inside it are replaced by the one merge, and
+   * the cells under it keep what they hold (the top-left one shows). One cell merges nothing.
+   */
+  merge(sheet: Sheet, range: CellRange): void {
+    if (range.top === range.bottom && range.left === range.right) return;
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    this.change(() => {
+      for (const merge of sheet.merges()) if (areasOverlap(merge, area)) sheet.removeMerge(merge);
+      sheet.addMerge(area);
+    });
+  }
+
+  /** Whether a merge lies in `range` (what the merge command undoes there). */
+  hasMerge(sheet: Sheet, range: CellRange): boolean {
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    return sheet.merges().some((merge) => areasOverlap(merge, area));
+  }
+
+  /** Splits every merge touching `range` back into its cells, which show what they kept. */
+  unmerge(sheet: Sheet, range: CellRange): void {
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    const touched = sheet.merges().filter((merge) => areasOverlap(merge, area));
+    if (touched.length > 0) this.change(() => touched.forEach((merge) => sheet.removeMerge(merge)));
   }
 
   setFrozenRows(sheet: Sheet, frozen: number): void {
@@ -264,18 +380,50 @@ export class Workbook {
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))%$/;
+/**
+ * A number written with a currency symbol or thousands separators, as people type money: `$1,234.50`, `-€12`,
+ * `($1,234)` (negative, as accountants write it), `1,234,567`, `¥ 80`. The separators must group by three.
+ */
+const GROUPED = /^(\()?([+-])?([$€£¥￥])?\s?([+-])?(\d{1,3}(?:,\d{3})+|\d+)(\.\d*)?(\))?$/;
 const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 /** Most cells one number format change touches. */
 export const MAX_FORMATTED_CELLS = 100_000;
 /** Days between the serial epoch 1899-12-30 (docs/SHEETS.md "Dates") and 1970-01-01. */
 const EPOCH_OFFSET_DAYS = 25_569;
 
+/** What a typed text means: the cell input, the number format the way it was typed implies, and whether it is text the user forced with `'`. */
+export interface TypedInput {
+  input: CellInput;
+  format?: string;
+  /** typed after a `'`: kept as text even if it reads as a number, a date or TRUE */
+  literal?: true;
+}
+
+/** A number typed with a currency symbol or thousands separators, with the format it was typed in; undefined when it is not one. */
+function groupedNumber(text: string): TypedInput | undefined {
+  const match = GROUPED.exec(text);
+  if (!match) return undefined;
+  const [, open, sign, symbol, innerSign, digits, fraction = '', close] = match;
+  const grouped = digits!.includes(',');
+  if ((!symbol && !grouped) || Boolean(open) !== Boolean(close) || (sign && innerSign) || (open && (sign || innerSign))) return undefined;
+  const negative = Boolean(open) || sign === '-' || innerSign === '-';
+  const magnitude = Number(`${digits!.replace(/,/g, '')}${fraction === '.' ? '' : fraction}`);
+  if (!Number.isFinite(magnitude)) return undefined;
+  const decimals = Math.max(0, fraction.length - 1);
+  const body = `#,##0${decimals > 0 ? `.${'0'.repeat(decimals)}` : ''}`;
+  const code = symbol ? `"${symbol}"${body}` : body;
+  return { input: negative ? -magnitude : magnitude, format: open ? `${code};(${code})` : code };
+}
+
 /**
- * Typed text as a cell input: a number when it reads as one, a percentage (`12.5%` is 0.125, shown `0.0%`), a date
- * (`2024-03-15`, `2024/3/15 9:30`: its serial number, shown as typed), TRUE/FALSE, else the text (formulas stay
- * text). `format` is the number format the way it was typed implies.
+ * Typed text as a cell input: a number when it reads as one, a percentage (`12.5%` is 0.125, shown `0.0%`), money
+ * and grouped numbers (`$1,234.50` is 1234.5 shown `"$"#,##0.00`), a date (`2024-03-15`, `2024/3/15 9:30`: its serial
+ * number, shown as typed), TRUE/FALSE, else the text. A leading `'` keeps the rest as text whatever it reads as
+ * (`'0012`), as in spreadsheets; the `'` is not part of the cell. `format` is the number format the way it was typed implies.
  */
-export function parseTyped(text: string): { input: CellInput; format?: string } {
+export function parseTyped(text: string): TypedInput {
+  // text that would be a formula cannot be stored as text (a cell's text starting with "=" is its formula): its ' stays
+  if (text.startsWith("'") && !text.startsWith("'=")) return text.length > 1 ? { input: text.slice(1), literal: true } : { input: null };
   const trimmed = text.trim();
   if (trimmed === '') return { input: null };
   if (text.startsWith('=')) return { input: text };
@@ -288,6 +436,8 @@ export function parseTyped(text: string): { input: CellInput; format?: string } 
     const decimals = (percent[1]!.split('.')[1] ?? '').length;
     return { input: Number(percent[1]) / 100, format: decimals > 0 ? `0.${'0'.repeat(decimals)}%` : '0%' };
   }
+  const grouped = groupedNumber(trimmed);
+  if (grouped) return grouped;
   const date = DATE.exec(trimmed);
   if (date) {
     const [, year, month, day, hours, minutes, seconds] = date.map(Number) as number[];
@@ -298,4 +448,10 @@ export function parseTyped(text: string): { input: CellInput; format?: string } 
   const upper = trimmed.toUpperCase();
   if (upper === 'TRUE' || upper === 'FALSE') return { input: upper === 'TRUE' };
   return { input: text };
+}
+
+/** What to type to get `text` back as text: itself, or with a `'` before it when it would read as something else. */
+export function typedText(text: string): string {
+  const typed = parseTyped(text);
+  return typed.input === text && !typed.literal && !text.startsWith("'") ? text : `'${text}`;
 }
