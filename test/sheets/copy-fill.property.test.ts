@@ -4,9 +4,9 @@ import { columnLetters, MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.
 import { fillLine } from '../../src/model/sheets/fill.js';
 import { copyFormula } from '../../src/model/sheets/formula-copy.js';
 import { EXCEL_FUNCTIONS } from '../../src/model/sheets/formulas/excel-functions.js';
-import { formulaContext } from '../../web/spreadsheet/formula-assist.js';
+import { formulaContext } from '../../web/spreadsheet/formula-context.js';
 import { spelledFunctions } from '../../web/spreadsheet/function-signatures.js';
-import { parseTyped, typedText } from '../../web/spreadsheet/workbook.js';
+import { parseTyped, typedText } from '../../web/spreadsheet/typed-input.js';
 
 /** A reference as the reference model keeps it: zero-based position and its anchors. */
 interface Reference {

@@ -13,10 +13,10 @@ import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { selectionNumbers, StatusBar } from './status-bar.js';
 import { StyleBar } from './style-bar.js';
-import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
+import { borderSidesCss, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
-import { Workbook, WorkbookError, type Sheet } from './workbook.js';
+import { Workbook, WorkbookError, type BorderPreset, type Sheet } from './workbook.js';
 import { observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 import './spreadsheet.css';
 
@@ -28,6 +28,7 @@ export interface ToolbarActions {
   freeze(): void;
   format(code: string | null): void;
   style(patch: StylePatch): void;
+  borders(preset: BorderPreset): void;
   autoSum(): void;
   merge(): void;
 }
@@ -37,7 +38,10 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
   const freezeButton = toolButton(t('toolbar.freeze'), '❄', () => actions.freeze());
   freezeButton.setAttribute('aria-pressed', 'false');
   const formatPicker = new FormatPicker((code) => actions.format(code));
-  const styleBar = new StyleBar((patch) => actions.style(patch));
+  const styleBar = new StyleBar(
+    (patch) => actions.style(patch),
+    (preset) => actions.borders(preset),
+  );
   const items = [
     toolButton(shellText('toolbar.undo'), '↶', () => actions.undo()),
     toolButton(shellText('toolbar.redo'), '↷', () => actions.redo()),
@@ -79,6 +83,16 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
   cell.style.color = style?.c ?? '';
   if (style?.bg) cell.style.setProperty('--svc-cell-fill', style.bg);
   else cell.style.removeProperty('--svc-cell-fill');
+  // names and sizes passed the model's check (cell-style.ts): letters, digits, spaces, dots, dashes; 1-409 points
+  cell.style.fontFamily = style?.ff ? `"${style.ff}"` : '';
+  cell.style.fontSize = style?.fs ? `${style.fs}pt` : '';
+  if (style?.w) cell.classList.add('svc-sheet-wrap');
+  const borders = borderSidesCss(style);
+  for (const side of ['top', 'right', 'bottom', 'left']) cell.style.removeProperty(`--svc-border-${side}`);
+  if (borders.length > 0) {
+    cell.classList.add('svc-sheet-bordered');
+    for (const [side, css] of borders) cell.style.setProperty(`--svc-border-${side}`, css);
+  }
 }
 
 /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
@@ -221,6 +235,10 @@ export class SpreadsheetEditor {
       style: (patch) => {
         this.attempt(() => this.workbook.setStyle(this.sheet, this.grid.selectedRange, patch));
         this.selectionChanged();
+        this.grid.focus();
+      },
+      borders: (preset) => {
+        this.attempt(() => this.workbook.setBorders(this.sheet, this.grid.selectedRange, preset));
         this.grid.focus();
       },
       autoSum: () => this.autoSum(),
