@@ -65,15 +65,20 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
  */
 export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
   const shown = values.shown(sheet, row, column);
-  drawShown(cell, shown, values.workbook.style(sheet, row, column));
+  const style = (r: number, c: number) => (r < 0 || c < 0 ? undefined : values.workbook.style(sheet, r, c));
+  drawShown(cell, shown, style(row, column), { above: style(row - 1, column), left: style(row, column - 1) });
   if (shown.kind === 'error') {
     const problem = values.problem(sheet, row, column);
     if (problem) cell.title = problem;
   }
 }
 
-/** Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike). */
-export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined): void {
+/**
+ * Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike).
+ * `neighbours`: the styles of the cells above and left, whose bottom and right borders are this cell's top and left
+ * lines (drawn once, by them, where the grid line is).
+ */
+export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined, neighbours: { above?: CellStyle; left?: CellStyle } = {}): void {
   cell.textContent = shown.text;
   if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
   if (style?.b) cell.classList.add('svc-sheet-bold');
@@ -87,7 +92,10 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
   cell.style.fontFamily = style?.ff ? `"${style.ff}"` : '';
   cell.style.fontSize = style?.fs ? `${style.fs}pt` : '';
   if (style?.w) cell.classList.add('svc-sheet-wrap');
-  const borders = borderSidesCss(style);
+  // a cell's right and bottom borders take the place of its grid lines; its top and left ones are drawn inside it,
+  // unless the cell above (left) draws that line as its bottom (right) border already
+  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style?.bt, bl: neighbours.left?.br ? undefined : style?.bl };
+  const borders = borderSidesCss(shared);
   for (const side of ['top', 'right', 'bottom', 'left']) cell.style.removeProperty(`--svc-border-${side}`);
   if (borders.length > 0) {
     cell.classList.add('svc-sheet-bordered');

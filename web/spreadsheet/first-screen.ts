@@ -123,7 +123,7 @@ export class FirstScreen {
           return;
         }
         const shown = this.texts.get(`${row}:${column}`);
-        if (shown) drawShown(cell, shown, this.styles.get(`${row}:${column}`));
+        if (shown) drawShown(cell, shown, this.styles.get(`${row}:${column}`), { above: this.styles.get(`${row - 1}:${column}`), left: this.styles.get(`${row}:${column - 1}`) });
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document
       onSelectionChange: (selection) => {
