@@ -98,6 +98,21 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     expect(cells[cellKey(0, 4)]).toEqual({ v: 'boxed', s: { w: true, bt: { s: 'thin' }, br: { s: 'medium', c: '#1c7ed6' }, bb: { s: 'thin' }, bl: { s: 'thick' } } });
   });
 
+  it('the attrs call sets fonts, wrapping and borders, and refuses bad ones with 126001, changing nothing', async () => {
+    await createFile(svc, 'attrs-fonts', 'spreadsheet');
+    const call = (attrs: Record<string, unknown>) => svc.call('POST', '/sdk/v2/api/files/attrs-fonts/sheets/attrs', { body: { range: 'A1:B1', attrs } });
+    const done = await call({ fontFamily: 'Georgia', fontSize: 14, wrapText: true, borders: { bottom: { style: 'double', color: '#1C7ED6' }, top: { style: 'thin' } } });
+    expect(done.status, done.text).toBe(200);
+    expect((await storedCells('attrs-fonts'))[cellKey(0, 1)]).toEqual({ s: { ff: 'Georgia', fs: 14, w: true, bt: { s: 'thin' }, bb: { s: 'double', c: '#1c7ed6' } } });
+    for (const bad of [{ fontFamily: 'x;y' }, { fontSize: 0 }, { wrapText: 'yes' }, { borders: { middle: { style: 'thin' } } }, { borders: { top: { style: 'wavy' } } }, { borders: { top: { style: 'thin', color: 'red' } } }]) {
+      const refused = await call(bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.status).toBe(126001);
+    }
+    expect((await call({ borders: { top: null }, fontFamily: null, wrapText: false })).status).toBe(200);
+    expect((await storedCells('attrs-fonts'))[cellKey(0, 1)]).toEqual({ s: { fs: 14, bb: { s: 'double', c: '#1c7ed6' } } });
+  });
+
   it('values written or cleared through the API keep the style; rows deleted move it, formulas moved keep it', async () => {
     await createFile(svc, 'kept', 'spreadsheet');
     await setCells(svc, 'kept', {
