@@ -267,20 +267,24 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
   const mergeRefsByPart = new Map<string, string[]>();
+  // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
+  // already tell of the next part (the oracle's workbooks came back with their sheets swapped now and then)
+  const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
-    _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => {
+    _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
       const mergeRefs: string[] = [];
       mergeRefsByPart.set(sheetNo, mergeRefs);
-      return parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo);
+      for (const item of parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo)) {
+        const worksheet = (item as { value?: unknown }).value;
+        if (typeof worksheet === 'object' && worksheet !== null) partOf.set(worksheet, sheetNo);
+        yield item;
+      }
     },
-  });
-  let part = '';
-  (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-    if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
   });
   let sheets = 0;
   try {
     for await (const worksheet of reader) {
+      const part = partOf.get(worksheet as object) ?? '';
       const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
       const position = order.findIndex((entry) => entry.part === part);
       const name = order[position]?.name ?? `Sheet${part}`;

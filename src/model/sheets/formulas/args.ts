@@ -10,8 +10,11 @@ export interface RangeArg {
   get(row: number, column: number): CellValue;
   /** every non-empty cell, in no particular order */
   forEach(visit: (value: Exclude<CellValue, null>, row: number, column: number) => void): void;
-  /** where a reference starts on its sheet (zero-based); absent for an array of values (`{1,2;3,4}`, a function's result) */
-  readonly origin?: { readonly row: number; readonly column: number };
+  /**
+   * where a reference starts (zero-based) and the name of its sheet; absent for an array of values (`{1,2;3,4}`,
+   * a function's computed result). OFFSET and ROW read it.
+   */
+  readonly origin?: { readonly row: number; readonly column: number; readonly sheet: string };
 }
 
 /** An array of values (rows of equal length) as a range argument without a place on a sheet. */
@@ -49,10 +52,16 @@ export interface EvaluationContext {
   position(): { row: number; column: number };
 }
 
-/** A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. */
-export type FormulaFunction =
-  | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): CellValue }
-  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): CellValue };
+/**
+ * A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. A function may
+ * answer a reference (INDIRECT, OFFSET, IF choosing a range) or an array, which the caller reads as a range.
+ * `volatile`: its value may change without any cell it names changing (RAND, INDIRECT, OFFSET), so the
+ * engine recomputes it after every change, as Excel does.
+ */
+export type FormulaFunction = (
+  | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): Arg }
+  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): Arg }
+) & { volatile?: 'clock' | 'always' };
 
 /** A range where one value is wanted: a single cell stands for its value; anything larger is #VALUE!. */
 export function scalar(arg: Arg): CellValue {

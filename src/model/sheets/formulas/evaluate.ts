@@ -1,6 +1,6 @@
 import { isRange, scalar, type Arg, type EvaluationContext } from './args.js';
 import { FUNCTIONS } from './functions.js';
-import type { Ast, BinaryOperator, CellReference, RangeReference } from './parser.js';
+import { childrenOf, type Ast, type BinaryOperator, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toNumber, toText, type CellValue } from './values.js';
 
 function arithmetic(operator: BinaryOperator, left: number, right: number): CellValue {
@@ -102,19 +102,22 @@ export function evaluateFormula(ast: Ast, context: EvaluationContext): CellValue
   return value === null ? 0 : value;
 }
 
-/** Whether the formula calls a function whose value changes with time (TODAY, NOW). */
-export function isVolatile(ast: Ast): boolean {
-  switch (ast.kind) {
-    case 'call':
-      return ast.name === 'TODAY' || ast.name === 'NOW' || ast.args.some(isVolatile);
-    case 'unary':
-    case 'percent':
-      return isVolatile(ast.operand);
-    case 'binary':
-      return isVolatile(ast.left) || isVolatile(ast.right);
-    default:
-      return false;
-  }
+/**
+ * Whether the formula calls a volatile function: `clock` when one reads the clock (TODAY, NOW: recomputed when
+ * asked, `recalculateVolatile`), `always` when one may change at any calculation (RAND, INDIRECT, OFFSET:
+ * recomputed after every change); `clock` wins, as such a formula is recomputed both ways.
+ */
+export function volatility(ast: Ast): 'clock' | 'always' | undefined {
+  let found: 'clock' | 'always' | undefined;
+  const visit = (node: Ast): void => {
+    if (node.kind === 'call') {
+      const kind = FUNCTIONS.get(node.name)?.volatile;
+      if (kind === 'clock' || (kind === 'always' && found === undefined)) found = kind;
+    }
+    for (const child of childrenOf(node)) visit(child);
+  };
+  visit(ast);
+  return found;
 }
 
 /** Every cell and range the formula refers to, for the dependency graph. */

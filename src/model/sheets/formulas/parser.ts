@@ -523,7 +523,8 @@ function structuredReference(table: TableDefinition, specifier: string, row: num
   };
 }
 
-function childrenOf(ast: Ast): Ast[] {
+/** The operands or arguments of a node. */
+export function childrenOf(ast: Ast): Ast[] {
   switch (ast.kind) {
     case 'unary':
     case 'percent':
