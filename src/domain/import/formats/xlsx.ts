@@ -212,12 +212,18 @@ async function tablesOf(bytes: Buffer, sheets: ReadonlyArray<{ part: string; nam
  * stands for (`Sales[Amount]` → `Data!$C$2:$C$40`, `TaxRate` → `Setup!$B$1`), as other spreadsheet services
  * import them, so it computes what Excel computed (docs/FORMULAS.md "Names and tables").
  */
-function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>): Resolve {
+function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>, sheetNames: readonly string[]): Resolve {
   const defined = new Map<string, Ast>();
   // a sheet's own names hide the workbook's of the same name
   for (const name of [...names.filter((entry) => entry.sheet === undefined), ...names.filter((entry) => entry.sheet === sheetIndex)]) {
     const parsed = parseFormula(name.text);
     if (parsed.ok) defined.set(name.name.toUpperCase(), parsed.ast);
+  }
+  // any sheet's own names, written with the sheet's name (`Sheet2!Rate`)
+  for (const name of names) {
+    const sheet = name.sheet === undefined ? undefined : sheetNames[name.sheet];
+    const parsed = sheet === undefined ? undefined : parseFormula(name.text);
+    if (parsed?.ok) defined.set(`${sheet!.toUpperCase()}!${name.name.toUpperCase()}`, parsed.ast);
   }
   if (defined.size === 0 && tables.size === 0) return (formula) => formula;
   return (formula, row) => inlineDefinitions(formula, { names: defined, tables, row });
@@ -291,7 +297,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
       sheets++;
       const shared: SharedFormulas = new Map();
-      const resolve = resolverFor(position, names, tables);
+      const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on

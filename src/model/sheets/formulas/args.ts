@@ -35,6 +35,35 @@ export function arrayArg(rows: ReadonlyArray<ReadonlyArray<CellValue>>): RangeAr
   };
 }
 
+/**
+ * Several areas as one argument (the union operator `(A1:A3,C1)`, a 3-D reference `Sheet1:Sheet3!A1`): their
+ * values one after another in a single column, as the functions that take them (SUM, COUNT, RANK…) read them.
+ */
+export function unionArg(areas: readonly RangeArg[]): RangeArg {
+  const sizes = areas.map((area) => area.rows * area.columns);
+  return {
+    kind: 'range',
+    rows: sizes.reduce((sum, size) => sum + size, 0),
+    columns: 1,
+    get(row) {
+      let index = row;
+      for (const [i, area] of areas.entries()) {
+        if (index < sizes[i]!) return area.get(Math.floor(index / area.columns), index % area.columns);
+        index -= sizes[i]!;
+      }
+      return null;
+    },
+    forEach(visit) {
+      let offset = 0;
+      for (const [i, area] of areas.entries()) {
+        const start = offset;
+        area.forEach((value, row, column) => visit(value, start + row * area.columns + column, 0));
+        offset += sizes[i]!;
+      }
+    },
+  };
+}
+
 export type Arg = CellValue | RangeArg;
 
 export function isRange(arg: Arg): arg is RangeArg {
@@ -46,6 +75,8 @@ export interface EvaluationContext {
   cell(reference: CellReference): CellValue;
   /** a range, or a single cell passed to a function (a reference, not a value: SUM skips text there) */
   range(reference: RangeReference | CellReference): RangeArg | FormulaError;
+  /** the names of the sheets from `first` to `last` in the workbook's order (a 3-D reference), or undefined when either is missing */
+  sheetsBetween(first: string, last: string): string[] | undefined;
   /** milliseconds since 1970 (TODAY, NOW) */
   now(): number;
   /** the cell whose formula is being computed (ROW(), COLUMN()), zero-based */

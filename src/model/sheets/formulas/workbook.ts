@@ -132,6 +132,7 @@ export class Workbook {
     this.context = {
       cell: (reference) => this.referencedValue(reference),
       range: (reference) => this.referencedRange(reference),
+      sheetsBetween: (first, last) => this.sheetsBetween(first, last),
       now: () => this.now(),
       position: () => addressOf(this.evaluatingKey),
     };
@@ -319,6 +320,14 @@ export class Workbook {
     return entry;
   }
 
+  private sheetsBetween(first: string, last: string): string[] | undefined {
+    const sheets = [...this.sheetsById.values()];
+    const from = sheets.indexOf(this.sheetsByName.get(first.toLowerCase())!);
+    const to = sheets.indexOf(this.sheetsByName.get(last.toLowerCase())!);
+    if (from < 0 || to < 0) return undefined;
+    return sheets.slice(Math.min(from, to), Math.max(from, to) + 1).map((sheet) => sheet.name);
+  }
+
   private sheetNamed(name: string | null, own: SheetState): SheetState | undefined {
     return name === null ? own : this.sheetsByName.get(name.toLowerCase());
   }
@@ -335,7 +344,7 @@ export class Workbook {
     if (!formula?.ast) return;
     const own = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
     if (!own) return;
-    for (const reference of referencesOf(formula.ast)) {
+    for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
       if (reference.kind === 'cell') {
