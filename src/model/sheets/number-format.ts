@@ -254,7 +254,8 @@ function formatDate(serial: number, tokens: Token[]): string {
     days += 1;
     milliseconds -= MS_PER_DAY;
   }
-  const date = new Date((days - EPOCH_OFFSET_DAYS) * MS_PER_DAY + milliseconds);
+  // Excel's 1900 calendar has a 29 February 1900 (serial 60): serials before it are a day later than days since 1899-12-30 say
+  const date = new Date((days - EPOCH_OFFSET_DAYS + (days >= 1 && days <= 60 ? 1 : 0)) * MS_PER_DAY + milliseconds);
   if (Number.isNaN(date.getTime())) return generalNumber(serial);
   const hours = date.getUTCHours();
   const twelveHour = tokens.some((token) => token.kind === 'ampm');

@@ -1,6 +1,7 @@
 import { isRange, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
 import { libraryFunctions } from './library.js';
 import { REFERENCE_FUNCTIONS } from './references.js';
+import { DATE_FUNCTIONS } from './dates.js';
 import { formatValue } from '../number-format.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toBoolean, toNumber, toText, type CellValue, type ComparisonOperator } from './values.js';
 
@@ -413,6 +414,7 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['TODAY', { minArgs: 0, maxArgs: 0, volatile: 'clock', call: (_args, context) => Math.floor(serialNow(context.now())) }],
   ['NOW', { minArgs: 0, maxArgs: 0, volatile: 'clock', call: (_args, context) => serialNow(context.now()) }],
   ...REFERENCE_FUNCTIONS,
+  ...DATE_FUNCTIONS,
   ['XLOOKUP', xlookup],
   ['XMATCH', xmatch],
   ['ROW', position('row')],
