@@ -251,7 +251,7 @@ function tokenize(text: string, start: number): Token[] {
       // a space between two references is Excel's intersection operator (`B1:C5 C2:D3`)
       const previous = tokens.at(-1);
       const endsReference = previous !== undefined && (previous.type === 'reference' || previous.type === 'structured' || (previous.type === 'identifier' && !/^(TRUE|FALSE)$/i.test(previous.name)) || (previous.type === 'operator' && previous.value === ')'));
-      if (endsReference && /[$A-Za-z_'(]/.test(text[position] ?? '')) tokens.push({ type: 'operator', value: ' ' });
+      if (endsReference && /[$A-Za-z0-9_'(]/.test(text[position] ?? '')) tokens.push({ type: 'operator', value: ' ' });
       continue;
     }
     if (char === '"') {
