@@ -418,33 +418,40 @@ export class Workbook {
       for (const dependant of dependants) if (!edges.has(dependant)) pending.push(dependant);
     }
     const components = stronglyConnected(edges);
-    const before = new Map<number, CellValue>();
-    for (const component of components) {
+    // Tarjan's algorithm finishes a component after everything depending on it: evaluate in reverse
+    const keys: number[] = [];
+    const entries: Entry[] = [];
+    const before: CellValue[] = [];
+    const cyclic: boolean[] = [];
+    for (let i = components.length - 1; i >= 0; i--) {
+      const component = components[i]!;
+      const inCycle = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
       for (const key of component) {
         const entry = this.entryAt(key);
         if (!entry?.formula) continue;
-        before.set(key, entry.value);
+        keys.push(key);
+        entries.push(entry);
+        before.push(entry.value);
+        cyclic.push(inCycle);
         entry.dirty = true;
       }
     }
-    // Tarjan's algorithm finishes a component after everything depending on it: evaluate in reverse
-    for (let i = components.length - 1; i >= 0; i--) {
-      const component = components[i]!;
-      const cyclic = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
-      for (const key of component) {
-        const entry = this.entryAt(key);
-        // a formula read before its turn (through INDIRECT or OFFSET) is computed already
-        if (!entry?.formula || !entry.dirty) continue;
-        if (cyclic) {
-          entry.value = Err.ref;
-          entry.dirty = false;
-        } else {
-          this.computeEntry(key, entry);
-        }
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      // a formula read before its turn (through INDIRECT or OFFSET) is computed already
+      if (!entry.dirty) continue;
+      if (cyclic[i]) {
+        entry.value = Err.ref;
+        entry.dirty = false;
+        continue;
       }
+      entry.evaluating = true;
+      entry.value = this.evaluate(keys[i]!, entry.formula!);
+      entry.evaluating = false;
+      entry.dirty = false;
     }
     const updated: number[] = [];
-    for (const [key, value] of before) if (this.entryAt(key)?.value !== value) updated.push(key);
+    for (let i = 0; i < entries.length; i++) if (entries[i]!.value !== before[i]) updated.push(keys[i]!);
     return updated;
   }
 
