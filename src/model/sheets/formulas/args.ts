@@ -1,5 +1,5 @@
 import type { Ast, CellReference, RangeReference } from './parser.js';
-import { Err, FormulaError, type CellValue } from './values.js';
+import { Err, FormulaError, toNumber, type CellValue } from './values.js';
 
 /** A rectangle of cells handed to a function (SUM(A1:B3)); read lazily, empty cells skipped. */
 export interface RangeArg {
@@ -100,3 +100,10 @@ export function scalar(arg: Arg): CellValue {
   return arg.rows === 1 && arg.columns === 1 ? arg.get(0, 0) : Err.value;
 }
 
+
+/** An optional whole-number argument, or its default when left out or empty. */
+export function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
+  if (arg === undefined || arg === null) return fallback;
+  const value = toNumber(scalar(arg));
+  return value instanceof FormulaError ? value : Math.trunc(value);
+}

@@ -1,4 +1,4 @@
-import { isRange, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { isRange, optionalInteger, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
 import { libraryFunctions } from './library.js';
 import { REFERENCE_FUNCTIONS } from './references.js';
 import { DATE_FUNCTIONS } from './dates.js';
@@ -203,13 +203,6 @@ function lineSearch(key: Exclude<CellValue, FormulaError>, line: CellValue[], ma
     }
   }
   return best;
-}
-
-/** An optional whole-number argument, or its default when left out or empty. */
-function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
-  if (arg === undefined || arg === null) return fallback;
-  const value = toNumber(scalar(arg));
-  return value instanceof FormulaError ? value : Math.trunc(value);
 }
 
 const xmatch: FormulaFunction = {

@@ -1,19 +1,13 @@
 import { MAX_COLUMNS, MAX_ROWS, columnLetters, formatSheetName } from '../a1.js';
-import { isRange, scalar, type Arg, type FormulaFunction } from './args.js';
+import { isRange, optionalInteger, scalar, type FormulaFunction } from './args.js';
 import { parseFormula, type RangeReference } from './parser.js';
-import { Err, FormulaError, toBoolean, toNumber, toText } from './values.js';
+import { Err, FormulaError, toBoolean, toText } from './values.js';
 
 /**
  * Functions that compute a reference or read one as a place rather than as values: INDIRECT and OFFSET (a range
  * found at evaluation time, so they are volatile: recomputed after every change, as in Excel), ADDRESS, AREAS and
  * ISREF. A reference they answer reads its cells when a caller reads it, so `SUM(OFFSET(A1,1,0,3))` sums A2:A4.
  */
-
-function wholeNumber(arg: Arg | undefined, fallback: number): number | FormulaError {
-  if (arg === undefined || arg === null) return fallback;
-  const value = toNumber(scalar(arg));
-  return value instanceof FormulaError ? value : Math.trunc(value);
-}
 
 const indirect: FormulaFunction = {
   minArgs: 1,
@@ -39,13 +33,13 @@ const offset: FormulaFunction = {
   call([base = null, rows, columns, height, width], context) {
     if (base instanceof FormulaError) return base;
     if (!isRange(base) || !base.origin) return Err.value;
-    const down = wholeNumber(rows, 0);
+    const down = optionalInteger(rows, 0);
     if (down instanceof FormulaError) return down;
-    const across = wholeNumber(columns, 0);
+    const across = optionalInteger(columns, 0);
     if (across instanceof FormulaError) return across;
-    const tall = wholeNumber(height, base.rows);
+    const tall = optionalInteger(height, base.rows);
     if (tall instanceof FormulaError) return tall;
-    const wide = wholeNumber(width, base.columns);
+    const wide = optionalInteger(width, base.columns);
     if (wide instanceof FormulaError) return wide;
     if (tall === 0 || wide === 0) return Err.ref;
     // a negative height or width reaches up or left from the moved corner, as in Excel
@@ -67,11 +61,11 @@ const address: FormulaFunction = {
   minArgs: 2,
   maxArgs: 5,
   call([row = null, column = null, kind, style, sheet]) {
-    const r = wholeNumber(row, 0);
+    const r = optionalInteger(row, 0);
     if (r instanceof FormulaError) return r;
-    const c = wholeNumber(column, 0);
+    const c = optionalInteger(column, 0);
     if (c instanceof FormulaError) return c;
-    const anchors = wholeNumber(kind, 1);
+    const anchors = optionalInteger(kind, 1);
     if (anchors instanceof FormulaError) return anchors;
     const a1 = style === undefined || style === null ? true : toBoolean(scalar(style));
     if (a1 instanceof FormulaError) return a1;
