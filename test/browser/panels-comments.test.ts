@@ -79,7 +79,7 @@ describe('comments panel in a browser', () => {
         await bob.close();
       }
     });
-  });
+  }, 120_000);
 
   it('a discussion message reaches the integrator and the other user live; its mention is announced', async () => {
     await withService(async (svc, host) => {
@@ -111,5 +111,5 @@ describe('comments panel in a browser', () => {
         await bob.close();
       }
     });
-  });
+  }, 120_000);
 });

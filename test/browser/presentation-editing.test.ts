@@ -240,30 +240,37 @@ describe.each(testDatabases().slice(0, 1))('presentation editor in a browser ($n
     const bob = await openDeck('token-2');
     await bob.editor.getByRole('button', { name: 'Comments' }).click();
     await alice.editor.getByRole('button', { name: 'Comments' }).click();
-    await alice.editor.getByRole('textbox', { name: 'Add a comment…' }).fill('Make the title bigger');
-    await alice.editor.getByRole('button', { name: 'Comment', exact: true }).click();
-    await poll(() => bob.editor.locator('.svc-comment p').allTextContents()).toEqual(['Make the title bigger']);
+    const alicePanel = alice.editor.getByRole('region', { name: 'Comments' });
+    const comment = async (text: string) => {
+      await alicePanel.getByRole('button', { name: 'Comment', exact: true }).click();
+      await alicePanel.getByRole('textbox', { name: 'Write a comment…' }).fill(text);
+      await alicePanel.getByRole('textbox', { name: 'Write a comment…' }).press('Enter');
+    };
+    await comment('Make the title bigger');
+    await poll(() => bob.editor.locator('.svc-comment-body').allTextContents()).toEqual(['Make the title bigger']);
     const list = (await svc.call('GET', '/sdk/v2/collab-files/deck-1/comment-list')).body.data;
     const slideId = await alice.editor.locator('.svc-slide-item').first().getAttribute('data-slide-id');
     expect(list.threads).toHaveLength(1);
     expect(list.threads[0].selection).toEqual({ slideId, detached: false });
     expect(list.threads[0].selectionTitle).toBe(slideId);
+    expect(await bob.editor.locator('.svc-thread-anchor').textContent()).toBe('Slide 1');
 
     // Bob starts a reply; a comment Alice adds meanwhile redraws his panel without taking his text or his focus
     const reply = bob.editor.getByRole('textbox', { name: 'Reply…' });
     await reply.click();
     await bob.page.keyboard.type('Do');
-    await alice.editor.getByRole('textbox', { name: 'Add a comment…' }).fill('And the colours');
-    await alice.editor.getByRole('button', { name: 'Comment', exact: true }).click();
-    await poll(() => bob.editor.locator('.svc-comment p').allTextContents()).toEqual(['And the colours', 'Make the title bigger']);
+    await comment('And the colours');
+    await poll(() => bob.editor.locator('.svc-comment-body').allTextContents()).toEqual(['And the colours', 'Make the title bigger']);
     await bob.page.keyboard.type('ne');
     const typing = bob.editor.locator('textarea:focus');
     await poll(() => typing.inputValue()).toBe('Done');
-    await bob.editor.locator('form:has(textarea:focus)').getByRole('button', { name: 'Reply', exact: true }).click();
-    await poll(() => alice.editor.locator('.svc-comment p').allTextContents()).toEqual(['And the colours', 'Make the title bigger', 'Done']);
+    await bob.page.keyboard.press('Enter');
+    await poll(() => alice.editor.locator('.svc-comment-body').allTextContents()).toEqual(['And the colours', 'Make the title bigger', 'Done']);
     await bob.page.screenshot({ path: '/tmp/shots/presentation-comments.png' });
+    // a new slide has no comments: those of slide 1 are listed after the ones here (none), no longer highlighted
     await alice.editor.getByRole('toolbar').getByRole('button', { name: 'New slide' }).click();
-    await poll(() => alice.editor.locator('.svc-comments-status').textContent()).toBe('No comments on this slide yet.');
+    await poll(() => alice.editor.locator('.svc-thread-here').count()).toBe(0);
+    expect(await alice.editor.locator('.svc-slide-item').first().locator('.svc-slide-comments').textContent()).toBe('2');
   }, BROWSER_TEST_TIMEOUT_MS);
 
   it('createRevision names the slides; the history panel shows that version read-only beside the live one', async () => {

@@ -122,10 +122,12 @@ describe.each(testDatabases().slice(0, 1))('table editor in a browser ($name)', 
     expect(await (await cell(frame, 1, 'Title')).textContent()).toBe('Second');
 
     await (await cell(frame, 1, 'Title')).click();
-    await frame.locator('.svc-table-viewbar').getByRole('button', { name: 'Comment' }).click();
-    await frame.getByRole('textbox', { name: 'Write a comment' }).fill('Check this row');
-    await frame.getByRole('button', { name: 'Add comment' }).click();
-    await expect.poll(() => frame.locator('.svc-table-comments').textContent()).toContain('Check this row');
+    await frame.locator('.svc-table-viewbar').getByRole('button', { name: 'Comment', exact: true }).click();
+    const comments = frame.getByRole('region', { name: 'Comments' });
+    await comments.getByRole('button', { name: 'Comment', exact: true }).click();
+    await comments.getByRole('textbox', { name: 'Write a comment…' }).fill('Check this row');
+    await comments.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => comments.locator('.svc-comment-body').textContent()).toBe('Check this row');
     const threads = await svc.call('GET', '/sdk/v2/collab-files/base-1/comment-list');
     expect(threads.body.data.threads[0]).toMatchObject({ kind: 'table', selectionTitle: table.guid, selectionContent: 'Second' });
     await page.screenshot({ path: '/tmp/table-editor-view.png' });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { richTextOf, sheetsOf, slidesOf } from '../../src/model/content.js';
+import { newTextBox, richTextOf, sheetsOf, slidesOf } from '../../src/model/content.js';
 import { parseFragment, toYNodes } from '../../src/model/rich-text/schema.js';
 import { connectEditor } from '../content/support.js';
 import { testDatabases } from '../support/databases.js';
@@ -303,6 +303,34 @@ for (const database of testDatabases()) {
       const [event] = await waitForEvents(svc, 'slides-1', 1);
       expect(event!.body.comment).toEqual({ guid: created.guid, selectionGuid: created.selectionGuid, selectionTitle: slideId, content: 'Nice slide', userIds: [] });
       expectFailure(await talk(svc, 'POST', 'slides-1', 'comments', { body: { selection: { slideId: 'nope' }, content: 'x' } }), 400, 74001);
+    });
+
+    it('presentations: a comment on a box mentions a person and a file; MentionAt names only the person', async () => {
+      await createFile(svc, 'slides-2', 'presentation');
+      const boxId = 'box-1';
+      let slideId = '';
+      await svc.services.content.change(svc.app.id, 'slides-2', author, (doc) => {
+        const slide = slidesOf(doc).get(0);
+        slideId = String(slide.get('id'));
+        (slide.get('boxes') as Y.Array<Y.Map<unknown>>).push([newTextBox({ x: 10, y: 10, width: 200, height: 80 }, boxId)]);
+      });
+      const file = { type: 'fileMention', attrs: { fileId: 'plan-1', fileType: 'document', label: 'Q3 plan' } };
+      const created = data(await talk(svc, 'POST', 'slides-2', 'comments', { body: { selection: { slideId, boxId }, content: [text('See '), file, text(' with '), mention(SECOND_USER.id)] } }));
+      expect(created.content).toBe(`See Q3 plan with @${SECOND_USER.name}`);
+      expect(created.nodes[1]).toEqual({ type: 'fileMention', attrs: { fileId: 'plan-1', fileType: 'document', label: 'Q3 plan', fullUrl: null } });
+      expect(created.userIds).toEqual([SECOND_USER.id]);
+      const events = await waitForEvents(svc, 'slides-2', 2);
+      expect(events.map(eventName)).toEqual(['Comment/create', 'MentionAt/comment']);
+      expect(events[1]!.body.comment).toMatchObject({ selectionTitle: slideId, userIds: [SECOND_USER.id] });
+      const listed = data(await talk(svc, 'GET', 'slides-2', 'comment-list')).threads[0];
+      expect(listed.selection).toEqual({ slideId, boxId, detached: false });
+      // a file alone is content; a file mention needs its id, type and name, and an http(s) address if any
+      expect(data(await talk(svc, 'POST', 'slides-2', 'comments', { body: { selection: { slideId }, content: [file] } })).content).toBe('Q3 plan');
+      const post = (attrs: Record<string, unknown>) => talk(svc, 'POST', 'slides-2', 'comments', { body: { selection: { slideId }, content: [{ type: 'fileMention', attrs }] } });
+      expectFailure(await post({ fileType: 'document', label: 'x' }), 400, 74000, /attrs\.fileId/);
+      expectFailure(await post({ fileId: 'f', label: 'x' }), 400, 74000, /attrs\.fileType/);
+      expectFailure(await post({ fileId: 'f', fileType: 'file', label: '  ' }), 400, 74000, /attrs\.label/);
+      expectFailure(await post({ fileId: 'f', fileType: 'file', label: 'x', fullUrl: 'javascript:alert(1)' }), 400, 74000, /fullUrl/);
     });
 
     it('bad input gets a clear error and changes nothing', async () => {

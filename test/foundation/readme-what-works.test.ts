@@ -46,9 +46,16 @@ describe.each(testDatabases())('README "What works" stays true ($name)', (databa
       const plain = await svc.call('GET', `/sdk/v2/collab-files/f-${kind}/plain-text`);
       expect(claim.startsWith('yes') ? plain.status : plain.body.status).toBe(claim.startsWith('yes') ? 200 : 70004);
     },
-    'comments, discussions, @mentions': async (kind, claim) => {
+    // the panel itself, in each editor, is test/browser/conversations.test.ts
+    'comments with @mentions of people and files (one panel in every editor)': async (kind, claim) => {
       expect(claim.startsWith('yes')).toBe(true);
       expect((await svc.call('GET', `/sdk/v2/collab-files/f-${kind}/comment-list`)).status).toBe(200);
+      const suggestions = await svc.call('GET', `/sdk/v2/collab-files/f-${kind}/mention-suggestions`);
+      expect([suggestions.status, Array.isArray(suggestions.body.data?.users), Array.isArray(suggestions.body.data?.files)]).toEqual([200, true, true]);
+    },
+    // the discussion panel is the document editor's (web/rich-text/panels/rich-text-panels.ts); the routes serve every kind
+    'discussion (a file\'s chat)': async (kind, claim) => {
+      expect(claim).toBe(kind === 'document' ? 'yes (panel)' : 'API only');
       expect((await svc.call('POST', `/sdk/v2/collab-files/f-${kind}/discussions`, { body: { content: 'hello' } })).status).toBe(200);
     },
     'copy, plain text, word count, revisions, history': async (kind, claim) => {

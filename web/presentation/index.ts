@@ -14,7 +14,7 @@ import { LivePermissions } from '../shared/panels/live-permissions.js';
 import { PanelHost } from '../shared/panels/panel-host.js';
 import '../shared/panels/panels.css';
 import { t as shellText } from '../shared/i18n/index.js';
-import { SlideComments } from './comments.js';
+import { slideComments } from './comments.js';
 import { slideMaps } from '../../src/model/content.js';
 import { Deck, idOf } from './deck.js';
 import { t } from './messages.js';
@@ -77,13 +77,14 @@ export async function mount(context: EditorContext): Promise<void> {
     currentIndex = slideId === undefined ? 0 : Math.max(0, deck.indexOf(slideId));
     stage.show(slideId);
     slideList.setCurrent(slideId);
-    comments.show(slideId);
+    comments.moved();
     updateButtons();
     publishPresence();
   };
 
   const stage = new Stage(context, deck, host, {
     selected: () => {
+      comments.moved();
       updateButtons();
       publishPresence();
     },
@@ -93,7 +94,7 @@ export async function mount(context: EditorContext): Promise<void> {
     if (slideId !== undefined) open(slideId);
   });
   const panels = new PanelHost(shell);
-  const comments = new SlideComments(context, panels);
+  const comments = slideComments(context, panels, { deck, stage, slideList, open });
   // revisions and edit history: old versions drawn as their slides, read-only
   const history = new HistoryPanel(
     { api, shell, panels, permissions: new LivePermissions(boot.permissions, session) },
@@ -102,9 +103,9 @@ export async function mount(context: EditorContext): Promise<void> {
       return { destroy: () => page.replaceChildren() };
     }),
   );
-  panels.add(comments);
+  panels.add(comments.panel);
   panels.add(history);
-  bridge.registerMethods(history.methods());
+  bridge.registerMethods({ ...comments.panel.methods(), ...history.methods() });
 
   const layout = document.createElement('div');
   layout.className = 'svc-presentation';

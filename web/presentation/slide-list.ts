@@ -35,6 +35,7 @@ interface SlideItem {
   title: HTMLElement;
   thumbnail: HTMLElement;
   presence: HTMLElement;
+  comments: HTMLElement;
 }
 
 /**
@@ -49,6 +50,7 @@ export class SlideList {
   private readonly dirty = new Set<Y.Map<unknown>>();
   private currentId: string | undefined;
   private presence = new Map<string, Collaborator[]>();
+  private commentCounts = new Map<string, number>();
   private scheduled = false;
   private dragged: string | undefined;
 
@@ -98,6 +100,12 @@ export class SlideList {
     this.invalidate([]);
   }
 
+  /** Open comment threads by slide, shown as a count on the slide's item. */
+  showComments(counts: Map<string, number>): void {
+    this.commentCounts = counts;
+    this.invalidate([]);
+  }
+
   private render(): void {
     const slides = this.deck.list();
     const live = new Set(slides);
@@ -139,9 +147,13 @@ export class SlideList {
     button.append(number, thumbnail, title);
     const presence = document.createElement('span');
     presence.className = 'svc-slide-presence';
+    const comments = document.createElement('span');
+    comments.className = 'svc-slide-comments';
+    comments.setAttribute('role', 'img');
+    button.append(comments);
     item.append(button, presence);
     this.draggable(item, id);
-    return { item, button, number, title, thumbnail, presence };
+    return { item, button, number, title, thumbnail, presence, comments };
   }
 
   private update(slide: Y.Map<unknown>, parts: SlideItem, index: number): void {
@@ -156,6 +168,10 @@ export class SlideList {
       return mark;
     });
     parts.presence.replaceChildren(...marks);
+    const comments = this.commentCounts.get(idOf(slide)) ?? 0;
+    parts.comments.hidden = comments === 0;
+    parts.comments.textContent = String(comments);
+    parts.comments.setAttribute('aria-label', t('comments.count', { count: comments }));
   }
 
   private thumbnail(slide: Y.Map<unknown>): HTMLElement {

@@ -56,6 +56,7 @@ export class Stage {
   private scale = 1;
   private slideId: string | undefined;
   private selectedBoxId: string | undefined;
+  private commented = new Set<string>();
   private editable: boolean;
 
   constructor(
@@ -118,6 +119,7 @@ export class Stage {
       }
       positionBox(view.element, box);
       view.element.classList.toggle('is-selected', idOf(box) === this.selectedBoxId);
+      view.element.classList.toggle('svc-box-commented', this.commented.has(idOf(box)));
       // back to front: the later box is drawn over the earlier one; moving an element that is in place would
       // take the focus from the text being typed in it
       if (this.surface.children[index] !== view.element) this.surface.insertBefore(view.element, this.surface.children[index] ?? null);
@@ -148,6 +150,12 @@ export class Stage {
     this.selectedBoxId = boxId;
     for (const view of this.views.values()) view.element.classList.toggle('is-selected', idOf(view.box) === boxId);
     this.handlers.selected(boxId);
+  }
+
+  /** Marks the boxes that have open comment threads. */
+  markCommented(boxIds: Set<string>): void {
+    this.commented = boxIds;
+    for (const view of this.views.values()) view.element.classList.toggle('svc-box-commented', boxIds.has(idOf(view.box)));
   }
 
   /** Marks the boxes collaborators have selected with their colour. */

@@ -1,15 +1,9 @@
 import { parseA1 } from '../../src/model/sheets/a1.js';
-import type { EditorMethod } from '../shared/bridge.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import type { CellRange } from '../shared/grid/grid.js';
-import { renderInlineNodes } from '../shared/panels/composer/inline-content.js';
-import { MentionComposer } from '../shared/panels/composer/mention-composer.js';
-import { CommentStore, type ThreadData } from '../shared/panels/comments/comment-store.js';
-import { formatTime } from '../shared/panels/format.js';
-import { redrawKeepingFocus } from '../shared/panels/keep-focus.js';
-import { messageOf } from '../shared/panels/messages.js';
-import type { Panel, PanelHost } from '../shared/panels/panel-host.js';
-import { element } from '../shared/shell.js';
+import type { ThreadData } from '../shared/panels/comments/comment-store.js';
+import { ConversationPanel, type CommentAnchors, type CommentTarget } from '../shared/panels/comments/conversation-panel.js';
+import type { PanelHost } from '../shared/panels/panel-host.js';
 import { rangeText, type SpreadsheetEditor } from './editor.js';
 import { t } from './messages.js';
 import '../shared/panels/panels.css';
@@ -26,6 +20,8 @@ interface ResolvedCellSelection extends CellSelection {
   sheet: string | null;
 }
 
+type CellThread = ThreadData<ResolvedCellSelection>;
+
 function areaOf(range: string): CellRange | undefined {
   try {
     const parsed = parseA1(range);
@@ -35,139 +31,58 @@ function areaOf(range: string): CellRange | undefined {
   }
 }
 
+function covers(thread: CellThread, sheetId: string, row: number, column: number): boolean {
+  if (thread.selection.detached || thread.selection.sheetId !== sheetId) return false;
+  const area = areaOf(thread.selection.range);
+  return area !== undefined && row >= area.top && row <= area.bottom && column >= area.left && column <= area.right;
+}
+
 /**
- * Comments on cells, a panel of the side area (beside the history): the threads on the active cell with their
- * replies, resolve and reopen, and a box to start a thread on the selected cells (the spreadsheet selection module: `{sheetId, range}`).
- * Cells with an open thread are marked. The comment routes and `svc:conversation` keep every page current;
- * the service sends the spec's Comment events (`selectionTitle`, and `replyTo` / `replyComment` on replies).
+ * Cell comments: the conversation panel anchored to the selected cells of a sheet (`{sheetId, range}`), the
+ * threads on the active cell first, and every cell under an open thread marked with a corner. The service sends
+ * the spec's Comment events (`selectionTitle`, and `replyTo` / `replyComment` on replies) and MentionAt.
  */
-export class CellComments implements Panel {
-  readonly id = 'comments';
-  readonly label = t('toolbar.comment');
-  readonly element = element('section', 'svc-sheet-comments');
-  readonly store: CommentStore<CellSelection, ResolvedCellSelection>;
-  private readonly heading = element('h2', 'svc-sheet-comments-title');
-  private readonly notice = element('p', 'svc-panel-notice');
-  private readonly list = element('div', 'svc-thread-list');
-  private readonly composer: MentionComposer;
-  /** each open thread's reply box, kept across redraws so text being typed survives a change arriving meanwhile */
-  private readonly replies = new Map<string, MentionComposer>();
+class CellAnchors implements CommentAnchors<CellSelection, ResolvedCellSelection> {
+  readonly chooseFirst = t('comments.pickCell');
+  private open: readonly CellThread[] = [];
 
-  constructor(
-    private readonly context: EditorContext,
-    private readonly editor: SpreadsheetEditor,
-    private readonly panels: PanelHost,
-  ) {
-    this.store = new CommentStore(context.api, context.session);
-    this.element.setAttribute('aria-label', t('toolbar.comment'));
-    this.notice.hidden = true;
-    this.composer = new MentionComposer(context.api, {
-      placeholder: t('comments.placeholder'),
-      submitLabel: t('comments.add'),
-      submit: (content) => this.change(() => this.store.create({ sheetId: editor.activeSheetId, range: rangeText(editor.grid.selectedRange) }, content)),
-    });
-    this.element.append(this.heading, this.notice, this.list, this.composer.element);
-    editor.onSelection(() => this.render());
-    editor.setCellMarker((row, column) => this.openThreadAt(row, column) !== undefined);
-    this.store.onChange(() => {
-      this.render();
-      editor.grid.refresh();
-    });
-    void this.store.reload().catch((error: unknown) => this.showNotice(messageOf(error)));
+  constructor(private readonly editor: SpreadsheetEditor) {
+    editor.setCellMarker((row, column) => this.open.some((thread) => covers(thread, editor.activeSheetId, row, column)));
   }
 
-  shown(): void {
-    this.render();
+  target(): CommentTarget<CellSelection> {
+    const range = rangeText(this.editor.grid.selectedRange);
+    return { selection: { sheetId: this.editor.activeSheetId, range }, label: `${this.editor.workbook.nameOf(this.editor.sheet)}!${range}` };
   }
 
-  methods(): Record<string, EditorMethod> {
-    return {
-      showComments: () => this.panels.show(this.id),
-      hideComments: () => this.panels.hide(this.id),
-    };
+  labelOf(thread: CellThread): string | undefined {
+    return thread.selection.sheet === null ? undefined : `${thread.selection.sheet}!${thread.selection.range}`;
   }
 
-  /** Threads on the sheet shown whose cells include (row, column). */
-  private threadsAt(row: number, column: number): Array<ThreadData<ResolvedCellSelection>> {
-    const sheetId = this.editor.activeSheetId;
-    return this.store.threads.filter((thread) => {
-      if (thread.selection.detached || thread.selection.sheetId !== sheetId) return false;
-      const area = areaOf(thread.selection.range);
-      return area !== undefined && row >= area.top && row <= area.bottom && column >= area.left && column <= area.right;
-    });
-  }
-
-  private openThreadAt(row: number, column: number): ThreadData<ResolvedCellSelection> | undefined {
-    return this.threadsAt(row, column).find((thread) => thread.status === 'open');
-  }
-
-  private render(): void {
+  isHere(thread: CellThread): boolean {
     const { active } = this.editor.grid.currentSelection;
-    const commentable = this.context.boot.permissions.commentable;
-    this.heading.textContent = t('comments.title', { cell: rangeText(this.editor.grid.selectedRange) });
-    this.composer.element.hidden = !commentable;
-    const threads = this.threadsAt(active.row, active.column);
-    if (threads.length === 0) {
-      this.list.replaceChildren(element('p', 'svc-thread-detached', t('comments.none')));
-      return;
-    }
-    redrawKeepingFocus(this.list, () => threads.map((thread) => this.renderThread(thread, commentable)));
+    return covers(thread, this.editor.activeSheetId, active.row, active.column);
   }
 
-  private renderThread(thread: ThreadData<ResolvedCellSelection>, commentable: boolean): HTMLElement {
-    const box = element('article', 'svc-thread');
-    box.dataset.status = thread.status;
-    box.dataset.selectionGuid = thread.selectionGuid;
-    box.append(element('p', 'svc-thread-quote', thread.selection.range));
-    if (thread.status === 'closed') box.append(element('p', 'svc-thread-resolved', t('comments.resolved')));
-    const comments = element('ul', 'svc-thread-comments');
-    for (const comment of thread.comments) {
-      const item = element('li', 'svc-comment');
-      const meta = element('div', 'svc-comment-meta');
-      meta.append(element('span', 'svc-comment-author', this.store.nameOf(comment.userId) ?? comment.userId), element('time', '', formatTime(comment.createdAt)));
-      const body = element('div', 'svc-comment-body');
-      body.append(renderInlineNodes(comment.nodes, (userId) => this.store.nameOf(userId)));
-      item.append(meta, body);
-      comments.append(item);
-    }
-    box.append(comments);
-    if (!commentable) return box;
-    const first = thread.comments[0];
-    if (first && thread.status === 'open') {
-      let reply = this.replies.get(thread.selectionGuid);
-      if (!reply) {
-        reply = new MentionComposer(this.context.api, {
-          placeholder: t('comments.replyPlaceholder'),
-          submitLabel: t('comments.reply'),
-          submit: (content) => this.change(() => this.store.reply(first.guid, content)),
-        });
-        this.replies.set(thread.selectionGuid, reply);
-      }
-      box.append(reply.element);
-    }
-    const actions = element('div', 'svc-thread-actions');
-    const closing = thread.status === 'open';
-    const toggle = element('button', 'svc-button', closing ? t('comments.resolve') : t('comments.reopen'));
-    toggle.type = 'button';
-    toggle.addEventListener('click', () => void this.change(() => this.store.setClosed(thread.selectionGuid, closing)).catch(() => undefined));
-    actions.append(toggle);
-    box.append(actions);
-    return box;
+  reveal(thread: CellThread): void {
+    const sheet = this.editor.workbook.byId(thread.selection.sheetId);
+    const area = areaOf(thread.selection.range);
+    if (!sheet || !area) return;
+    if (this.editor.activeSheetId !== thread.selection.sheetId) this.editor.activate(sheet);
+    this.editor.grid.select({ row: area.top, column: area.left }, { row: area.bottom, column: area.right });
   }
 
-  /** Runs a comment change; a refusal is shown in the panel and rethrown, so a composer keeps its text. */
-  private async change(run: () => Promise<unknown>): Promise<void> {
-    this.notice.hidden = true;
-    try {
-      await run();
-    } catch (error) {
-      this.showNotice(messageOf(error));
-      throw error;
-    }
+  mark(open: readonly CellThread[]): void {
+    this.open = open;
+    this.editor.grid.refresh();
   }
 
-  private showNotice(message: string): void {
-    this.notice.textContent = t('comments.failed', { reason: message });
-    this.notice.hidden = false;
+  onTargetChange(listener: () => void): void {
+    this.editor.onSelection(listener);
   }
+}
+
+/** The spreadsheet's comments panel. */
+export function cellComments(context: EditorContext, editor: SpreadsheetEditor, panels: PanelHost): ConversationPanel<CellSelection, ResolvedCellSelection> {
+  return new ConversationPanel(context, panels, new CellAnchors(editor));
 }

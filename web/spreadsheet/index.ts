@@ -4,7 +4,7 @@ import { OldVersionView } from '../shared/panels/history/old-version-view.js';
 import { LivePermissions } from '../shared/panels/live-permissions.js';
 import { PanelHost } from '../shared/panels/panel-host.js';
 import '../shared/panels/panels.css';
-import { CellComments } from './comments.js';
+import { cellComments } from './comments.js';
 import { SpreadsheetEditor } from './editor.js';
 import { COMPUTED_MARK, PAINTED_MARK } from './marks.js';
 import { spreadsheetVersions } from './old-version.js';
@@ -37,7 +37,7 @@ export async function mount(context: EditorContext): Promise<void> {
   showCollaboratorSelections(context.session, editor);
   // the side panels, opened from the rail beside the side area (which read-only pages keep, unlike the toolbar)
   const panels = new PanelHost(context.shell);
-  const comments = new CellComments(context, editor, panels);
+  const comments = cellComments(context, editor, panels);
   // revisions and edit history: an old version drawn as a read-only grid in place of the live one
   const history = new HistoryPanel(
     { api: context.api, shell: context.shell, panels, permissions: new LivePermissions(context.boot.permissions, context.session) },

@@ -6,7 +6,7 @@ import { openCellEditor } from './cell-editors.js';
 import { choiceOptions, optionColor, shownText } from './cell-types.js';
 import { expected, explainRefusal } from './refusals.js';
 import { columnForm, type ColumnDraft } from './column-form.js';
-import { CommentPanel } from './comments.js';
+import { TableComments, type ActiveCell } from './comments.js';
 import { columnsPanel } from './columns-panel.js';
 import { recordView } from './record-view.js';
 import { GridLayout } from './grid-layout.js';
@@ -94,7 +94,7 @@ class TableEditor {
   private pendingWrites = 0;
   private failedWrites = false;
   private editable: boolean;
-  private readonly comments: CommentPanel;
+  private readonly comments: TableComments;
   /** The user's own changes of the table shown, for undo and redo (Ctrl+Z, Ctrl+Shift+Z, the buttons). */
   private history = new UndoHistory(() => this.drawUndoButtons());
   private readonly undoButton = button(t('toolbar.undo'), () => this.attempt(() => this.history.undo()));
@@ -103,7 +103,16 @@ class TableEditor {
   constructor(private readonly context: EditorContext) {
     this.client = new TableClient(context.api, context.boot.fileId);
     this.editable = context.boot.permissions.editable;
-    this.comments = new CommentPanel(context, () => this.activeCell());
+    this.comments = new TableComments(context, {
+      tables: () => this.tables,
+      activeCell: () => this.activeCell(),
+      rowNumberOf: (rowGuid) => {
+        const index = this.store?.indexOf(rowGuid) ?? -1;
+        return index < 0 ? undefined : index + 1;
+      },
+      select: (tableGuid, rowGuid, columnGuid) => void this.selectCommented(tableGuid, rowGuid, columnGuid).catch((error: unknown) => context.shell.showNotice(errorText(error))),
+      refresh: () => this.grid?.refresh(),
+    });
   }
 
   async mount(): Promise<void> {
@@ -133,6 +142,7 @@ class TableEditor {
     }
     await this.showTable(first);
     this.context.bridge.registerMethods({
+      ...this.comments.panel.methods(),
       getTitle: () => shell.title,
       getActiveTableGuid: () => this.table?.guid,
       getSelectedRowGuids: () => this.selectedRows().map((row) => row.guid),
@@ -444,12 +454,29 @@ class TableEditor {
     return this.grid ? this.column(this.grid.currentSelection.active.column) : undefined;
   }
 
-  private activeCell(): { table: DataTable; row: Row; column: Column; rowNumber: number } | undefined {
+  private activeCell(): ActiveCell | undefined {
     if (!this.grid || !this.table || !this.store) return undefined;
     const { row: index, column: columnIndex } = this.grid.currentSelection.active;
     const row = this.store.row(index);
     const column = this.column(columnIndex);
-    return row && column ? { table: this.table, row, column, rowNumber: index + 1 } : undefined;
+    const range = this.grid.selectedRange;
+    const wholeRow = range.top === range.bottom && range.left === 0 && range.right === this.shown.length - 1 && this.shown.length > 1;
+    return row && column ? { table: this.table, row, column, rowNumber: index + 1, wholeRow } : undefined;
+  }
+
+  /** Selects a commented row (all its shown columns) or cell, switching table when it is another one. */
+  private async selectCommented(tableGuid: string, rowGuid: string, columnGuid: string | undefined): Promise<void> {
+    const table = this.tables.find((candidate) => candidate.guid === tableGuid);
+    if (!table) return;
+    if (this.table?.guid !== tableGuid) await this.showTable(table);
+    const rowIndex = this.store?.indexOf(rowGuid) ?? -1;
+    if (!this.grid || rowIndex < 0) return;
+    if (columnGuid === undefined) {
+      this.grid.select({ row: rowIndex, column: 0 }, { row: rowIndex, column: Math.max(0, this.shown.length - 1) });
+      return;
+    }
+    const columnIndex = this.shown.findIndex((column) => column.guid === columnGuid);
+    if (columnIndex >= 0) this.grid.select({ row: rowIndex, column: columnIndex });
   }
 
   private selectedRows(): Row[] {
@@ -471,6 +498,8 @@ class TableEditor {
       cell.classList.add('svc-table-loading');
       return;
     }
+    const mark = this.comments.markOf(row.guid, column.guid, columnIndex === 0);
+    if (mark) cell.classList.add(mark === 'cell' ? 'svc-table-commented' : 'svc-table-row-commented');
     const value = row.valueMap[column.name];
     const error = this.errors.get(`${row.guid}:${column.guid}`);
     const text = shownText(value, column, (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid));

@@ -13,7 +13,7 @@ import {
 } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
-import { ContentMissing } from './content-store.js';
+import { ContentMissing } from '../../storage/content-store.js';
 import type { SessionAccess } from './session-access.js';
 
 /**

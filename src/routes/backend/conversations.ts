@@ -19,9 +19,17 @@ const ThreadParams = Type.Composite([FileIdParams, Type.Object({ selectionGuid: 
 const DateMentionParams = Type.Composite([FileIdParams, Type.Object({ id: Id })]);
 
 const ContentNode = Type.Object({
-  type: Type.String({ enum: ['text', 'mention', 'hardBreak'] }),
+  type: Type.String({ enum: ['text', 'mention', 'fileMention', 'hardBreak'] }),
   text: Type.Optional(Type.String()),
-  attrs: Type.Optional(Type.Object({ id: Type.String(), guid: Type.String(), label: Type.String() })),
+  attrs: Type.Optional(
+    Type.Union([
+      Type.Object({ id: Type.String(), guid: Type.String(), label: Type.String() }, { description: 'mention: the user, the mention\'s own id, the name when written' }),
+      Type.Object(
+        { fileId: Type.String(), fileType: Type.String(), label: Type.String(), fullUrl: Type.Union([Type.String(), Type.Null()]) },
+        { description: 'fileMention: the file as the mention suggestions listed it' },
+      ),
+    ]),
+  ),
 });
 
 const Comment = Type.Object({

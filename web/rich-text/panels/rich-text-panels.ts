@@ -1,7 +1,7 @@
 import type { RichTextEditor } from '../editor.js';
 import type { EditorContext } from '../../shared/editor-context.js';
 import { BookmarksPanel } from './bookmarks/bookmarks-panel.js';
-import { CommentsPanel } from './comments/comments-panel.js';
+import { richTextComments } from './comments/comments-panel.js';
 import { DiscussionPanel } from './discussion/discussion-panel.js';
 import { HistoryPanel } from '../../shared/panels/history/history-panel.js';
 import { OldVersionView } from '../../shared/panels/history/old-version-view.js';
@@ -20,7 +20,7 @@ import '../../shared/panels/panels.css';
 export function mountRichTextPanels(context: EditorContext, richText: RichTextEditor): PanelsContext {
   const panels: PanelsContext = { ...context, ...richText, panels: new PanelHost(context.shell), permissions: new LivePermissions(context.boot.permissions, context.session) };
   const kindPanels = context.boot.fileType === 'document' ? [new DiscussionPanel(panels)] : [new BookmarksPanel(panels)];
-  const all: Panel[] = [new CommentsPanel(panels), new TocPanel(panels), ...kindPanels, new HistoryPanel(panels, new OldVersionView(context.shell, richText.page.className, richTextVersions({ ...richText.host, mentionSuggestion: undefined })))];
+  const all: Panel[] = [richTextComments(panels), new TocPanel(panels), ...kindPanels, new HistoryPanel(panels, new OldVersionView(context.shell, richText.page.className, richTextVersions({ ...richText.host, mentionSuggestion: undefined })))];
   for (const panel of all) {
     panels.panels.add(panel);
     if (panel.methods) context.bridge.registerMethods(panel.methods());

@@ -1,6 +1,7 @@
 import type { EditorMethod } from '../../../shared/bridge.js';
 import { element } from '../../../shared/shell.js';
-import { renderInlineNodes, type InlineNode } from '../../../shared/panels/composer/inline-content.js';
+import type { InlineNode } from '../../../shared/panels/composer/inline-content.js';
+import { renderInlineNodes } from '../../../shared/panels/composer/render-content.js';
 import { MentionComposer } from '../../../shared/panels/composer/mention-composer.js';
 import { formatTime } from '../../../shared/panels/format.js';
 import { PanelNotice } from '../../../shared/panels/notice.js';

@@ -2,14 +2,17 @@ import type { ServiceApi } from '../../api.js';
 import { element } from '../../shell.js';
 import { t as panelText } from '../messages.js';
 import { t } from './messages.js';
-import { toInlineNodes, type InlineNode, type PickedMention } from './inline-content.js';
+import { toEditableText, toInlineNodes, type InlineNode, type PickedMention } from './inline-content.js';
 
-interface SuggestedUser {
-  id: string;
-  name: string;
+/** The mention suggestions' answer (docs/CONVERSATIONS.md "Mention suggestions"). */
+interface SuggestionAnswer {
+  users: Array<{ id: string; name: string; email: string }>;
+  files: Array<{ id: string; name: string; type: string; fullUrl?: string }>;
+  failures: Array<{ source: string; message: string }>;
 }
 
 export interface ComposerOptions {
+  /** the text box's placeholder and accessible name */
   placeholder: string;
   submitLabel: string;
   /** sends the content; the composer clears itself when it resolves and keeps the text when it throws */
@@ -20,18 +23,26 @@ export interface ComposerOptions {
 /** Characters typed after `@` that are still looked up as a name. */
 const MENTION_QUERY = /(?:^|\s)@([^\s@]{0,40})$/;
 const LOOKUP_DELAY_MS = 150;
+/** List rows per kind: enough to choose from, short enough to stay beside the box. */
+const MAX_PER_KIND = 8;
+
+let composerCount = 0;
 
 /**
- * A text box for comments and discussion messages with an `@` list of users (GET mention-suggestions, the
- * integrator's recent users or a keyword search). A picked user is written `@Name` and sent as a mention node.
+ * A text box for comments and discussion messages with an `@` list of users and files (GET
+ * mention-suggestions: the integrator's recent ones or its search for a keyword). A picked user is written
+ * `@Name` and sent as a mention node (the service tells them: MentionAt), a picked file `@File name` and sent
+ * as a fileMention. Enter sends, Shift+Enter breaks the line; the list is a listbox the arrows move in.
  */
 export class MentionComposer {
   readonly element: HTMLFormElement;
   private readonly input: HTMLTextAreaElement;
   private readonly list: HTMLUListElement;
   private readonly sendButton: HTMLButtonElement;
+  private readonly listId = `svc-mention-list-${++composerCount}`;
   private picked: PickedMention[] = [];
-  private suggestions: SuggestedUser[] = [];
+  private suggestions: PickedMention[] = [];
+  private note: string | undefined;
   private active = 0;
   private lookup: number | undefined;
   private lookupSeq = 0;
@@ -46,20 +57,26 @@ export class MentionComposer {
     this.input.placeholder = options.placeholder;
     this.input.title = t('composer.hint');
     this.input.setAttribute('aria-label', options.placeholder);
+    this.input.setAttribute('aria-autocomplete', 'list');
+    this.input.setAttribute('aria-controls', this.listId);
+    this.input.setAttribute('aria-expanded', 'false');
     this.list = element('ul', 'svc-mention-list');
+    this.list.id = this.listId;
     this.list.setAttribute('role', 'listbox');
     this.list.setAttribute('aria-label', t('composer.suggestions'));
     this.list.hidden = true;
     const actions = element('div', 'svc-composer-actions');
+    const hint = element('span', 'svc-composer-hint', t('composer.shortHint'));
     this.sendButton = element('button', 'svc-button svc-button-primary svc-composer-send', options.submitLabel);
     this.sendButton.type = 'submit';
-    actions.append(this.sendButton);
+    actions.append(hint);
     if (options.cancel) {
       const cancel = element('button', 'svc-button svc-composer-cancel', panelText('action.cancel'));
       cancel.type = 'button';
       cancel.addEventListener('click', () => options.cancel?.());
-      actions.prepend(cancel);
+      actions.append(cancel);
     }
+    actions.append(this.sendButton);
     this.element.append(this.input, this.list, actions);
     this.element.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -79,17 +96,27 @@ export class MentionComposer {
     this.sendButton.disabled = disabled;
   }
 
+  /** Puts stored content in the box to be edited: its mentions stay mentions when sent again. */
+  setContent(nodes: readonly InlineNode[], nameOf: (userId: string) => string | undefined): void {
+    const { text, picked } = toEditableText(nodes, nameOf);
+    this.input.value = text;
+    this.picked = picked;
+    this.input.setSelectionRange(text.length, text.length);
+  }
+
   private async send(): Promise<void> {
     const content = toInlineNodes(this.input.value, this.picked);
-    if (!content.some((node) => node.type === 'mention' || (node.type === 'text' && node.text.trim()))) return;
+    if (!content.some((node) => node.type === 'mention' || node.type === 'fileMention' || (node.type === 'text' && node.text.trim()))) return;
     this.setDisabled(true);
     try {
       await this.options.submit(content);
       this.input.value = '';
       this.picked = [];
+    } catch {
+      // the panel showed why; the text stays to be sent again
     } finally {
       this.setDisabled(false);
-      this.input.focus();
+      if (this.element.isConnected) this.input.focus();
     }
   }
 
@@ -107,9 +134,16 @@ export class MentionComposer {
         return;
       }
     }
-    if (event.key === 'Escape' && !this.list.hidden) {
-      event.preventDefault();
-      this.closeList();
+    if (event.key === 'Escape') {
+      if (!this.list.hidden) {
+        event.preventDefault();
+        event.stopPropagation();
+        this.closeList();
+      } else if (this.options.cancel) {
+        event.preventDefault();
+        event.stopPropagation();
+        this.options.cancel();
+      }
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -136,49 +170,63 @@ export class MentionComposer {
   private async suggest(keyword: string): Promise<void> {
     const seq = ++this.lookupSeq;
     try {
-      const answer = await this.api.call<{ users: SuggestedUser[] }>(this.api.filePath('mention-suggestions'), { query: { keyword: keyword || undefined } });
+      const answer = await this.api.call<SuggestionAnswer>(this.api.filePath('mention-suggestions'), { query: { keyword: keyword || undefined } });
       if (seq !== this.lookupSeq) return;
-      this.suggestions = answer.users;
-    } catch {
+      this.suggestions = [
+        ...answer.users.slice(0, MAX_PER_KIND).map((user): PickedMention => ({ kind: 'user', id: user.id, label: user.name })),
+        ...answer.files.slice(0, MAX_PER_KIND).map(
+          (file): PickedMention => ({ kind: 'file', label: file.name, file: { fileId: file.id, fileType: file.type, label: file.name, fullUrl: file.type === 'file' ? (file.fullUrl ?? null) : null } }),
+        ),
+      ];
+      this.note = answer.failures[0] ? t('composer.partly', { message: answer.failures[0].message }) : undefined;
+    } catch (error) {
       if (seq !== this.lookupSeq) return;
       this.suggestions = [];
+      this.note = t('composer.failed', { message: error instanceof Error ? error.message : String(error) });
     }
     this.active = 0;
     this.renderList();
   }
 
   private renderList(): void {
-    if (this.suggestions.length === 0) {
-      this.list.replaceChildren(element('li', 'svc-mention-empty', t('composer.noOne')));
-    } else {
-      this.list.replaceChildren(
-        ...this.suggestions.map((user, index) => {
-          const item = element('li', 'svc-mention-option', user.name);
-          item.setAttribute('role', 'option');
-          item.setAttribute('aria-selected', String(index === this.active));
-          item.dataset.userId = user.id;
-          item.addEventListener('mousedown', (event) => {
-            event.preventDefault();
-            this.pick(user);
-          });
-          return item;
-        }),
-      );
-    }
+    const rows: HTMLElement[] = [];
+    this.suggestions.forEach((choice, index) => {
+      if (index === 0 || choice.kind !== this.suggestions[index - 1]!.kind) {
+        const group = element('li', 'svc-mention-group', choice.kind === 'user' ? t('composer.people') : t('composer.files'));
+        group.setAttribute('role', 'presentation');
+        rows.push(group);
+      }
+      const item = element('li', 'svc-mention-option', choice.label);
+      item.id = `${this.listId}-${index}`;
+      item.setAttribute('role', 'option');
+      item.setAttribute('aria-selected', String(index === this.active));
+      item.dataset.kind = choice.kind;
+      if (choice.kind === 'user') item.dataset.userId = choice.id;
+      else item.dataset.fileId = choice.file.fileId;
+      item.addEventListener('mousedown', (event) => {
+        event.preventDefault();
+        this.pick(choice);
+      });
+      rows.push(item);
+    });
+    if (this.suggestions.length === 0 || this.note) rows.push(element('li', 'svc-mention-empty', this.note ?? t('composer.noOne')));
+    this.list.replaceChildren(...rows);
     this.list.hidden = false;
+    this.input.setAttribute('aria-expanded', 'true');
+    if (this.suggestions.length > 0) this.input.setAttribute('aria-activedescendant', `${this.listId}-${this.active}`);
   }
 
-  private pick(user: SuggestedUser): void {
+  private pick(choice: PickedMention): void {
     const caret = this.input.selectionStart ?? this.input.value.length;
     const before = this.input.value.slice(0, caret);
     const match = MENTION_QUERY.exec(before);
     if (!match) return;
     const start = caret - match[1]!.length - 1;
-    const inserted = `@${user.name} `;
+    const inserted = `@${choice.label} `;
     this.input.value = this.input.value.slice(0, start) + inserted + this.input.value.slice(caret);
     const at = start + inserted.length;
     this.input.setSelectionRange(at, at);
-    if (!this.picked.some((person) => person.id === user.id && person.label === user.name)) this.picked.push({ id: user.id, label: user.name });
+    if (!this.picked.some((known) => known.label === choice.label)) this.picked.push(choice);
     this.closeList();
     this.input.focus();
   }
@@ -187,5 +235,8 @@ export class MentionComposer {
     this.lookupSeq += 1;
     this.list.hidden = true;
     this.suggestions = [];
+    this.note = undefined;
+    this.input.setAttribute('aria-expanded', 'false');
+    this.input.removeAttribute('aria-activedescendant');
   }
 }
