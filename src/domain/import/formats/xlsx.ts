@@ -246,12 +246,18 @@ async function tablesOf(bytes: Buffer, sheets: ReadonlyArray<{ part: string; nam
  * stands for (`Sales[Amount]` → `Data!$C$2:$C$40`, `TaxRate` → `Setup!$B$1`), as other spreadsheet services
  * import them, so it computes what Excel computed (docs/FORMULAS.md "Names and tables").
  */
-function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>): Resolve {
+function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>, sheetNames: readonly string[]): Resolve {
   const defined = new Map<string, Ast>();
   // a sheet's own names hide the workbook's of the same name
   for (const name of [...names.filter((entry) => entry.sheet === undefined), ...names.filter((entry) => entry.sheet === sheetIndex)]) {
     const parsed = parseFormula(name.text);
     if (parsed.ok) defined.set(name.name.toUpperCase(), parsed.ast);
+  }
+  // any sheet's own names, written with the sheet's name (`Sheet2!Rate`)
+  for (const name of names) {
+    const sheet = name.sheet === undefined ? undefined : sheetNames[name.sheet];
+    const parsed = sheet === undefined ? undefined : parseFormula(name.text);
+    if (parsed?.ok) defined.set(`${sheet!.toUpperCase()}!${name.name.toUpperCase()}`, parsed.ast);
   }
   if (defined.size === 0 && tables.size === 0) return (formula) => formula;
   return (formula, row) => inlineDefinitions(formula, { names: defined, tables, row });
@@ -301,27 +307,31 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
   const mergeRefsByPart = new Map<string, string[]>();
+  // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
+  // already tell of the next part (the oracle's workbooks came back with their sheets swapped now and then)
+  const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
-    _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => {
+    _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
       const mergeRefs: string[] = [];
       mergeRefsByPart.set(sheetNo, mergeRefs);
-      return parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo);
+      for (const item of parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo)) {
+        const worksheet = (item as { value?: unknown }).value;
+        if (typeof worksheet === 'object' && worksheet !== null) partOf.set(worksheet, sheetNo);
+        yield item;
+      }
     },
-  });
-  let part = '';
-  (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-    if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
   });
   let sheets = 0;
   try {
     for await (const worksheet of reader) {
+      const part = partOf.get(worksheet as object) ?? '';
       const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
       const position = order.findIndex((entry) => entry.part === part);
       const name = order[position]?.name ?? `Sheet${part}`;
       sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
       sheets++;
       const shared: SharedFormulas = new Map();
-      const resolve = resolverFor(position, names, tables);
+      const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
