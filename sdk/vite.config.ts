@@ -15,6 +15,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2019',
+    // no Rolldown timing report (web/vite.config.ts says why)
+    rolldownOptions: { checks: { bundlerTimings: false } },
     lib: {
       entry: fileURLToPath(new URL('index.ts', import.meta.url)),
       name: 'SvcJSSDK',

@@ -96,6 +96,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
     await services.content.close();
     await services.delivery.close();
     await services.callbacks.close();
+    services.scratch.close();
   });
   await app.register(requestDrain, { drainMs: REQUEST_DRAIN_MS });
   app.decorateRequest('auth', null);

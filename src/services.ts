@@ -40,6 +40,7 @@ import { CONVERT_WORKER } from './domain/export/convert.js';
 import { ExportService } from './domain/export/export-service.js';
 import { exportTaskHandler } from './domain/export/export-task.js';
 import { ChromiumRenderer } from './domain/export/render/chromium.js';
+import { Scratch } from './domain/conversion/scratch.js';
 import { OutboundPolicy } from './net/outbound-policy.js';
 import { PushService } from './domain/push/push-service.js';
 import { ReportedEvents } from './domain/push/reported-events.js';
@@ -48,6 +49,8 @@ import { ReportedEvents } from './domain/push/reported-events.js';
 export interface Services {
   config: Config;
   storage: Storage;
+  /** the folders under the data dir where converters may write (nothing goes to TMPDIR) */
+  scratch: Scratch;
   /** what this process shares with the others of its deployment (Redis), or keeps to itself */
   cluster: Cluster;
   /** which addresses the service may fetch from: assertUrl when a URL is accepted, dispatcher() to fetch it */
@@ -160,7 +163,8 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
   );
   content.addRecordHook(outsideImages.recordHook());
   const tasks = new TaskEngine(storage, config.tasks);
-  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, outsideImages, tasks, config: config.imports, soffice: config.soffice });
+  const scratch = Scratch.open(config.dataDir);
+  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, outsideImages, tasks, config: config.imports, soffice: config.soffice, scratch });
   const exports = new ExportService(
     {
       storage,
@@ -169,15 +173,16 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
       tables,
       attachments,
       runner: new WorkerPool(CONVERT_WORKER, { memoryMb: config.export.workerMemoryMb }),
-      renderer: new ChromiumRenderer({ executablePath: config.export.chromiumPath }),
+      renderer: new ChromiumRenderer(scratch, { executablePath: config.export.chromiumPath }),
     },
-    { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice },
+    { linkTtlMs: config.export.linkTtlMs, soffice: config.soffice, scratch },
   );
   tasks.register(exportTaskHandler(exports));
   const previews = new PreviewService({ apps, access, callbacks, outbound, tasks, imports, exports, config: config.imports });
   return {
     config,
     storage,
+    scratch,
     cluster,
     outbound,
     apps,

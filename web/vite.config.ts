@@ -21,6 +21,9 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 2048,
     rolldownOptions: {
+      // Rolldown's timing report ("[PLUGIN_TIMINGS] JavaScript callbacks ran for …") is a warning printed in
+      // yellow on every slow build: it read like a failed build to people running it for the first time
+      checks: { bundlerTimings: false },
       input: {
         main: fileURLToPath(new URL('main.ts', import.meta.url)),
         // the preview viewer (src/routes/preview-page), its pdf.js and pdf.js's worker as chunks of their own

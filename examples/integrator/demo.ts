@@ -6,7 +6,8 @@
  *
  * The intranet runs on its own origin, as a real integrator's would: its page loads the SDK from the service
  * and shows the editor in an iframe of the service's origin. A first run creates the application (its secret
- * is kept in ./data/demo-intranet.json) and a few files; later runs find them again.
+ * is kept in ./data/demo-settings.json) and five files with content (examples/integrator/seed.ts, imported
+ * through the service's import API); later runs find them again (./data/demo-intranet.json).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { serve } from '../../src/serve.js';
 import { startIntegrator } from './integrator.js';
-import { GUESTS, Intranet, type FileKind } from './intranet.js';
+import { GUESTS, Intranet } from './intranet.js';
+import { SEED_FILES } from './seed.js';
 
 const APP_ID = 'demo-intranet';
 
@@ -32,15 +34,6 @@ const COLLEAGUES = [
   { id: 'carol', name: 'Carol Díaz', email: 'carol@acme.example', departmentId: 'design' },
   { id: 'dan', name: 'Dan Okafor', email: 'dan@acme.example', departmentId: 'engineering' },
   { id: 'erin', name: 'Erin Guest', email: 'erin@partner.example', departmentId: GUESTS },
-];
-
-/** Created on the first run, as their creator would through the page. */
-const FIRST_FILES: Array<{ name: string; type: FileKind; creator: string }> = [
-  { name: 'Welcome to the intranet', type: 'document', creator: 'alice' },
-  { name: 'Product requirements', type: 'documentPro', creator: 'alice' },
-  { name: 'Budget 2027', type: 'spreadsheet', creator: 'bob' },
-  { name: 'Quarterly review', type: 'presentation', creator: 'carol' },
-  { name: 'Release checklist', type: 'table', creator: 'dan' },
 ];
 
 interface DemoSettings {
@@ -73,8 +66,14 @@ async function main(): Promise<void> {
   const service = await serve({ ...config, bootstrapApp: { appId: APP_ID, secret, endpointUrl: integrator.url } });
   const intranet = new Intranet({ integrator, serviceUrl: service.url, appId: APP_ID, secret, statePath: path.join(config.dataDir, 'demo-intranet.json') });
   if (integrator.files.size === 0) {
-    // newest first in the list: the welcome document is created last
-    for (const file of [...FIRST_FILES].reverse()) await intranet.createFile(integrator.users.get(file.creator)!, file.name, file.type);
+    console.log('  first run: importing the demo files…');
+    for (const seed of SEED_FILES) {
+      const file = await intranet.createFile(integrator.users.get(seed.creator)!, seed.name, seed.type, await seed.content());
+      if (seed.comment) {
+        const { author, from, to, text } = seed.comment;
+        await intranet.comment(integrator.users.get(author)!, file.id, { from, to }, text);
+      }
+    }
   }
 
   const shutdown = async () => {

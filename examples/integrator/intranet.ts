@@ -89,6 +89,10 @@ export interface IntranetOptions {
   statePath?: string;
 }
 
+/** How long the demo's first run waits for one of its seed files to be imported, and how often it asks. */
+const IMPORT_WAIT_MS = 120_000;
+const IMPORT_POLL_MS = 250;
+
 export class Intranet implements Site {
   private readonly integrator: ReferenceIntegrator;
   private readonly sessions = new Map<string, string>();
@@ -118,20 +122,44 @@ export class Intranet implements Site {
     return this.send(res, 200, 'application/json', JSON.stringify(answer));
   }
 
-  /** Creates a file as `creator`: registered with the integrator (everyone may edit), then on the service. */
-  async createFile(creator: User, name: string, type: FileKind): Promise<File> {
+  /**
+   * Creates a file as `creator`: registered with the integrator (everyone may edit), then on the service, empty,
+   * or with `content` imported (the import API: the service converts the file into the new one).
+   */
+  async createFile(creator: User, name: string, type: FileKind, content?: { fileName: string; bytes: Uint8Array }): Promise<File> {
     const id = `${type}-${crypto.randomBytes(6).toString('base64url')}`;
     const grants: File['grants'] = {};
     for (const user of this.integrator.users.values()) grants[user.id] = this.grantFor(user, user.id === creator.id);
     const file = this.integrator.addFile({ id, name, type, creatorId: creator.id, grants });
     try {
-      await this.callService('files', creator, { type, fileId: id }, 'the service refused the file');
+      if (content) await this.importInto(creator, file, content);
+      else await this.callService('files', creator, { type, fileId: id }, 'the service refused the file');
     } catch (error) {
       this.integrator.files.delete(id);
       throw error;
     }
     this.saveFiles();
     return file;
+  }
+
+  /** Imports `content` as the new file `file` and waits until the service has made it. */
+  private async importInto(creator: User, file: File, content: { fileName: string; bytes: Uint8Array }): Promise<void> {
+    const form = new FormData();
+    form.append('fileId', file.id);
+    form.append('type', file.type);
+    form.append('file', new Blob([new Uint8Array(content.bytes)]), content.fileName);
+    const { taskId } = (await this.callService('files/v2/import', creator, form, 'the service refused the import')) as { taskId: string };
+    for (let waited = 0; waited < IMPORT_WAIT_MS; waited += IMPORT_POLL_MS) {
+      const { progress } = (await this.callService('files/v2/import/progress', creator, { taskId }, 'the import failed')) as { progress: number };
+      if (progress === 100) return;
+      await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
+    }
+    throw new HttpError(504, `the import of ${content.fileName} did not finish within ${IMPORT_WAIT_MS / 1000} s`);
+  }
+
+  /** A comment by `author` on a document's text from `from` to `to` (ProseMirror positions). */
+  async comment(author: User, fileId: string, selection: { from: number; to: number }, content: string): Promise<void> {
+    await this.callService(`../collab-files/${encodeURIComponent(fileId)}/comments`, author, { selection, content }, 'the service refused the comment');
   }
 
   /**
@@ -143,12 +171,17 @@ export class Intranet implements Site {
     return (await this.callService(`files/${encodeURIComponent(fileId)}/push`, sender, { message }, 'the service did not send the notice')) as { pushId: string };
   }
 
-  /** POST to the service's backend API as `user` (signed with the app secret); answers `data`, a 502 when it refuses. */
+  /**
+   * POST to the service's backend API as `user` (signed with the app secret), `route` relative to `/sdk/v2/api/`,
+   * `body` JSON or a multipart form; answers `data`, a 502 when it refuses.
+   */
   private async callService(route: string, user: User, body: unknown, refused: string): Promise<unknown> {
-    const response = await fetch(`${this.options.serviceUrl}/sdk/v2/api/${route}`, {
+    const headers: Record<string, string> = { 'x-svc-signature': await this.signature(), 'x-svc-token': this.tokenOf(user) };
+    if (!(body instanceof FormData)) headers['content-type'] = 'application/json';
+    const response = await fetch(new URL(route, `${this.options.serviceUrl}/sdk/v2/api/`), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-signature': await this.signature(), 'x-svc-token': this.tokenOf(user) },
-      body: JSON.stringify(body),
+      headers,
+      body: body instanceof FormData ? body : JSON.stringify(body),
     });
     const answer = (await response.json().catch(() => undefined)) as { status?: number; message?: string; data?: unknown } | undefined;
     if (!response.ok || answer?.status !== 0) throw new HttpError(502, `${refused}: ${answer?.message ?? response.status}`);

@@ -8,7 +8,7 @@ import { isApiError } from '../errors.js';
 import { createCluster } from '../cluster/cluster.js';
 import { createServices } from '../services.js';
 import { openStorage } from '../storage/database.js';
-import { DEFAULT_SIGNATURE_SECONDS, exampleUserToken, parseDuration, signatureFor } from './sign.js';
+import { runSign } from './sign-command.js';
 
 const USAGE = `usage: svc <command> [options]
 
@@ -24,10 +24,7 @@ commands:
   app set-endpoint <appId> <url>      set the integrator callback base address
   app rotate-secret <appId>           replace the secret; prints the new one (shown once)
   sign --app <appId> [--license] [--expires 1h] [--user <userId>]
-                                      print, as shell lines for eval "$(npx svc sign …)", a signature for curl:
-                                      export SIGNATURE=… (1 hour), or with --license export LICENSE_SIGNATURE=…
-                                      (4 minutes at most); --user adds export TOKEN=…, a user token the example
-                                      integrator (examples/integrator) accepts for that user (24 hours)
+                                      print a signature for curl as shell lines (svc sign -h says more)
 
 file types: ${FILE_TYPES.join(', ')}
 seat policies: open (anyone the integrator vouches for), auto (a user without a seat is activated on first
@@ -94,6 +91,7 @@ function describe(app: App): Record<string, unknown> {
 }
 
 async function run(argv: string[]): Promise<void> {
+  if (argv[0] === 'sign') return runSign(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -107,15 +105,11 @@ async function run(argv: string[]): Promise<void> {
       'file-types': { type: 'string' },
       qps: { type: 'string' },
       'frame-origins': { type: 'string' },
-      app: { type: 'string' },
-      license: { type: 'boolean' },
-      expires: { type: 'string' },
-      user: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [group, command, ...rest] = positionals;
-  if (values.help || !((group === 'app' && command) || group === 'sign')) {
+  if (values.help || !(group === 'app' && command)) {
     console.log(USAGE);
     if (!values.help) process.exitCode = 2;
     return;
@@ -129,15 +123,6 @@ async function run(argv: string[]): Promise<void> {
     throw error;
   });
   const { apps } = createServices(config, storage, cluster);
-  if (group === 'sign') {
-    try {
-      await sign(apps, values);
-    } finally {
-      await cluster.close();
-      await storage.close();
-    }
-    return;
-  }
   const needId = () => {
     const id = rest[0];
     if (!id) throw new UsageError(`app ${command} needs an appId`);
@@ -175,21 +160,6 @@ async function run(argv: string[]): Promise<void> {
     await cluster.close();
     await storage.close();
   }
-}
-
-/** `svc sign`: shell lines that set what curl needs (README "First run"). */
-async function sign(apps: ReturnType<typeof createServices>['apps'], values: Record<string, string | boolean | undefined>): Promise<void> {
-  if (typeof values.app !== 'string') throw new UsageError('sign needs --app <appId>');
-  const license = values.license === true;
-  const seconds = typeof values.expires === 'string' ? parseDuration(values.expires) : license ? LICENSE_SIGNATURE_MAX_SECONDS : DEFAULT_SIGNATURE_SECONDS;
-  if (seconds === undefined) throw new UsageError(`--expires: not a duration (30, 90s, 10m, 2h): ${String(values.expires)}`);
-  if (license && seconds > LICENSE_SIGNATURE_MAX_SECONDS) {
-    throw new UsageError(`--expires: a licence signature lives ${LICENSE_SIGNATURE_MAX_SECONDS / 60} minutes at most`);
-  }
-  const app = await apps.get(values.app);
-  const lines = [`export ${license ? 'LICENSE_SIGNATURE' : 'SIGNATURE'}=${await signatureFor(app, { license, seconds })}`];
-  if (typeof values.user === 'string') lines.push(`export TOKEN=${await exampleUserToken(app, values.user)}`);
-  console.log(lines.join('\n'));
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {

@@ -13,12 +13,15 @@ export const EXAMPLE_USER_TOKEN_TYPE = 'svc-example-user+jwt';
 
 const encoder = new TextEncoder();
 
+/** What signing needs of an app: its id and secret. */
+export type SigningApp = Pick<App, 'id' | 'secret'>;
+
 /**
  * An X-Svc-Signature for `app`, as an integrator's back end makes it (README "Calling the backend API"):
  * HS256 with the app secret, appId in `kid`, `exp` `seconds` ahead; `license` adds the licence scope
  * (the service refuses licence signatures that live longer than 4 minutes).
  */
-export function signatureFor(app: App, options: { license: boolean; seconds: number }): Promise<string> {
+export function signatureFor(app: SigningApp, options: { license: boolean; seconds: number }): Promise<string> {
   return new SignJWT(options.license ? { scope: 'license' } : {})
     .setProtectedHeader({ alg: 'HS256', kid: app.id })
     .setIssuedAt()
@@ -30,7 +33,7 @@ export function signatureFor(app: App, options: { license: boolean; seconds: num
  * A user token the example integrator resolves to `userId` (a real integrator hands out its own session
  * tokens; the service never reads them). Signed with the app secret, which that integrator knows too.
  */
-export function exampleUserToken(app: App, userId: string): Promise<string> {
+export function exampleUserToken(app: SigningApp, userId: string): Promise<string> {
   return new SignJWT({ sub: userId, aud: app.id })
     .setProtectedHeader({ alg: 'HS256', typ: EXAMPLE_USER_TOKEN_TYPE })
     .setIssuedAt()

@@ -93,9 +93,11 @@ describe('demo intranet (npm run demo)', () => {
       await frame.locator('.svc-comment-bubble').click();
       await frame.locator('.svc-comment-draft textarea').fill('Looks good to me');
       await frame.locator('.svc-comment-draft textarea').press('Enter');
-      expect(await page.locator('#doc-title').textContent()).toBe(name);
+      // one title bar: the editor's header shows the name and the save state, the intranet's bar neither
+      expect(await frame.locator('.svc-title').textContent()).toBe(name);
+      expect(await page.locator('#doc-bar').textContent()).not.toContain('Tour notes');
       expect(await page.locator('#file-list .file-name', { hasText: 'Tour notes' }).textContent()).toBe(name);
-      await expect.poll(() => page.locator('#save-status').textContent(), { timeout: 10_000 }).toBe('All changes saved');
+      await expect.poll(() => frame.locator('.svc-status').textContent(), { timeout: 10_000 }).toBe('All changes saved');
 
       // "notify everyone in this file": the intranet's back end pushes through the service; the open editor shows it
       await page.getByRole('button', { name: 'Notify everyone in this file' }).click();

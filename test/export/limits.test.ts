@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Scratch } from '../../src/domain/conversion/scratch.js';
 import { ConversionFailed, ConversionTimedOut } from '../../src/domain/conversion/conversion-errors.js';
 import { WorkerPool } from '../../src/domain/conversion/worker-pool.js';
 import { CONVERT_WORKER, type ConversionRequest, type ConversionResult } from '../../src/domain/export/convert.js';
@@ -24,10 +28,12 @@ const noProgress = { step: () => undefined };
 
 describe('export limits', { timeout: 120_000 }, () => {
   const runner = new WorkerPool<ConversionRequest, ConversionResult>(CONVERT_WORKER, { memoryMb: 256 });
-  const renderer = new ChromiumRenderer({ executablePath: process.env.CHROMIUM_PATH });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-limits-'));
+  const renderer = new ChromiumRenderer(Scratch.open(dataDir), { executablePath: process.env.CHROMIUM_PATH });
   afterAll(async () => {
     await runner.close();
     await renderer.kill();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('a conversion past its deadline fails with ConversionTimedOut; an aborted one with the abort reason; the runner still works', async () => {

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { richTextOf, type Cell } from '../../src/model/content.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import { ooxmlProblems } from '../support/ooxml.js';
 import type { CallResult, TestService } from '../support/service.js';
 import { putCells } from '../sheets/stored-cells.js';
 
@@ -48,7 +49,12 @@ export async function awaitExport(svc: TestService, taskId: string): Promise<Cal
   return last!;
 }
 
-/** Exports `fileId` as `type` through the API and downloads the file with no credentials at all. */
+const OFFICE_TYPES = new Set(['docx', 'xlsx', 'pptx']);
+
+/**
+ * Exports `fileId` as `type` through the API and downloads the file with no credentials at all; an Office file
+ * must pass the structure checks of test/support/ooxml.ts.
+ */
 export async function exportFile(svc: TestService, fileId: string, type: string): Promise<{ bytes: Buffer; response: Response; downloadUrl: string }> {
   const started = await startExport(svc, fileId, type);
   expect(started.status, started.text).toBe(200);
@@ -57,7 +63,9 @@ export async function exportFile(svc: TestService, fileId: string, type: string)
   const downloadUrl = done.body.data.downloadUrl as string;
   const response = await fetch(downloadUrl);
   expect(response.status).toBe(200);
-  return { bytes: Buffer.from(await response.arrayBuffer()), response, downloadUrl };
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (OFFICE_TYPES.has(type)) expect(await ooxmlProblems(bytes), `the ${type} export of ${fileId} breaks the Office Open XML structure`).toEqual([]);
+  return { bytes, response, downloadUrl };
 }
 
 /** An exported workbook, read back by exceljs (an independent reader of the format). */

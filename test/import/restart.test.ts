@@ -1,13 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalAppChanges } from '../../src/apps/app-changes.js';
-import { AppService } from '../../src/domain/apps/app-service.js';
-import { OutboundPolicy } from '../../src/net/outbound-policy.js';
-import { openStorage, type Storage } from '../../src/storage/database.js';
 import { testDatabases } from '../support/databases.js';
-import { DEFAULT_USER, eventually, startTestIntegrator } from '../support/integrator.js';
-import { killed, startServiceProcess } from '../support/processes.js';
+import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import { crashTestApp, killed, startServiceProcess } from '../support/processes.js';
 import { sign } from '../support/signing.js';
 
 /**
@@ -27,13 +23,7 @@ for (const database of testDatabases()) {
     it('an import running when its process is killed is taken up at once by the next process and completes once', { timeout: 180_000 }, async () => {
       const fresh = await database.fresh();
       cleanup.push(() => fresh.dispose());
-      const storage: Storage = await openStorage(fresh.options);
-      cleanup.push(() => storage.close());
-      const apps = new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true }), new LocalAppChanges());
-      const app = await apps.create({ name: 'crash test' });
-      const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
-      cleanup.push(() => integrator.close());
-      await apps.update(app.id, { endpointUrl: integrator.url });
+      const { storage, app } = await crashTestApp(fresh.options, cleanup);
 
       // The file's server hangs on the first download (the task is running when the process dies), serves the next.
       let downloads = 0;

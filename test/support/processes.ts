@@ -1,5 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { LocalAppChanges } from '../../src/apps/app-changes.js';
+import type { App } from '../../src/apps/app.js';
+import { AppService } from '../../src/domain/apps/app-service.js';
+import { OutboundPolicy } from '../../src/net/outbound-policy.js';
+import { openStorage, type Storage, type StorageOptions } from '../../src/storage/database.js';
+import { startTestIntegrator } from './integrator.js';
+import type { ReferenceIntegrator } from '../../examples/integrator/integrator.js';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -39,3 +46,18 @@ export function startServiceProcess(storageOptions: object, env: Record<string, 
 
 /** Ends a service process as a crash would (SIGKILL) and waits until it is gone. */
 export const killed = (child: ChildProcess) => new Promise<void>((resolve) => (child.once('exit', () => resolve()), child.kill('SIGKILL')));
+
+/**
+ * For a crash test: an app in the storage a service process will open, its endpoint a test integrator; what to
+ * close is pushed onto `cleanup` (the storage, the integrator).
+ */
+export async function crashTestApp(options: StorageOptions, cleanup: Array<() => Promise<unknown>>): Promise<{ storage: Storage; app: App; integrator: ReferenceIntegrator }> {
+  const storage = await openStorage(options);
+  cleanup.push(() => storage.close());
+  const apps = new AppService(storage, new OutboundPolicy({ allowPrivateNetworks: true }), new LocalAppChanges());
+  const app = await apps.create({ name: 'crash test' });
+  const integrator = await startTestIntegrator((appId) => (appId === app.id ? app.secret : undefined));
+  cleanup.push(() => integrator.close());
+  await apps.update(app.id, { endpointUrl: integrator.url });
+  return { storage, app, integrator };
+}

@@ -33,7 +33,8 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 let token: string | undefined;
 let me: Colleague | undefined;
 let sdkModule: Promise<SdkModule> | undefined;
-let current: { sdk: OfficeSDK | undefined; editor: EditorProxy | undefined; fileId: string } | undefined;
+/** The open file; its title and save state are in the editor's own header (one title bar), not repeated here. */
+let current: { sdk: OfficeSDK | undefined; editor: EditorProxy | undefined; fileId: string; name: string } | undefined;
 let eventCount = 0;
 
 class ApiError extends Error {
@@ -248,7 +249,7 @@ async function showCollaborators(editor: EditorProxy): Promise<void> {
 
 async function openFile(fileId: string): Promise<void> {
   disconnect();
-  const opening: NonNullable<typeof current> = { sdk: undefined, editor: undefined, fileId };
+  const opening: NonNullable<typeof current> = { sdk: undefined, editor: undefined, fileId, name: '' };
   current = opening;
   if (fileIdInUrl() !== fileId) history.pushState(null, '', FILES_PATH + encodeURIComponent(fileId));
   for (const link of document.querySelectorAll<HTMLElement>('.file')) link.classList.toggle('active', link.dataset.fileId === fileId);
@@ -261,8 +262,7 @@ async function openFile(fileId: string): Promise<void> {
     return;
   }
   $('doc-kind').replaceWith(Object.assign(kindIcon(session.type), { id: 'doc-kind' }));
-  $('doc-title').textContent = session.name;
-  $('save-status').textContent = 'Opening…';
+  opening.name = session.name;
   $('collaborators').replaceChildren();
   $('doc-bar').hidden = false;
   await setUpSharing(fileId).catch(showError);
@@ -294,18 +294,11 @@ async function openFile(fileId: string): Promise<void> {
     opening.sdk = sdk;
     const editor = sdk.getEditor<EditorProxy>();
     opening.editor = editor;
-    const statusText: Record<string, string> = { saving: 'Saving…', saved: 'All changes saved', error: 'Not saved: retrying' };
-    $('save-status').textContent = statusText.saved!;
-    await editor.on('saveStatusChanged', (payload) => {
-      const status = (payload as { status?: string } | undefined)?.status ?? '';
-      $('save-status').textContent = statusText[status] ?? status;
-    });
     await editor.on('collaboratorsChanged', () => void showCollaborators(editor).catch(() => undefined));
     await showCollaborators(editor).catch(() => undefined);
   } catch (error) {
     if (current !== opening) return;
     const { code, message } = error as { code?: string | number; message?: string };
-    $('save-status').textContent = '';
     showNotice(`The editor could not open this file (code ${String(code ?? '?')}): ${message ?? String(error)}`);
   }
 }
@@ -317,7 +310,7 @@ function setUpNotifyDialog(): void {
   const text = $<HTMLTextAreaElement>('notify-text');
   $('notify-file').addEventListener('click', () => {
     if (!current) return;
-    $('notify-file-name').textContent = $('doc-title').textContent;
+    $('notify-file-name').textContent = current.name;
     $('notify-error').textContent = '';
     text.value = '';
     dialog.showModal();

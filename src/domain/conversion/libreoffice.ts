@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { abortReason, ConversionFailed, ConversionTimedOut } from './conversion-errors.js';
+import type { Scratch } from './scratch.js';
 
 /**
  * LibreOffice, the optional component for the legacy binary formats (docs/IMPORT-EXPORT.md), for import (doc,
@@ -29,9 +29,9 @@ export function findSoffice(searchPath = process.env.PATH ?? ''): string | undef
 /**
  * Converts `input` (a file with extension `from`) with `soffice --headless --convert-to <to>`, `to` being the
  * output extension, optionally with a filter (`docx`, `doc:MS Word 97`), and answers the bytes LibreOffice wrote.
- * It runs as a child process in a temporary directory of its own (profile included, so conversions never share
- * state and two run at once), killed past `deadlineMs` (ConversionTimedOut) or on `signal` (its reason); the
- * directory is removed in every case. Anything else that goes wrong is a ConversionFailed (`not-started` when
+ * It runs as a child process in a scratch folder of its own (profile and TMPDIR included, so conversions never
+ * share state, two run at once and nothing lands in the system's temporary folder), killed past `deadlineMs`
+ * (ConversionTimedOut) or on `signal` (its reason); the folder is removed in every case. Anything else that goes wrong is a ConversionFailed (`not-started` when
  * soffice cannot be run). LibreOffice recognises a file by its content, not its name: a file it recognises as
  * nothing else is read as plain text.
  */
@@ -40,15 +40,15 @@ export async function convertWithLibreOffice(
   input: Uint8Array,
   from: string,
   to: string,
-  options: { signal: AbortSignal; deadlineMs: number },
+  options: SofficeRun & { scratch: Scratch },
 ): Promise<Buffer> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-soffice-'));
-  try {
+  return options.scratch.within('soffice', async (dir) => {
     const source = path.join(dir, `input.${from}`);
     const outDir = path.join(dir, 'out');
     await writeFile(source, input);
     const profile = pathToFileURL(path.join(dir, 'profile')).href;
-    const stderr = await runSoffice(soffice, [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', to, '--outdir', outDir, source], from, options);
+    const args = [`-env:UserInstallation=${profile}`, '--headless', '--norestore', '--nolockcheck', '--convert-to', to, '--outdir', outDir, source];
+    const stderr = await runSoffice(soffice, args, from, { ...options, tmpDir: dir });
     try {
       return await readFile(path.join(outDir, `input.${to.split(':')[0]}`));
     } catch {
@@ -56,9 +56,12 @@ export async function convertWithLibreOffice(
       // it as `to` ("no export filter": it read the file as another kind of document, often as plain text)
       throw new ConversionFailed(`LibreOffice could not convert this ${from} file to ${to.split(':')[0]}${stderr ? ` (${stderr})` : ''}`);
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
+}
+
+interface SofficeRun {
+  signal: AbortSignal;
+  deadlineMs: number;
 }
 
 /**
@@ -78,12 +81,13 @@ export function sofficeMessages(stderr: string): string {
 const STDERR_GRACE_MS = 500;
 
 /** Runs soffice to its end; answers what it said on stderr (sofficeMessages). */
-function runSoffice(soffice: string, args: string[], from: string, { signal, deadlineMs }: { signal: AbortSignal; deadlineMs: number }): Promise<string> {
+function runSoffice(soffice: string, args: string[], from: string, { signal, deadlineMs, tmpDir }: SofficeRun & { tmpDir: string }): Promise<string> {
   if (signal.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
     // soffice is a launcher that starts soffice.bin: in a process group of its own both are killed together
     const ownGroup = process.platform !== 'win32';
-    const child = spawn(soffice, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup });
+    const env = { ...process.env, TMPDIR: tmpDir, TMP: tmpDir, TEMP: tmpDir };
+    const child = spawn(soffice, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup, env });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-2000);

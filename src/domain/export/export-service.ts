@@ -9,6 +9,7 @@ import type { FileType } from '../../model/file-types.js';
 import type { TableService } from '../tables/table-service.js';
 import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
 import { convertWithLibreOffice } from '../conversion/libreoffice.js';
+import type { Scratch } from '../conversion/scratch.js';
 import type { WorkerPool } from '../conversion/worker-pool.js';
 import type { ConversionRequest, ConversionResult, FileTarget, ResultOf } from './convert.js';
 import { EXPORTS_BY_KIND, MIME_TYPES, type ExportType } from './formats.js';
@@ -30,6 +31,8 @@ export interface ExportSettings {
   linkTtlMs: number;
   /** LibreOffice's soffice, or undefined (wps refused) */
   soffice: string | undefined;
+  /** where LibreOffice may write, one folder per conversion */
+  scratch: Scratch;
 }
 
 export interface ExportDeps {
@@ -148,7 +151,7 @@ export class ExportService {
     if (type !== 'wps') return { fileName, mimeType, bytes: written.bytes };
     // WPS Writer's .wps is the Word 97 binary format: LibreOffice writes it from the docx
     try {
-      const bytes = await convertWithLibreOffice(this.settings.soffice!, written.bytes, 'docx', 'doc:MS Word 97', { signal: run.signal, deadlineMs: left() });
+      const bytes = await convertWithLibreOffice(this.settings.soffice!, written.bytes, 'docx', 'doc:MS Word 97', { signal: run.signal, deadlineMs: left(), scratch: this.settings.scratch });
       return { fileName, mimeType, bytes };
     } catch (error) {
       throw failure(error);

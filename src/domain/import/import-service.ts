@@ -15,6 +15,7 @@ import { FILE_TYPES, isFileType, type FileType } from '../../model/file-types.js
 import type { TableService } from '../tables/table-service.js';
 import { ConversionFailed, ConversionTimedOut } from '../conversion/conversion-errors.js';
 import { convertWithLibreOffice } from '../conversion/libreoffice.js';
+import type { Scratch } from '../conversion/scratch.js';
 import { WorkerPool } from '../conversion/worker-pool.js';
 import { CONVERTER_WORKER, joinParts, type ConversionOutput, type ConverterAnswer, type ConverterJob, type ExtractedImage } from './conversion.js';
 import { fetchFileUrl } from './file-url.js';
@@ -74,6 +75,8 @@ export interface ImportDependencies {
   config: ImportConfig;
   /** LibreOffice, when found at start (legacy doc, wps, xls, ppt) */
   soffice: string | undefined;
+  /** where LibreOffice may write, one folder per conversion */
+  scratch: Scratch;
 }
 
 const UPLOAD_BLOB = 'upload';
@@ -140,7 +143,9 @@ export class ImportService {
         throw new ApiError(Errors.importUrlForbidden, `fileUrl is refused: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    const user = await this.deps.access.currentUser(auth);
+    // the file must be one the integrator knows and lets this user edit: an import into any other id made a file
+    // nobody could open; the integrator's own answer (404 unknown file, 403, its error) is the refusal
+    const { user } = await this.deps.access.authorize(auth, request.fileId, 'editable');
     const appId = auth.app.id;
     if (await this.deps.files.find(appId, request.fileId)) throw new ApiError(Errors.fileExists, `file ${request.fileId} already exists`);
     if (await this.deps.tasks.active(appId, IMPORT_KIND, request.fileId)) {
@@ -226,7 +231,7 @@ export class ImportService {
     let bytes = source;
     let readFormat = format;
     const modern = LEGACY_FORMATS[format];
-    const limits = { signal, deadlineMs: this.deps.config.converterTimeoutMs };
+    const limits = { signal, deadlineMs: this.deps.config.converterTimeoutMs, scratch: this.deps.scratch };
     if (modern) {
       if (!this.deps.soffice) throw new ApiError(Errors.importComponentMissing, `importing ${format} files needs LibreOffice (soffice on the PATH)`, { component: 'libreoffice' });
       try {

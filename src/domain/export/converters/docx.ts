@@ -157,7 +157,9 @@ function table(context: Context, node: ProseMirrorNode): Table {
     rows: rows.map(
       (row) =>
         new TableRow({
-          tableHeader: (row.content ?? []).every((cell) => cell.type === 'tableHeader'),
+          // only a header row says so: `tableHeader: false` writes <w:tblHeader w:val="false"/>, which mammoth (the
+          // docx import) and other readers take for a header row, as they do any w:tblHeader element
+          ...((row.content ?? []).every((cell) => cell.type === 'tableHeader') ? { tableHeader: true } : {}),
           children: (row.content ?? []).map((cell) => {
             const content = blocks(context, cell.content ?? [], undefined);
             return new TableCell({

@@ -1,3 +1,4 @@
+import JSZip from 'jszip';
 import pptxgenModule from 'pptxgenjs';
 import { sniffImage } from '../../attachments/sniff.js';
 import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
@@ -54,7 +55,15 @@ function runs(nodes: readonly ProseMirrorNode[] = [], base: TextPropsOptions): T
   return out;
 }
 
-/** The paragraphs of a text box as pptxgenjs runs; each paragraph's last run breaks the line. */
+/** The paragraphs of a text box as pptxgenjs runs; each paragraph's last run breaks the line but the box's last. */
+function boxParagraphs(nodes: readonly ProseMirrorNode[]): TextRun[] {
+  const out = paragraphs(nodes);
+  // no break after the box's last paragraph (it would add an empty line)
+  const last = out[out.length - 1];
+  if (last) out[out.length - 1] = { text: last.text ?? '', options: { ...last.options, breakLine: false } };
+  return out;
+}
+
 function paragraphs(nodes: readonly ProseMirrorNode[], list?: { ordered: boolean; level: number }): TextRun[] {
   const out: TextRun[] = [];
   const paragraph = (node: ProseMirrorNode, options: TextPropsOptions) => {
@@ -81,10 +90,33 @@ function paragraphs(nodes: readonly ProseMirrorNode[], list?: { ordered: boolean
       }
     } else if (node.content) out.push(...paragraphs(node.content, list));
   }
-  // no break after the box's last paragraph (it would add an empty line)
-  const last = out[out.length - 1];
-  if (last) out[out.length - 1] = { text: last.text ?? '', options: { ...last.options, breakLine: false } };
   return out;
+}
+
+/**
+ * pptxgenjs writes an `a:pPr` before every run of a paragraph, where the format allows one, first in the `a:p`
+ * (ECMA-376 Part 1, 21.1.2.2.6 CT_TextParagraph): PowerPoint offers to repair such a file and readers drop the
+ * paragraph's bullet and size. The first one holds the paragraph's properties (it comes from its first run, which
+ * carries the bullet); the others go.
+ */
+export function oneParagraphPropertiesEach(slideXml: string): string {
+  return slideXml.replace(/<a:p>[\s\S]*?<\/a:p>/g, (paragraph) => {
+    let seen = false;
+    return paragraph.replace(/<a:pPr\b[^>]*?(?:\/>|>[\s\S]*?<\/a:pPr>)/g, (properties) => {
+      if (seen) return '';
+      seen = true;
+      return properties;
+    });
+  });
+}
+
+/** The file pptxgenjs wrote, each slide's paragraphs with one `a:pPr` (oneParagraphPropertiesEach). */
+async function repaired(written: Buffer): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(written);
+  for (const name of Object.keys(zip.files).filter((part) => /^ppt\/slides\/slide\d+\.xml$/.test(part))) {
+    zip.file(name, oneParagraphPropertiesEach(await zip.file(name)!.async('string')));
+  }
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
 export async function toPptx(source: SlidesSource, progress: Progress): Promise<Uint8Array> {
@@ -107,7 +139,7 @@ export async function toPptx(source: SlidesSource, progress: Progress): Promise<
           slide.addText(box.alt || 'image', { ...frame, fontSize: BODY_SIZE, italic: true, color: '888888', align: 'center', valign: 'middle' });
         }
       } else {
-        const text = paragraphs(box.blocks);
+        const text = boxParagraphs(box.blocks);
         if (text.length > 0) slide.addText(text, { ...frame, valign: 'top', fontFace: FONT, margin: 4 });
       }
       progress.step();
@@ -115,6 +147,5 @@ export async function toPptx(source: SlidesSource, progress: Progress): Promise<
     progress.step();
   }
   if (source.slides.length === 0) pptx.addSlide();
-  const output = await pptx.write({ outputType: 'nodebuffer' });
-  return new Uint8Array(output as Buffer);
+  return repaired((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
 }

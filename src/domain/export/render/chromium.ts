@@ -1,11 +1,13 @@
+import path from 'node:path';
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium as playwright, type BrowserContext, type Page } from 'playwright-core';
+import type { Scratch } from '../../conversion/scratch.js';
 import { FONT_ORIGIN, type RenderedHtml } from '../converters/html.js';
 import { fontFile } from './fonts.js';
 
 /**
  * Headless Chromium as the PDF and JPEG renderer: one browser per process, launched on first use (the
- * binary inside @sparticuz/chromium, or CHROMIUM_PATH), each render in its own context whose every request is
+ * binary inside @sparticuz/chromium, or CHROMIUM_PATH), each render in its own page whose every request is
  * intercepted: the font files are answered from the font package in-process, everything else is refused and
  * counted (the page carries the file's own images as data: URIs, so a refused request is one the content tried
  * on its own; the export task's result reports how many). A render that passes its deadline closes the browser (Playwright kills the process)
@@ -39,19 +41,46 @@ export interface RendererOptions {
 }
 
 export class ChromiumRenderer {
-  private browser: Promise<Browser> | undefined;
+  /** the browser: one persistent context (the only way Playwright takes a profile folder), a page per render */
+  private browser: Promise<BrowserContext> | undefined;
+  /** removals of the scratch folders of browsers that closed, awaited by `kill` */
+  private readonly releases = new Set<Promise<void>>();
 
-  constructor(private readonly options: RendererOptions = {}) {}
+  constructor(
+    private readonly scratch: Scratch,
+    private readonly options: RendererOptions = {},
+  ) {}
 
-  private launch(): Promise<Browser> {
+  /**
+   * Chromium with a profile of its own in a scratch folder (its TMPDIR and Playwright's artifacts there too), not
+   * in the system's temporary folder: the folder goes when the browser does, and a process killed outright leaves
+   * it where the next start removes it (Scratch).
+   */
+  private launch(): Promise<BrowserContext> {
     if (!this.browser) {
-      const launching = (async () => {
+      const launching = (async (): Promise<BrowserContext> => {
         const executablePath = this.options.executablePath || (await chromium.executablePath());
-        const browser = await playwright.launch({ executablePath, args: chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)), headless: true });
-        browser.on('disconnected', () => {
-          if (this.browser === launching) this.browser = undefined;
-        });
-        return browser;
+        const folder = await this.scratch.folder('chromium');
+        try {
+          const context = await playwright.launchPersistentContext(path.join(folder.path, 'profile'), {
+            executablePath,
+            args: chromium.args.filter((flag) => !DROPPED_FLAGS.has(flag)),
+            headless: true,
+            artifactsDir: path.join(folder.path, 'artifacts'),
+            env: { ...process.env, TMPDIR: folder.path },
+            deviceScaleFactor: IMAGE_SCALE,
+          });
+          context.on('close', () => {
+            if (this.browser === launching) this.browser = undefined;
+            const release = folder.release();
+            this.releases.add(release);
+            void release.finally(() => this.releases.delete(release));
+          });
+          return context;
+        } catch (error) {
+          await folder.release();
+          throw error;
+        }
       })();
       this.browser = launching;
       launching.catch(() => {
@@ -62,20 +91,21 @@ export class ChromiumRenderer {
   }
 
   /** Runs `use` on a fresh page of `rendered`, within `deadlineMs`; past it the browser is killed. */
-  private async withPage(rendered: RenderedHtml, deadlineMs: number, use: (context: BrowserContext, page: import('playwright-core').Page) => Promise<Uint8Array>): Promise<Rendering> {
+  private async withPage(rendered: RenderedHtml, deadlineMs: number, use: (page: Page) => Promise<Uint8Array>): Promise<Rendering> {
     const browserPromise = this.launch();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RenderTimeout(`rendering took longer than ${deadlineMs} ms`)), deadlineMs);
     });
-    let context: BrowserContext | undefined;
+    let page: Page | undefined;
     let refusedRequests = 0;
     try {
       return await Promise.race([
         (async () => {
           const browser = await browserPromise;
-          context = await browser.newContext({ viewport: { width: rendered.page.imageWidth, height: 800 }, deviceScaleFactor: IMAGE_SCALE });
-          await context.route('**/*', async (route) => {
+          page = await browser.newPage();
+          await page.setViewportSize({ width: rendered.page.imageWidth, height: 800 });
+          await page.route('**/*', async (route) => {
             const url = route.request().url();
             const font = url.startsWith(`${FONT_ORIGIN}/fonts/`) ? fontFile(url.slice(FONT_ORIGIN.length + 7)) : undefined;
             if (font) await route.fulfill({ status: 200, contentType: 'font/woff2', body: font });
@@ -84,11 +114,10 @@ export class ChromiumRenderer {
               await route.abort('blockedbyclient');
             }
           });
-          const page = await context.newPage();
           await page.setContent(rendered.html, { waitUntil: 'load', timeout: deadlineMs });
           // printing does not wait for web fonts by itself
           await page.evaluate('document.fonts.ready.then(() => true)');
-          const bytes = await use(context, page);
+          const bytes = await use(page);
           return { bytes, refusedRequests };
         })(),
         deadline,
@@ -98,13 +127,13 @@ export class ChromiumRenderer {
       throw error;
     } finally {
       clearTimeout(timer);
-      if (context) await context.close().catch(() => undefined);
+      if (page) await page.close().catch(() => undefined);
     }
   }
 
   /** The page printed to PDF (A4 or the slide size, page numbers in the footer of A4 pages). */
   pdf(rendered: RenderedHtml, deadlineMs: number): Promise<Rendering> {
-    return this.withPage(rendered, deadlineMs, async (_context, page) => {
+    return this.withPage(rendered, deadlineMs, async (page) => {
       const setup = rendered.page;
       const bytes = await page.pdf({
         printBackground: true,
@@ -124,7 +153,7 @@ export class ChromiumRenderer {
 
   /** The whole page as one JPEG (documents as one long image, slides one under another). */
   jpg(rendered: RenderedHtml, deadlineMs: number): Promise<Rendering> {
-    return this.withPage(rendered, deadlineMs, async (_context, page) => {
+    return this.withPage(rendered, deadlineMs, async (page) => {
       const height = Number(await page.evaluate('Math.ceil(document.body.getBoundingClientRect().height)'));
       if (height > MAX_IMAGE_HEIGHT) throw new ImageTooTall(height);
       await page.setViewportSize({ width: rendered.page.imageWidth, height: Math.max(1, height) });
@@ -133,10 +162,11 @@ export class ChromiumRenderer {
     });
   }
 
-  /** Closes the browser (Playwright kills it if it does not close); the next render launches a new one. */
+  /** Closes the browser (Playwright kills it if it does not close) and removes its folder; the next render launches a new one. */
   async kill(): Promise<void> {
     const browser = this.browser;
     this.browser = undefined;
     if (browser) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+    await Promise.all(this.releases);
   }
 }

@@ -279,9 +279,40 @@ function mergesOf(refs: readonly string[]): CellArea[] {
   return areas;
 }
 
-/** exceljs' WorkbookReader hands each worksheet's XML to this method, which sharedFormulaMarks wraps. */
-interface WorksheetParsing {
+/**
+ * exceljs' WorkbookReader inside: it hands each worksheet's XML to `_parseWorksheet` (which sharedFormulaMarks
+ * wraps), and copies a worksheet to a temporary file (tens of MB, in TMPDIR) when the worksheet comes in the zip
+ * before the shared strings and the workbook's relations have been read, or when the workbook has no shared
+ * strings part at all. primeReader reads both first so the reader never does.
+ */
+interface ReaderInternals {
   _parseWorksheet(chunks: AsyncIterable<Buffer | string>, sheetNo: string): Iterable<unknown>;
+  _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
+  _parseRels(entry: Readable): Promise<void>;
+  sharedStrings?: unknown[];
+  workbookRels?: unknown[];
+}
+
+const SHARED_STRINGS_PART = 'xl/sharedStrings.xml';
+const WORKBOOK_RELS_PART = 'xl/_rels/workbook.xml.rels';
+
+/**
+ * Gives the reader the shared strings and the workbook's relations before it sees any worksheet (read from the
+ * bytes in memory, with its own parsers), and has it skip those parts when they come in the stream: it then
+ * reads every worksheet as it streams, and writes no temporary file (docs/IMPORT-EXPORT.md "Temporary files").
+ */
+async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<void> {
+  const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART]);
+  const rels = parts.get(WORKBOOK_RELS_PART);
+  if (rels === undefined) reader.workbookRels = [];
+  else await reader._parseRels(Readable.from([rels]));
+  const sharedStrings = parts.get(SHARED_STRINGS_PART);
+  if (sharedStrings === undefined) reader.sharedStrings = [];
+  else for await (const _ of reader._parseSharedStrings(Readable.from([sharedStrings]))); // fills reader.sharedStrings
+  Object.assign(reader, {
+    _parseRels: async () => undefined,
+    _parseSharedStrings: async function* skip() {},
+  });
 }
 
 /**
@@ -305,7 +336,11 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
   // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
-  const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
+  const internals = reader as unknown as ReaderInternals;
+  await primeReader(internals, bytes).catch((error: unknown) => {
+    throw unreadableWorkbook(error);
+  });
+  const parseWorksheet = internals._parseWorksheet.bind(reader);
   const mergeRefsByPart = new Map<string, string[]>();
   // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
   // already tell of the next part (the oracle's workbooks came back with their sheets swapped now and then)
@@ -348,11 +383,15 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       sink.merges(mergesOf(mergeRefsByPart.get(part) ?? []));
     }
   } catch (error) {
-    if (error instanceof ConversionError) throw error;
-    throw new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
+    throw unreadableWorkbook(error);
   }
   if (sheets === 0) throw new ConversionError('importCorrupt', 'the workbook has no worksheet');
   report(1);
+}
+
+function unreadableWorkbook(error: unknown): ConversionError {
+  if (error instanceof ConversionError) return error;
+  return new ConversionError('importCorrupt', `the file is not a readable xlsx workbook (${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'})`);
 }
 
 /**
