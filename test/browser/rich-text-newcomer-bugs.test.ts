@@ -95,4 +95,34 @@ describe('newcomer bugs of the document editor', () => {
     expect(inside.page.y).toBe(outside.page.y);
     await page.context().close();
   });
+
+  it('documentPro at 100 % on a 1440-px screen shows the A4 page with its edges, and a side panel never clips it', async () => {
+    const { page, frame } = await open('documentPro');
+    await frame.locator('.svc-page-sheet').first().waitFor();
+    const main = frame.locator('.svc-main');
+    const sheet = frame.locator('.svc-page-sheet').first();
+    const margins = async () => {
+      const [pane, paper] = [(await main.boundingBox())!, (await sheet.boundingBox())!];
+      return { left: paper.x - pane.x, right: pane.x + pane.width - (paper.x + paper.width) };
+    };
+    const wide = await margins();
+    expect(wide.left).toBeGreaterThanOrEqual(24);
+    expect(wide.right).toBeGreaterThanOrEqual(24);
+    await page.screenshot({ path: '/tmp/newcomer-document-pro.png' });
+
+    // an intranet page narrower than the page and a side panel together (its own menu takes the rest)
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await frame.getByRole('button', { name: 'Bookmarks' }).click();
+    await frame.locator('.svc-side').waitFor();
+    // the page keeps its size; where it no longer fits, the pane scrolls sideways to its right edge
+    expect((await sheet.boundingBox())!.width).toBe(794);
+    await main.evaluate((pane) => pane.scrollTo({ left: pane.scrollWidth }));
+    const narrow = await margins();
+    // the page's right edge and some grey beyond it: the edge shows (sizes are CSS pixels, the pane's scrollbar aside)
+    expect(narrow.right).toBeGreaterThanOrEqual(16);
+    await main.evaluate((pane) => pane.scrollTo({ left: 0 }));
+    expect((await margins()).left).toBeGreaterThanOrEqual(16);
+    await page.screenshot({ path: '/tmp/newcomer-document-pro-panel.png' });
+    await page.context().close();
+  });
 });
