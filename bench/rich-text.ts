@@ -4,13 +4,13 @@
  * In process, without the service or its worker threads: a document of `pages` pages (each a heading, four
  * paragraphs with marks and a link, a bullet list and a three-row table) goes through the converters a worker
  * runs: import of the same document as Markdown and as the HTML markdown-it makes of it (the format readers), export to HTML (the page
- * pdf and jpeg are printed from), Markdown and docx. Prints the median of `runs` for each (after one warm-up
+ * pdf and jpeg are printed from; also of a deck of slides whose text boxes render one by one), Markdown and docx. Prints the median of `runs` for each (after one warm-up
  * run), so two trees can be compared back to back on the same machine load.
  */
 import { toDocx } from '../src/domain/export/converters/docx.js';
 import { toHtml } from '../src/domain/export/converters/html.js';
 import { toMarkdown } from '../src/domain/export/converters/markdown.js';
-import type { RichTextSource } from '../src/domain/export/source.js';
+import type { RichTextSource, SlidesSource } from '../src/domain/export/source.js';
 import { html } from '../src/domain/import/formats/html.js';
 import { md } from '../src/domain/import/formats/md.js';
 import MarkdownIt from 'markdown-it';
@@ -71,10 +71,24 @@ export default async function richTextBench(args: string[]): Promise<void> {
   // the import's HTML comes from the Markdown (written the same way by every version compared), not from toHtml
   const exportedHtml = Buffer.from(new MarkdownIt().render(exportedMarkdown.toString('utf8')));
   const report = () => undefined;
+  // a deck of `pages / 4` slides of six text boxes, each box rendered on its own (the pdf/jpeg of a presentation)
+  const deck: SlidesSource = {
+    kind: 'slides',
+    title: 'Bench',
+    width: 960,
+    height: 540,
+    images: {},
+    slides: Array.from({ length: Math.max(1, Math.round(pages / 4)) }, (_, slide) => ({
+      boxes: page(slide + 1)
+        .slice(0, 6)
+        .map((block, index) => ({ type: 'text' as const, frame: { x: 40, y: 20 + index * 85, width: 880, height: 80 }, blocks: [block] })),
+    })),
+  };
   const figures: Array<[string, number]> = [
     ['import html', await median(runs, () => html.read(exportedHtml, report))],
     ['import md', await median(runs, () => md.read(exportedMarkdown, report))],
     ['export html (pdf/jpeg page)', await median(runs, () => toHtml(source, progress, ''))],
+    [`export html, ${deck.slides.length} slides × 6 boxes`, await median(runs, () => toHtml(deck, progress, ''))],
     ['export md', await median(runs, () => toMarkdown(source, progress))],
     ['export docx', await median(runs, () => toDocx(source, progress))],
   ];

@@ -1,6 +1,6 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyStored } from '../../src/domain/content/content-store.js';
+import { applyStored } from '../../src/storage/content-store.js';
 import { testDatabases } from '../support/databases.js';
 import { eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';

@@ -28,7 +28,19 @@ describe('number formats (docs/SHEETS.md "Number formats")', () => {
     [0.1 + 0.2, 'General', '0.3'],
     [123456789012, 'General', '1.23457E+11'],
     [1.23e-12, 'General', '1.23E-12'],
-    [42, '# ?/?', '42'],
+    // fractions (numfmt): a whole number keeps the fraction's place as spaces, so fractions line up in a column, as in Excel
+    [42, '# ?/?', '42    '],
+    [1.25, '# ?/?', '1 1/4'],
+    [3.14159, '# ??/??', '3  1/7 '],
+    [0.3333, '# ??/??', '  1/3 '],
+    [0.5, '?/4', '2/4'],
+    [-2.75, '# ?/?', '-2 3/4'],
+    [1234.5, '#,##0.00_);(#,##0.00)', '1,234.50 '],
+    [45123.5, '[$-F800]dddd, mmmm dd, yyyy', 'Sunday, July 16, 2023'],
+    [0.123, 'mm:ss.0', '57:07.2'],
+    [123.456, '##0.0E+0', '123.5E+0'],
+    [45123, 'mmmmm', 'J'],
+    [0.5, '[<1]0.00" small";0" big"', '0.50 small'],
   ])('%s under %s shows %s', (value, code, shown) => {
     expect(formatNumber(value, code)).toBe(shown);
   });
@@ -65,7 +77,8 @@ describe('number formats (docs/SHEETS.md "Number formats")', () => {
         const code = `${grouped ? '#,##0' : '0'}${decimals > 0 ? `.${'0'.repeat(decimals)}` : ''}`;
         const shown = formatNumber(value, code);
         expect(shown).toMatch(grouped ? /^-?\d{1,3}(,\d{3})*(\.\d+)?$/ : /^-?\d+(\.\d+)?$/);
-        expect(Number(shown.replace(/,/g, ''))).toBeCloseTo(Number(value.toFixed(decimals)), Math.max(0, decimals - 1));
+        // to the 15 significant digits a spreadsheet keeps (as Excel shows -100000000014.70805 under 0.00000)
+        expect(Number(shown.replace(/,/g, ''))).toBeCloseTo(Number(Number(value.toPrecision(15)).toFixed(decimals)), Math.max(0, decimals - 1));
       }),
       { numRuns: 2000 },
     );

@@ -13,7 +13,7 @@ import {
 } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
-import { ContentMissing } from './content-store.js';
+import { ContentMissing } from '../../storage/content-store.js';
 import type { SessionAccess } from './session-access.js';
 
 /**
@@ -62,6 +62,23 @@ export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
     return incoming.readVarUint8Array();
   } catch {
     throw new Error('malformed collaboration message');
+  }
+}
+
+/**
+ * The document name and token of a raw Hocuspocus authentication message (the first message a provider sends:
+ * varString document name, varUint Auth, varUint token sub-type, varString token), or undefined for any other
+ * message or one that does not decode. The editor page's token there is its editor session ticket.
+ */
+export function authenticationOf(message: Uint8Array): { documentName: string; token: string } | undefined {
+  try {
+    const incoming = new IncomingMessage(message);
+    const documentName = incoming.readVarString();
+    if (incoming.readVarUint() !== MessageType.Auth) return undefined;
+    incoming.readVarUint();
+    return { documentName, token: incoming.readVarString() };
+  } catch {
+    return undefined;
   }
 }
 

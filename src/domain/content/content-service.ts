@@ -8,7 +8,7 @@ import { collaboratorEvent, fileContentEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
-import { applyStored, ContentMissing, ContentStore, type StoredContent } from './content-store.js';
+import { applyStored, ContentMissing, ContentStore, type StoredContent } from '../../storage/content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, type ContentKind } from '../../model/content.js';
 import { SessionAccess, type AccessSource } from './session-access.js';
@@ -63,8 +63,6 @@ export interface ContentOptions {
 export const DEFAULT_HISTORY_SNAPSHOTS = 100;
 /** Entries whose snapshot one recording drops at most (one, in the steady state; more after the bound is lowered). */
 const PRUNED_PER_RECORD = 500;
-/** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
-const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 
 /**
@@ -380,24 +378,11 @@ export class ContentService {
     if (this.recoveryChecked.size >= RECOVERY_CHECKS_KEPT) this.recoveryChecked.clear();
     this.recoveryChecked.add(id);
     const work = (async () => {
-      const head = await this.storage.db
-        .selectFrom('content_docs')
-        .select(['update_seq', 'recorded_seq', 'updated_at'])
-        .where('app_id', '=', appId)
-        .where('file_id', '=', fileId)
-        .executeTakeFirst();
-      if (!head || Number(head.update_seq) <= Number(head.recorded_seq) || this.pending.has(id)) return;
-      const last = await this.storage.db
-        .selectFrom('content_updates')
-        .select(['user_id', 'created_at'])
-        .where('app_id', '=', appId)
-        .where('file_id', '=', fileId)
-        .where('seq', '>', head.recorded_seq)
-        .orderBy('seq', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const head = await this.store.recordingHead(appId, fileId);
+      if (!head || head.updateSeq <= head.recordedSeq || this.pending.has(id)) return;
+      const last = await this.store.lastUpdateAfter(appId, fileId, head.recordedSeq);
       // compacted away: the snapshot's time stands for the updates it took in
-      const lastAt = Number(last?.created_at ?? head.updated_at);
+      const lastAt = last?.createdAt ?? head.updatedAt;
       const abandonedAt = lastAt + this.options.coalesceMaxMs + this.options.coalesceMs + RECOVERY_MARGIN_MS;
       if (Date.now() < abandonedAt) {
         this.recoveryChecked.delete(id);
@@ -406,7 +391,7 @@ export class ContentService {
       }
       if (this.pending.has(id)) return;
       this.log?.info({ appId, fileId }, 'recording content changes left unrecorded by a stopped process');
-      this.markChanged(appId, fileId, { userId: last?.user_id ?? '' }, HistoryType.edit);
+      this.markChanged(appId, fileId, { userId: last?.userId ?? '' }, HistoryType.edit);
     })().catch((error: unknown) => {
       this.recoveryChecked.delete(id);
       this.log?.error({ err: error, appId, fileId }, 'checking for unrecorded changes failed');
@@ -419,12 +404,7 @@ export class ContentService {
    * recovered, whether or not anyone opens it again.
    */
   async recoverAbandoned(): Promise<void> {
-    const unrecorded = await this.storage.db
-      .selectFrom('content_docs')
-      .select(['app_id', 'file_id'])
-      .whereRef('update_seq', '>', 'recorded_seq')
-      .execute();
-    for (const row of unrecorded) this.recoverUnrecorded(row.app_id, row.file_id);
+    for (const file of await this.store.unrecordedFiles()) this.recoverUnrecorded(file.appId, file.fileId);
   }
 
   /** Runs `work` after `ms` unless the service stops first. */
@@ -693,66 +673,26 @@ export class ContentService {
     const hooks = bump ? this.recordHooks.filter((hook) => hook.kinds.includes(kind)) : [];
     const historyId = crypto.randomUUID();
     const recorded = this.storage.db.transaction().execute(async (trx): Promise<RecordedChange | undefined> => {
-      if (bump) {
-        const advanced = await trx
-          .updateTable('content_docs')
-          .set({ recorded_seq: seq })
-          .where('app_id', '=', appId)
-          .where('file_id', '=', fileId)
-          .where('recorded_seq', '<', seq)
-          .executeTakeFirst();
-        if (advanced.numUpdatedRows === 0n) return undefined;
-      }
-      const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.currentVersion(trx, appId, fileId);
-      await trx
-        .insertInto('content_history')
-        .values({
-          id: historyId,
-          app_id: appId,
-          file_id: fileId,
-          version,
-          history_type: historyType,
-          snapshot: Buffer.from(state.buffer, state.byteOffset, state.byteLength),
-          user_id: actor.userId,
-          user_name: actor.name ?? null,
-          user_ids: JSON.stringify(userIds),
-          created_at: Date.now(),
-        })
-        .execute();
-      await this.pruneHistory(trx, appId, fileId);
+      if (bump && !(await this.store.advanceRecorded(trx, appId, fileId, seq))) return undefined;
+      const version = bump ? await this.files.bumpVersion(trx, appId, fileId) : await this.files.versionOf(trx, appId, fileId);
+      await this.store.addHistory(trx, {
+        id: historyId,
+        app_id: appId,
+        file_id: fileId,
+        version,
+        history_type: historyType,
+        snapshot: state,
+        user_id: actor.userId,
+        user_name: actor.name ?? null,
+        user_ids: JSON.stringify(userIds),
+        created_at: Date.now(),
+      });
+      await this.store.pruneHistory(trx, appId, fileId, this.options.historySnapshots ?? DEFAULT_HISTORY_SNAPSHOTS, PRUNED_PER_RECORD);
       if (bump) await this.outbox.add(trx, fileContentEvent({ appId, fileId, userId: actor.userId, version }));
       for (const hook of hooks) await this.runRecordHook(hook, { db: trx, appId, fileId, kind, doc, actor, version, historyType });
       return { historyId, version };
     });
     return recorded;
-  }
-
-  /**
-   * Drops the content snapshots of the file's history entries past the newest `historySnapshots`, except those
-   * a revision names (restoring it needs them): the entries stay in the edit history, their content answers
-   * 60013. Runs in the recording transaction, so the bound holds after every recorded change.
-   */
-  private async pruneHistory(db: Db, appId: string, fileId: string): Promise<void> {
-    const kept = this.options.historySnapshots ?? DEFAULT_HISTORY_SNAPSHOTS;
-    const older = await db
-      .selectFrom('content_history')
-      .select('id')
-      .where('app_id', '=', appId)
-      .where('file_id', '=', fileId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(PRUNED_PER_RECORD)
-      .offset(kept)
-      .execute();
-    if (older.length === 0) return;
-    await db
-      .updateTable('content_history')
-      .set({ snapshot: PRUNED_SNAPSHOT })
-      .where('app_id', '=', appId)
-      .where('file_id', '=', fileId)
-      .where('id', 'in', older.map((row) => row.id))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('content_revisions').select('content_revisions.id').whereRef('content_revisions.history_id', '=', 'content_history.id'))))
-      .execute();
   }
 
   private async runRecordHook(hook: RecordHook, context: RecordContext): Promise<void> {
@@ -764,12 +704,6 @@ export class ContentService {
       throw error;
     }
     if (events.length > 0) await this.outbox.add(context.db, events);
-  }
-
-  private async currentVersion(db: Db, appId: string, fileId: string): Promise<number> {
-    const row = await db.selectFrom('files').select('version').where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
-    if (!row) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
-    return row.version;
   }
 
   /** Merges the file's log into its snapshot when it holds `minUpdates` entries or more. */

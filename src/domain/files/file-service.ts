@@ -99,6 +99,13 @@ export class FileService {
     return row.version;
   }
 
+  /** The file's current version, read in `db` (the recording transaction when a history entry keeps it). */
+  async versionOf(db: Db, appId: string, fileId: string): Promise<number> {
+    const row = await db.selectFrom('files').select('version').where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
+    if (!row) throw new ApiError(Errors.fileNotFound, `file ${fileId} not found`);
+    return row.version;
+  }
+
   /**
    * Removes the file and, through foreign keys, everything stored for it. Deleting twice is not an error.
    * `db`: a transaction when several deletions must commit together (reported `file.deleted` events).

@@ -1,4 +1,4 @@
-import { getSchema } from '@tiptap/core';
+import { getSchema, getTextSerializersFromSchema } from '@tiptap/core';
 import { Node as SchemaNode, type NodeType } from '@tiptap/pm/model';
 import * as Y from 'yjs';
 import { documentExtensions } from './extensions.js';
@@ -48,23 +48,31 @@ export function isLeafNode(nodeName: string): boolean {
   return leafNodes.has(nodeName);
 }
 
+/** Each leaf's plain-text form, as its extension's renderText writes it (a hard break `\n`, a mention `@label`). */
+const textSerializers = getTextSerializersFromSchema(richTextSchema);
+
 /**
- * What a leaf reads as in plain text: a hard break a line break, a user mention `@label`, a file mention the
- * file's name, a date mention its date, images and rules nothing.
+ * What a leaf reads as in plain text: its extension's renderText (src/model/rich-text/nodes/, Tiptap's own for
+ * hard breaks and user mentions), so the editor's copied text and the server's plain text are one definition;
+ * a leaf without one (images, rules, page breaks inside a line) reads as nothing.
  */
 export function leafText(element: Y.XmlElement): string {
-  switch (element.nodeName) {
-    case 'hardBreak':
-      return '\n';
-    case 'mention':
-      return `@${String(element.getAttribute('label') ?? element.getAttribute('id') ?? '')}`;
-    case 'fileMention':
-      return String(element.getAttribute('label') ?? element.getAttribute('fileId') ?? '');
-    case 'dateMention':
-      return String(element.getAttribute('date') ?? '');
-    default:
-      return '';
-  }
+  return leafTextOf(element.nodeName, element.getAttributes());
+}
+
+function leafTextOf(name: string, attrs: Record<string, unknown> | undefined): string {
+  const type = richTextSchema.nodes[name];
+  const serialize = textSerializers[name];
+  if (!type || !serialize) return '';
+  const node = type.create(attrs);
+  return serialize({ node, pos: 0, parent: node, index: 0, range: { from: 0, to: node.nodeSize } });
+}
+
+/** The plain text of a node in ProseMirror JSON: text as is, leaves by their renderText, containers their children's. */
+export function nodeText(node: ProseMirrorNode): string {
+  if (node.text !== undefined) return node.text;
+  if (node.content) return node.content.map(nodeText).join('');
+  return leafTextOf(node.type, node.attrs);
 }
 
 /** Text of one inline run: text as is, hard breaks as line breaks, mentions as `@label`. */

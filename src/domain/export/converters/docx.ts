@@ -20,9 +20,9 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { sniffImage } from '../../attachments/sniff.js';
-import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
-import { inlineLabel, safeHref, type Progress } from './shared.js';
+import { safeHref, type Progress } from './shared.js';
 
 /**
  * document / documentPro → .docx (the `docx` package writes the file): headings, paragraphs, marks, links,
@@ -53,36 +53,28 @@ interface ListPlace {
   instance: number;
 }
 
+type RunOptions = { -readonly [K in keyof IRunOptions]: IRunOptions[K] };
+
+/**
+ * Each mark of the document's schema (src/model/rich-text/extensions.ts) and what it sets on a Word run. `link`
+ * is written around the run (a hyperlink, in `inlines`); `textStyle` stores nothing of its own (it carries the
+ * attributes of other extensions, none of which the model has) and is listed in DOCX_DROPPED.
+ */
+const MARK_RUNS: Record<string, (options: RunOptions) => void> = {
+  bold: (options) => (options.bold = true),
+  italic: (options) => (options.italics = true),
+  underline: (options) => (options.underline = {}),
+  strike: (options) => (options.strike = true),
+  code: (options) => (options.font = 'Consolas'),
+  highlight: (options) => (options.highlight = 'yellow'),
+  subscript: (options) => (options.subScript = true),
+  superscript: (options) => (options.superScript = true),
+  link: () => undefined,
+};
+
 function runOptions(node: ProseMirrorNode): IRunOptions {
-  const options: { -readonly [K in keyof IRunOptions]: IRunOptions[K] } = { text: node.text ?? '' };
-  for (const mark of node.marks ?? []) {
-    switch (mark.type) {
-      case 'bold':
-        options.bold = true;
-        break;
-      case 'italic':
-        options.italics = true;
-        break;
-      case 'underline':
-        options.underline = {};
-        break;
-      case 'strike':
-        options.strike = true;
-        break;
-      case 'code':
-        options.font = 'Consolas';
-        break;
-      case 'highlight':
-        options.highlight = 'yellow';
-        break;
-      case 'subscript':
-        options.subScript = true;
-        break;
-      case 'superscript':
-        options.superScript = true;
-        break;
-    }
-  }
+  const options: RunOptions = { text: node.text ?? '' };
+  for (const mark of node.marks ?? []) MARK_RUNS[mark.type]?.(options);
   return options;
 }
 
@@ -101,23 +93,34 @@ function imageRun(context: Context, attrs: Record<string, unknown> | undefined):
   return new ImageRun({ type, data: asset.data, transformation: { width, height }, altText: { name: String(attrs?.alt ?? 'image'), description: String(attrs?.alt ?? ''), title: String(attrs?.title ?? '') } });
 }
 
+/** Mentions read as their plain text (their renderText); a user mention in the link colour, as the editor shows it. */
+function mentionRun(node: ProseMirrorNode): ParagraphChild | undefined {
+  const label = nodeText(node);
+  return label ? new TextRun({ text: label, ...(node.type === 'mention' ? { color: '1F6FEB' } : {}) }) : undefined;
+}
+
+/** Each inline node of the schema and the Word run it writes. */
+const INLINE_WRITERS: Record<string, (context: Context, node: ProseMirrorNode) => ParagraphChild | undefined> = {
+  text: (_context, node) => {
+    const link = node.marks?.find((mark) => mark.type === 'link');
+    const href = link ? safeHref(link.attrs?.href) : undefined;
+    const run = new TextRun({ ...runOptions(node), ...(href ? { style: 'Hyperlink' } : {}) });
+    return href ? new ExternalHyperlink({ link: href, children: [run] }) : run;
+  },
+  hardBreak: () => new TextRun({ text: '', break: 1 }),
+  image: (context, node) => imageRun(context, node.attrs),
+  mention: (_context, node) => mentionRun(node),
+  fileMention: (_context, node) => mentionRun(node),
+  dateMention: (_context, node) => mentionRun(node),
+};
+
 function inlines(context: Context, nodes: readonly ProseMirrorNode[] = []): ParagraphChild[] {
   const children: ParagraphChild[] = [];
   for (const node of nodes) {
-    if (node.type === 'text') {
-      const link = node.marks?.find((mark) => mark.type === 'link');
-      const href = link ? safeHref(link.attrs?.href) : undefined;
-      const run = new TextRun({ ...runOptions(node), ...(href ? { style: 'Hyperlink' } : {}) });
-      children.push(href ? new ExternalHyperlink({ link: href, children: [run] }) : run);
-    } else if (node.type === 'hardBreak') {
-      children.push(new TextRun({ text: '', break: 1 }));
-    } else if (node.type === 'image') {
-      const image = imageRun(context, node.attrs);
-      if (image) children.push(image);
-    } else {
-      const label = inlineLabel(node);
-      if (label) children.push(new TextRun({ text: label, ...(node.type === 'mention' ? { color: '1F6FEB' } : {}) }));
-    }
+    // an inline node of another model version: its text
+    const write = INLINE_WRITERS[node.type];
+    const child = write ? write(context, node) : mentionRun(node);
+    if (child) children.push(child);
   }
   const bookmark = context.pendingBookmark;
   if (bookmark === undefined) return children;
@@ -180,67 +183,83 @@ function framed(context: Context, node: ProseMirrorNode, frame: Exclude<Frame, u
   return new Paragraph({ children, shading: { type: ShadingType.CLEAR, fill: 'EFF6FF', color: 'auto' }, border: { top: side, bottom: side, right: side, left: { ...side, size: 18, color: '3B82F6' } } });
 }
 
+type BlockWriter = (context: Context, node: ProseMirrorNode, list: ListPlace | undefined, frame: Frame) => Block[];
+
+function textblockWriter(context: Context, node: ProseMirrorNode, list: ListPlace | undefined, frame: Frame): Block[] {
+  return [frame ? framed(context, node, frame) : textblock(context, node, list)];
+}
+
+function listWriter(context: Context, node: ProseMirrorNode, list: ListPlace | undefined): Block[] {
+  const out: Block[] = [];
+  const ordered = node.type === 'orderedList';
+  const place: ListPlace = { level: list ? Math.min(list.level + 1, 8) : 0, ordered, instance: ordered ? context.nextList++ : 0 };
+  for (const item of node.content ?? []) {
+    const [first, ...rest] = item.content ?? [];
+    if (node.type === 'taskList') {
+      const mark = item.attrs?.checked === true || item.attrs?.checked === 'true' ? '☑ ' : '☐ ';
+      if (first) out.push(textblock(context, first, undefined, mark));
+    } else if (first && (first.type === 'paragraph' || first.type === 'heading')) {
+      out.push(textblock(context, first, place));
+    } else if (first) {
+      out.push(...blocks(context, [first], place));
+    }
+    out.push(...blocks(context, rest, place));
+  }
+  return out;
+}
+
+/**
+ * Each block node of the schema and the Word paragraphs or table it writes. List items, task items, table rows
+ * and cells are written by their list's or table's writer (WRITTEN_BY_PARENT).
+ */
+const BLOCK_WRITERS: Record<string, BlockWriter> = {
+  paragraph: textblockWriter,
+  heading: textblockWriter,
+  codeBlock: textblockWriter,
+  blockquote: (context, node, list) => blocks(context, node.content ?? [], list, 'quote'),
+  callout: (context, node, list) => blocks(context, node.content ?? [], list, 'callout'),
+  bulletList: listWriter,
+  orderedList: listWriter,
+  taskList: listWriter,
+  table: (context, node) => [table(context, node)],
+  image: (context, node) => {
+    const image = imageRun(context, node.attrs);
+    return [new Paragraph({ alignment: AlignmentType.CENTER, children: image ? [image] : [] })];
+  },
+  // as Word writes Ctrl+Enter: a paragraph holding the break (the docx reader turns it back into one pageBreak)
+  pageBreak: () => [new Paragraph({ children: [new PageBreak()] })],
+  horizontalRule: () => [new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'C0C4CC', space: 1 } }, children: [] })],
+  bookmark: (context, node, list, frame) => {
+    if (typeof node.attrs?.name === 'string') context.pendingBookmark = node.attrs.name;
+    const written = blocks(context, node.content ?? [], list, frame);
+    context.pendingBookmark = undefined;
+    return written;
+  },
+};
+
+const WRITTEN_BY_PARENT = ['doc', 'listItem', 'taskItem', 'tableRow', 'tableCell', 'tableHeader'] as const;
+
+/** What has no Word form of its own, and why. */
+export const DOCX_DROPPED: { nodes: readonly string[]; marks: readonly string[] } = {
+  nodes: [],
+  // carries other extensions' attributes (colour, font); the model stores none of them
+  marks: ['textStyle'],
+};
+
+/** The nodes and marks the docx writer has a form for: a test holds this against the document's schema. */
+export const DOCX_FORMS = {
+  nodes: [...Object.keys(BLOCK_WRITERS), ...Object.keys(INLINE_WRITERS), ...WRITTEN_BY_PARENT],
+  marks: Object.keys(MARK_RUNS),
+};
+
 function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListPlace | undefined, frame: Frame = undefined): Block[] {
   const out: Block[] = [];
   for (const node of nodes) {
     context.progress.step();
-    switch (node.type) {
-      case 'paragraph':
-      case 'heading':
-      case 'codeBlock': {
-        const paragraph = textblock(context, node, list);
-        out.push(frame ? framed(context, node, frame) : paragraph);
-        break;
-      }
-      case 'blockquote':
-        out.push(...blocks(context, node.content ?? [], list, 'quote'));
-        break;
-      case 'callout':
-        out.push(...blocks(context, node.content ?? [], list, 'callout'));
-        break;
-      case 'bulletList':
-      case 'orderedList':
-      case 'taskList': {
-        const ordered = node.type === 'orderedList';
-        const place: ListPlace = { level: list ? Math.min(list.level + 1, 8) : 0, ordered, instance: ordered ? context.nextList++ : 0 };
-        for (const item of node.content ?? []) {
-          const [first, ...rest] = item.content ?? [];
-          if (node.type === 'taskList') {
-            const mark = item.attrs?.checked === true || item.attrs?.checked === 'true' ? '☑ ' : '☐ ';
-            if (first) out.push(textblock(context, first, undefined, mark));
-          } else if (first && (first.type === 'paragraph' || first.type === 'heading')) {
-            out.push(textblock(context, first, place));
-          } else if (first) {
-            out.push(...blocks(context, [first], place));
-          }
-          out.push(...blocks(context, rest, place));
-        }
-        break;
-      }
-      case 'table':
-        out.push(table(context, node));
-        break;
-      case 'image': {
-        const image = imageRun(context, node.attrs);
-        out.push(new Paragraph({ alignment: AlignmentType.CENTER, children: image ? [image] : [] }));
-        break;
-      }
-      case 'pageBreak':
-        // as Word writes Ctrl+Enter: a paragraph holding the break (the docx reader turns it back into one pageBreak)
-        out.push(new Paragraph({ children: [new PageBreak()] }));
-        break;
-      case 'horizontalRule':
-        out.push(new Paragraph({ border: { bottom: { style: BorderStyle.SINGLE, size: 6, color: 'C0C4CC', space: 1 } }, children: [] }));
-        break;
-      case 'bookmark':
-        if (typeof node.attrs?.name === 'string') context.pendingBookmark = node.attrs.name;
-        out.push(...blocks(context, node.content ?? [], list, frame));
-        context.pendingBookmark = undefined;
-        break;
-      default:
-        // an unknown container: its content, so no text is lost
-        if (node.content) out.push(...blocks(context, node.content, list, frame));
-    }
+    const write = BLOCK_WRITERS[node.type];
+    if (write) out.push(...write(context, node, list, frame));
+    // an unknown container: its content, so no text is lost
+    else if (node.content) out.push(...blocks(context, node.content, list, frame));
   }
   return out;
 }

@@ -1,4 +1,7 @@
-import { renderToHTMLString } from '@tiptap/static-renderer/pm/html-string';
+import { getAttributesFromExtensions, resolveExtensions, splitExtensions } from '@tiptap/core';
+import { escapeHTML, renderJSONContentToString, serializeChildrenToHTMLString } from '@tiptap/static-renderer/json/html-string';
+import type { Mark, Node } from '@tiptap/pm/model';
+import { domOutputSpecToHTMLString, mapMarkExtensionToReactNode, mapNodeExtensionToReactNode } from '@tiptap/static-renderer/pm/html-string';
 import { documentExtensions } from '../../../model/rich-text/extensions.js';
 import { schemaNodeOf, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { columnLetters } from '../../../model/sheets/a1.js';
@@ -58,6 +61,36 @@ function imageTag(context: Context, attrs: Record<string, unknown> | undefined):
   return `<img alt="${escapeHtml(alt)}"${width} src="data:${escapeHtml(asset.mimeType)};base64,${Buffer.from(asset.data).toString('base64')}">`;
 }
 
+type RenderOptions = Parameters<typeof renderJSONContentToString<Mark, Node>>[0];
+type NodeMapping = RenderOptions['nodeMapping'];
+type MarkMapping = RenderOptions['markMapping'];
+
+/**
+ * How each node and mark of the document's extensions writes itself as HTML (its renderHTML), worked out once
+ * per process. Tiptap's renderToHTMLString does this on every call (resolving the extensions, collecting their
+ * attributes) and then looks each node's attributes up among those of every extension: that made the pdf's HTML
+ * 4-6× slower than the hand-written writer it replaced (docs/PERFORMANCE.md). Here each extension is handed only
+ * its own attributes, which renders the same attributes (Tiptap keeps those whose type is the node's name).
+ */
+let documentMappings: { nodes: NodeMapping; marks: MarkMapping } | undefined;
+
+function mappings(): { nodes: NodeMapping; marks: MarkMapping } {
+  if (documentMappings) return documentMappings;
+  const extensions = resolveExtensions(documentExtensions());
+  const attributes = getAttributesFromExtensions(extensions);
+  const own = (name: string) => attributes.filter((attribute) => attribute.type === name);
+  const { nodeExtensions, markExtensions } = splitExtensions(extensions);
+  documentMappings = {
+    nodes: {
+      ...Object.fromEntries(nodeExtensions.map((extension) => mapNodeExtensionToReactNode(domOutputSpecToHTMLString, extension, own(extension.name)))),
+      doc: ({ children }) => serializeChildrenToHTMLString(children),
+      text: ({ node }) => escapeHTML(node.text ?? ''),
+    },
+    marks: Object.fromEntries(markExtensions.map((extension) => mapMarkExtensionToReactNode(domOutputSpecToHTMLString, extension, own(extension.name)))),
+  };
+  return documentMappings;
+}
+
 /**
  * Blocks as HTML through Tiptap's static renderer: each node and mark writes itself as its extension's
  * renderHTML says (src/model/rich-text/), text and attributes escaped by the renderer. Only pictures are
@@ -65,11 +98,9 @@ function imageTag(context: Context, attrs: Record<string, unknown> | undefined):
  */
 function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string {
   context.progress.step(nodes.length);
-  return renderToHTMLString({
-    extensions: documentExtensions(),
-    content: schemaNodeOf(nodes),
-    options: { nodeMapping: { image: ({ node }) => imageTag(context, node.attrs) } },
-  });
+  const { nodes: nodeMapping, marks: markMapping } = mappings();
+  const render = renderJSONContentToString<Mark, Node>({ nodeMapping: { ...nodeMapping, image: ({ node }) => imageTag(context, node.attrs) }, markMapping });
+  return render({ content: schemaNodeOf(nodes) });
 }
 
 const RICH_TEXT_CSS = `

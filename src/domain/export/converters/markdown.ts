@@ -1,6 +1,6 @@
-import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
-import { inlineLabel, safeHref, type Progress } from './shared.js';
+import { safeHref, type Progress } from './shared.js';
 
 /**
  * document / documentPro → Markdown (CommonMark with the GFM table, strike-through and task-list
@@ -59,7 +59,7 @@ function inline(context: Context, nodes: readonly ProseMirrorNode[] = []): strin
     } else if (node.type === 'image') {
       out += imageMarkdown(context, node.attrs);
     } else {
-      out += escapeText(inlineLabel(node));
+      out += escapeText(nodeText(node));
     }
   }
   return out;

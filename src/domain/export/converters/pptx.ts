@@ -1,8 +1,8 @@
 import pptxgenModule from 'pptxgenjs';
 import { sniffImage } from '../../attachments/sniff.js';
-import type { ProseMirrorNode } from '../../../model/rich-text/schema.js';
+import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { SlidesSource } from '../source.js';
-import { inlineLabel, safeHref, type Progress } from './shared.js';
+import { safeHref, type Progress } from './shared.js';
 
 /**
  * presentation → .pptx (pptxgenjs writes the file): one slide per slide of the same 16:9 size, each text box
@@ -48,7 +48,7 @@ function runs(nodes: readonly ProseMirrorNode[] = [], base: TextPropsOptions): T
     } else if (node.type === 'hardBreak') {
       out.push({ text: '', options: { ...base, breakLine: true } });
     } else if (node.type !== 'image') {
-      out.push({ text: inlineLabel(node), options: { ...base } });
+      out.push({ text: nodeText(node), options: { ...base } });
     }
   }
   return out;
@@ -76,7 +76,7 @@ function paragraphs(nodes: readonly ProseMirrorNode[], list?: { ordered: boolean
       for (const item of node.content ?? []) out.push(...paragraphs(item.content ?? [], { ordered: node.type === 'orderedList', level }));
     } else if (node.type === 'table') {
       for (const row of node.content ?? []) {
-        const cells = (row.content ?? []).map((cell) => (cell.content ?? []).map((block) => inlineLabel(block)).join(' '));
+        const cells = (row.content ?? []).map((cell) => (cell.content ?? []).map((block) => nodeText(block)).join(' '));
         out.push({ text: cells.join('\t'), options: { fontSize: BODY_SIZE, breakLine: true } });
       }
     } else if (node.content) out.push(...paragraphs(node.content, list));

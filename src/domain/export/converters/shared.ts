@@ -64,21 +64,6 @@ export function unitsOf(source: ExportSource): number {
   }
 }
 
-/** What an inline node other than text, hard breaks and images reads as: `@name`, a file's name, a date. */
-export function inlineLabel(node: ProseMirrorNode): string {
-  const attr = (name: string) => (typeof node.attrs?.[name] === 'string' || typeof node.attrs?.[name] === 'number' ? String(node.attrs[name]) : '');
-  switch (node.type) {
-    case 'mention':
-      return `@${attr('label') || attr('id')}`;
-    case 'fileMention':
-      return attr('label') || attr('fileId');
-    case 'dateMention':
-      return attr('date');
-    default:
-      return (node.content ?? []).map((child) => child.text ?? inlineLabel(child)).join('');
-  }
-}
-
 /** A link target safe to write into an exported file: http(s) and mailto only (no `javascript:`). */
 export function safeHref(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
-import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
+import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
 import { parseA1IfValid } from '../../../model/sheets/a1.js';
@@ -90,18 +90,52 @@ function rgbOf(colour: Partial<ExcelJS.Color> | undefined): string | undefined {
   return typeof argb === 'string' && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2)}` : undefined;
 }
 
+/** The file's border lines as the model's (docs/SHEETS.md "Cell styles"): the dash-dot kinds are dashed, hair is thin. */
+const BORDER_LINES: Readonly<Record<string, BorderLine>> = {
+  thin: 'thin',
+  hair: 'thin',
+  medium: 'medium',
+  thick: 'thick',
+  double: 'double',
+  dotted: 'dotted',
+  dashed: 'dashed',
+  dashDot: 'dashed',
+  dashDotDot: 'dashed',
+  slantDashDot: 'dashed',
+  mediumDashed: 'medium',
+  mediumDashDot: 'medium',
+  mediumDashDotDot: 'medium',
+};
+
+function borderOfSide(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
+  const line = side?.style === undefined ? undefined : BORDER_LINES[side.style];
+  return line === undefined ? undefined : { s: line, c: rgbOf(side?.color) };
+}
+
+/** The desktop format's default font size: cells in it draw at the editor's default size rather than keeping it. */
+const DEFAULT_FONT_SIZE = 11;
+
 /**
  * The part of a cell's look the model keeps (docs/SHEETS.md "Cell styles"): bold, italic, an RGB font colour, an
- * RGB solid fill and left/center/right alignment; everything else (fonts, sizes, borders, theme colours) is left out.
+ * RGB solid fill, left/center/right alignment, wrapping, the font's name (not the theme's font, which is the
+ * workbook's default look) and size (not the default 11 points), and each side's border with its RGB colour; theme
+ * and indexed colours are left out.
  */
 function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
-  const { font, fill, alignment } = cell;
+  const { font, fill, alignment, border } = cell;
   return parseCellStyle({
     b: font?.bold === true || undefined,
     i: font?.italic === true || undefined,
     c: rgbOf(font?.color),
     bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? rgbOf(fill.fgColor) : undefined,
     a: alignment?.horizontal,
+    w: alignment?.wrapText === true || undefined,
+    ff: font?.scheme === undefined ? font?.name : undefined,
+    fs: font?.size === DEFAULT_FONT_SIZE ? undefined : font?.size,
+    bt: borderOfSide(border?.top),
+    br: borderOfSide(border?.right),
+    bb: borderOfSide(border?.bottom),
+    bl: borderOfSide(border?.left),
   });
 }
 

@@ -62,8 +62,9 @@ export const FileMention = Node.create({
     return ['span', mergeAttributes(FILE_MENTION_HTML, HTMLAttributes), String(node.attrs.label ?? '')];
   },
 
+  // a mention whose name the search callback did not give reads as the file's id
   renderText({ node }) {
-    return String(node.attrs.label ?? '');
+    return String(node.attrs.label ?? node.attrs.fileId ?? '');
   },
 
   renderMarkdown: (node) => String(node.attrs?.label ?? ''),

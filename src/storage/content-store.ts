@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
-import type { Db, Storage } from '../../storage/database.js';
+import type { Db, Storage } from './database.js';
+import type { ContentHistoryTable } from './schema.js';
 
 /** The file's content row is gone: the file was deleted (its content went with it). */
 export class ContentMissing extends Error {}
@@ -23,6 +24,19 @@ export interface StoredContent {
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
+
+/** Where a file's recording stands: its update log's counter, how far recording has taken it in, its last write. */
+export interface RecordingHead {
+  updateSeq: number;
+  recordedSeq: number;
+  updatedAt: number;
+}
+
+/** One history entry as the recorder writes it (content_history). */
+export type HistoryEntry = Omit<ContentHistoryTable, 'snapshot'> & { snapshot: Uint8Array };
+
+/** The snapshot of a history entry whose content is no longer kept: no encoded Yjs state is empty. */
+const PRUNED_SNAPSHOT = Buffer.alloc(0);
 
 /** Rebuilds a Y.Doc from stored content; an entry that does not decode is skipped, never fatal. */
 export function applyStored(doc: Y.Doc, content: StoredContent, origin: unknown, onBadEntry: (seq: number, error: unknown) => void): void {
@@ -146,5 +160,86 @@ export class ContentStore {
       await trx.deleteFrom('content_updates').where('app_id', '=', appId).where('file_id', '=', fileId).where('seq', '<=', content.seq).execute();
       return true;
     });
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Recording (the content engine's coalesced versions, history entries and recovery)
+
+  async recordingHead(appId: string, fileId: string): Promise<RecordingHead | undefined> {
+    const row = await this.db
+      .selectFrom('content_docs')
+      .select(['update_seq', 'recorded_seq', 'updated_at'])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .executeTakeFirst();
+    return row ? { updateSeq: Number(row.update_seq), recordedSeq: Number(row.recorded_seq), updatedAt: Number(row.updated_at) } : undefined;
+  }
+
+  /** Who wrote the newest update after `seq`, and when (undefined when compaction took them into the snapshot). */
+  async lastUpdateAfter(appId: string, fileId: string, seq: number): Promise<{ userId: string | null; createdAt: number } | undefined> {
+    const row = await this.db
+      .selectFrom('content_updates')
+      .select(['user_id', 'created_at'])
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('seq', '>', seq)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { userId: row.user_id, createdAt: Number(row.created_at) } : undefined;
+  }
+
+  /** Every file whose log holds updates not yet recorded. */
+  async unrecordedFiles(): Promise<Array<{ appId: string; fileId: string }>> {
+    const rows = await this.db.selectFrom('content_docs').select(['app_id', 'file_id']).whereRef('update_seq', '>', 'recorded_seq').execute();
+    return rows.map((row) => ({ appId: row.app_id, fileId: row.file_id }));
+  }
+
+  /**
+   * Moves the file's `recorded_seq` forward to `seq`, never back; false when it already stood there or beyond
+   * (another process recorded those updates), so an edit is recorded once.
+   */
+  async advanceRecorded(db: Db, appId: string, fileId: string, seq: number): Promise<boolean> {
+    const advanced = await db
+      .updateTable('content_docs')
+      .set({ recorded_seq: seq })
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('recorded_seq', '<', seq)
+      .executeTakeFirst();
+    return advanced.numUpdatedRows > 0n;
+  }
+
+  async addHistory(db: Db, entry: HistoryEntry): Promise<void> {
+    await db
+      .insertInto('content_history')
+      .values({ ...entry, snapshot: toBuffer(entry.snapshot) })
+      .execute();
+  }
+
+  /**
+   * Drops the content snapshots of the file's history entries past the newest `kept`, at most `limit` of them,
+   * except those a revision names (restoring it needs them): the entries stay, their content is gone.
+   */
+  async pruneHistory(db: Db, appId: string, fileId: string, kept: number, limit: number): Promise<void> {
+    const older = await db
+      .selectFrom('content_history')
+      .select('id')
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(kept)
+      .execute();
+    if (older.length === 0) return;
+    await db
+      .updateTable('content_history')
+      .set({ snapshot: PRUNED_SNAPSHOT })
+      .where('app_id', '=', appId)
+      .where('file_id', '=', fileId)
+      .where('id', 'in', older.map((row) => row.id))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('content_revisions').select('content_revisions.id').whereRef('content_revisions.history_id', '=', 'content_history.id'))))
+      .execute();
   }
 }
