@@ -69,6 +69,8 @@ describe('newcomer bugs of the document editor', () => {
     await expect.poll(() => plainText(fileId)).toMatch(/\nAfter the table$/);
 
     await frame.locator('button[data-tool="bulletList"]').click();
+    await expect.poll(() => editor.evaluate((root) => root.lastElementChild?.tagName)).toBe('UL');
+    await expect.poll(() => editor.evaluate((root) => root.ownerDocument.activeElement === root)).toBe(true);
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' and more');
