@@ -40,6 +40,10 @@ describe('history panel in a browser', () => {
       await expect.poll(() => old.textContent()).toBe('First draft');
       expect(await old.getAttribute('contenteditable')).toBe('false');
       expect(await frame.locator('.svc-document:not(.svc-old-version-page)').first().isVisible()).toBe(false);
+      // the toolbar would format the live document hidden behind the old version: it is inert while this shows
+      const toolbar = frame.locator('.svc-toolbar');
+      expect(await toolbar.evaluate((row) => (row as HTMLElement).inert)).toBe(true);
+      expect(await toolbar.getAttribute('aria-disabled')).toBe('true');
       await page.screenshot({ path: '/tmp/panels-history.png' });
 
       const restore = frame.locator('.svc-old-version-banner .svc-history-restore');
@@ -48,6 +52,7 @@ describe('history panel in a browser', () => {
       await expect.poll(plainText).toBe('First draft');
       await expect.poll(() => frame.locator('.svc-document .ProseMirror').first().textContent()).toBe('First draft');
       expect(await frame.locator('.svc-old-version').isVisible()).toBe(false);
+      expect(await toolbar.evaluate((row) => (row as HTMLElement).inert)).toBe(false);
       await expect
         .poll(() => svc.integrator.events.filter((event) => event.eventClass === 'Revision').map((event) => event.body.action))
         .toEqual(['create', 'update']);

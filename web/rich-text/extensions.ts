@@ -4,6 +4,7 @@ import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { Markdown } from '@tiptap/markdown';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
+import { documentEnd } from './document-end.js';
 import { modelExtensions, type ModelHost } from './model.js';
 import { wordPaste } from './paste.js';
 
@@ -34,6 +35,7 @@ export function richTextExtensions(options: RichTextOptions): AnyExtension[] {
     ...modelExtensions(options.host, { pageBreaks: options.fragment === undefined }),
     Markdown,
     wordPaste,
+    documentEnd,
     Collaboration.configure(options.fragment ? { fragment: options.fragment } : { document: options.doc, field: 'default' }),
     ...(options.provider && options.user ? [CollaborationCaret.configure({ provider: options.provider, user: { ...options.user } })] : []),
   ];

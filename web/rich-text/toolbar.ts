@@ -18,8 +18,11 @@ interface Button {
   run(editor: Editor): boolean;
   /** pressed state (a mark or block that applies at the selection) */
   active?(editor: Editor): boolean;
-  /** shown only where it applies (table tools inside a table) */
-  shown?(editor: Editor): boolean;
+  /**
+   * enabled only where it applies (table tools inside a table). Such a button is always in the toolbar, greyed
+   * out elsewhere: showing it only there would make the toolbar wrap to a new row and the page jump.
+   */
+  applies?(editor: Editor): boolean;
 }
 
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
@@ -53,14 +56,14 @@ function buttons(actions: ToolbarActions): Button[][] {
     ],
     [
       { tool: 'link', icon: '↗', label: shared('toolbar.link'), run: () => (actions.insertLink(), true), active: (e) => e.isActive('link') },
-      { tool: 'unlink', icon: '↛', label: t('toolbar.unlink'), run: (e) => e.chain().focus().unsetLink().run(), shown: (e) => e.isActive('link') },
+      { tool: 'unlink', icon: '↛', label: t('toolbar.unlink'), run: (e) => e.chain().focus().unsetLink().run(), applies: (e) => e.isActive('link') },
       { tool: 'image', icon: '▣', label: t('toolbar.image'), run: () => (actions.insertImage(), true) },
       { tool: 'date', icon: '▤', label: t('toolbar.date'), run: () => (actions.insertDate(), true) },
       { tool: 'pageBreak', icon: '⤓', label: t('toolbar.pageBreak'), run: (e) => e.chain().focus().setPageBreak().run() },
       { tool: 'table', icon: '▦', label: t('toolbar.table'), run: (e) => e.chain().focus().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run() },
-      { tool: 'addRow', icon: '+―', label: t('toolbar.addRow'), run: (e) => e.chain().focus().addRowAfter().run(), shown: inTable },
-      { tool: 'addColumn', icon: '+|', label: t('toolbar.addColumn'), run: (e) => e.chain().focus().addColumnAfter().run(), shown: inTable },
-      { tool: 'deleteTable', icon: '✕▦', label: t('toolbar.deleteTable'), run: (e) => e.chain().focus().deleteTable().run(), shown: inTable },
+      { tool: 'addRow', icon: '+―', label: t('toolbar.addRow'), run: (e) => e.chain().focus().addRowAfter().run(), applies: inTable },
+      { tool: 'addColumn', icon: '+|', label: t('toolbar.addColumn'), run: (e) => e.chain().focus().addColumnAfter().run(), applies: inTable },
+      { tool: 'deleteTable', icon: '✕▦', label: t('toolbar.deleteTable'), run: (e) => e.chain().focus().deleteTable().run(), applies: inTable },
     ],
   ];
 }
@@ -104,8 +107,7 @@ export function mountToolbar(editor: Editor, container: HTMLElement, actions: To
     style.disabled = !editor.isEditable;
     for (const { element, button } of rendered) {
       if (button.active) element.setAttribute('aria-pressed', String(button.active(editor)));
-      if (button.shown) element.hidden = !button.shown(editor);
-      element.disabled = !editor.isEditable;
+      element.disabled = !editor.isEditable || (button.applies ? !button.applies(editor) : false);
     }
   };
   editor.on('transaction', refresh);

@@ -46,6 +46,7 @@ export class OldVersionView {
     this.drawn = this.render(doc, this.page);
     this.root.hidden = false;
     this.shell.main.classList.add('svc-viewing-old-version');
+    this.setToolbarUsable(false);
     this.shell.main.scrollTop = 0;
   }
 
@@ -57,5 +58,15 @@ export class OldVersionView {
     this.page.replaceChildren();
     this.root.hidden = true;
     this.shell.main.classList.remove('svc-viewing-old-version');
+    this.setToolbarUsable(true);
+  }
+
+  /**
+   * An old version is read-only: the toolbar's commands would act on the live document hidden behind it, so
+   * the whole row is inert (no clicks, no focus) and greyed out until the user goes back.
+   */
+  private setToolbarUsable(usable: boolean): void {
+    this.shell.toolbar.inert = !usable;
+    this.shell.toolbar.setAttribute('aria-disabled', String(!usable));
   }
 }
