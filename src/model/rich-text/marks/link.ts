@@ -6,7 +6,16 @@ import Link from '@tiptap/extension-link';
  * (web/shared/links.ts: a plain click on read-only text, Ctrl/⌘-click while editing, where a plain click
  * places the caret).
  */
-export const link = Link.configure({
+export const link = Link.extend({
+  // `[text](<address>)`; a link whose address is unsafe keeps only its text
+  markdownForm: {
+    kind: 'link',
+    write: (text, attrs, writer) => {
+      const href = writer.href(attrs?.href);
+      return href ? `[${text}](<${href}>)` : text;
+    },
+  },
+}).configure({
   openOnClick: false,
   autolink: true,
   defaultProtocol: 'https',
