@@ -1,4 +1,4 @@
-import type { ProseMirrorNode } from './schema.js';
+import type { ProseMirrorNode } from './node-json.js';
 
 /**
  * How a node or mark of the document writes itself as Markdown (CommonMark with the GFM table, strike-through and

@@ -1,6 +1,6 @@
 import Image from '@tiptap/extension-image';
 import type { MarkdownWriter } from '../markdown.js';
-import type { ProseMirrorNode } from '../schema.js';
+import type { ProseMirrorNode } from '../node-json.js';
 
 /** `![alt](<target>)`, the target the file's own image as a data: URI or a safe address; only the alt text without one. */
 function imageMarkdown(node: ProseMirrorNode, writer: MarkdownWriter): string {

@@ -1,6 +1,6 @@
 import { Table } from '@tiptap/extension-table';
 import type { MarkdownWriter } from '../markdown.js';
-import type { ProseMirrorNode } from '../schema.js';
+import type { ProseMirrorNode } from '../node-json.js';
 
 /** A cell as GFM can hold it: its blocks on one line, pipes escaped. */
 function cellMarkdown(writer: MarkdownWriter, cell: ProseMirrorNode): string {
