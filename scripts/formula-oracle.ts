@@ -105,7 +105,8 @@ function storedFormulas(xml: string): StoredFormula[] {
     const address = /\br="([A-Z]+)(\d+)"/.exec(match[1] ?? '');
     if (!address) continue;
     const type = /\bt="(\w+)"/.exec(match[1] ?? '')?.[1] ?? 'n';
-    const text = xmlText(stored[1] ?? '');
+    // OOXML writes characters XML cannot hold (a carriage return among them) as `_xHHHH_`
+    const text = xmlText(stored[1] ?? '').replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     const value: StoredValue | undefined =
       type === 'b' ? { kind: 'boolean', value: text === '1' } : type === 'e' ? { kind: 'error', code: text } : type === 'str' || type === 'inlineStr' ? { kind: 'text', value: text } : type === 'n' && text !== '' ? { kind: 'number', value: Number(text) } : undefined;
     const column = columnIndex(address[1]!);
@@ -142,15 +143,16 @@ export function agrees(expected: StoredValue, actual: DisplayValue): boolean {
 
 /**
  * The formula cells whose value depends, directly or through other formulas, on a random number or the clock
- * (they differ at every calculation, Excel's included): keys `sheet index:row:column`. Dependants of INDIRECT
- * and OFFSET are counted: their values are reproducible.
+ * (they differ at every calculation, Excel's included) or on a function outside Excel's list (an add-in's or a
+ * macro's, which no other engine has): keys `sheet index:row:column`. Dependants of INDIRECT and OFFSET are
+ * counted: their values are reproducible.
  */
-function volatileDependants(formulas: ReadonlyArray<{ sheet: number; row: number; column: number; formula: string }>, sheetIndex: (name: string | null, own: number) => number | undefined): Set<string> {
+function unreproducibleDependants(formulas: ReadonlyArray<{ sheet: number; row: number; column: number; formula: string }>, sheetIndex: (name: string | null, own: number) => number | undefined, builtIn: (name: string) => boolean): Set<string> {
   const volatile = new Set<string>();
   const references = new Map<string, Array<{ sheet: number; startRow: number; endRow: number; startColumn: number; endColumn: number }>>();
   for (const cell of formulas) {
     const key = `${cell.sheet}:${cell.row}:${cell.column}`;
-    if (functionsOf(cell.formula).some((name) => RANDOM_OR_CLOCK.has(name))) volatile.add(key);
+    if (functionsOf(cell.formula).some((name) => RANDOM_OR_CLOCK.has(name) || !builtIn(name))) volatile.add(key);
     const parsed = parseFormula(cell.formula);
     if (!parsed.ok) continue;
     const found = [];
@@ -214,7 +216,7 @@ export async function compareWorkbook(file: string, builtIn: (name: string) => b
     });
   });
   const names = parts.map((part) => part.name.toLowerCase());
-  const volatile = volatileDependants(allFormulas, (name, own) => (name === null ? own : names.indexOf(name.toLowerCase()) >= 0 ? names.indexOf(name.toLowerCase()) : undefined));
+  const volatile = unreproducibleDependants(allFormulas, (name, own) => (name === null ? own : names.indexOf(name.toLowerCase()) >= 0 ? names.indexOf(name.toLowerCase()) : undefined), builtIn);
   parts.forEach((part, index) => {
     const sheetId = ids[index];
     const cellsMap = importedSheets[index]?.get('cells') as { get(key: string): unknown } | undefined;

@@ -1,8 +1,11 @@
 import path from 'node:path';
+import { DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS } from './auth/signature.js';
 import { DEFAULT_HISTORY_SNAPSHOTS, type ContentOptions } from './domain/content/content-service.js';
 import { DEFAULT_CONTENT_CACHE_BYTES } from './domain/content/decoded-cache.js';
 import { findSoffice } from './domain/conversion/libreoffice.js';
 import type { ImportConfig } from './domain/import/import-service.js';
+import type { OutsideImagesMode } from './domain/import/outside-images.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './storage/database.js';
 import type { TaskConfig } from './tasks/task-engine.js';
 
 /**
@@ -16,7 +19,13 @@ export interface Config {
   /** unset: SQLite in dataDir; `postgres://…`: PostgreSQL */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PostgreSQL: longest wait for a connection (and for a health check's round trip), ms. */
+  databaseTimeoutMs: number;
   logLevel: string;
+  /** Latest `exp` a (non-licence) signature may carry, in seconds from now; licence signatures stay at 4 minutes. */
+  signatureMaxLifetimeSeconds: number;
+  /** Collaboration sockets one process keeps open at once per user of an application, and per file (more: closed with 4429). */
+  collaborationSockets: CollaborationSocketLimits;
   /** Largest accepted request body, in bytes (JSON bodies). */
   bodyLimitBytes: number;
   /** Default per-application request budget per second on the backend routes. */
@@ -42,6 +51,10 @@ export interface Config {
   redisNamespace: string;
   /** Which addresses the service fetches from (README "Outbound connections"); link-local and metadata never. */
   outbound: { allowPrivateNetworks: boolean };
+  /** `store`: outside images in content are fetched once and become attachments; `allow`: browsers load them (docs/ATTACHMENTS.md "Outside images"). */
+  outsideImages: OutsideImagesMode;
+  /** How long an editor session ticket lives before the page renews it, ms (docs/SDK.md "Sessions without tokens in URLs"). */
+  editorSessionTtlMs: number;
   /** Asynchronous tasks: import, export, preview cache (docs/TASKS.md). */
   tasks: TaskConfig;
   /** Import (docs/IMPORT-EXPORT.md). */
@@ -50,6 +63,11 @@ export interface Config {
   export: ExportConfig;
   /** LibreOffice's `soffice`, found on the PATH at start; unset: the legacy binary formats are refused. */
   soffice: string | undefined;
+}
+
+export interface CollaborationSocketLimits {
+  perUser: number;
+  perFile: number;
 }
 
 export interface ExportConfig {
@@ -155,7 +173,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
+    databaseTimeoutMs: integer(env, 'SVC_DATABASE_TIMEOUT_MS', DEFAULT_CONNECT_TIMEOUT_MS, 100, 600_000),
     logLevel: env.LOG_LEVEL || 'info',
+    signatureMaxLifetimeSeconds: integer(env, 'SVC_SIGNATURE_MAX_LIFETIME_HOURS', DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS / 3600, 1, 24 * 366) * 3600,
+    collaborationSockets: {
+      perUser: integer(env, 'SVC_COLLAB_SOCKETS_PER_USER', 50, 1, 100_000),
+      perFile: integer(env, 'SVC_COLLAB_SOCKETS_PER_FILE', 500, 1, 1_000_000),
+    },
     bodyLimitBytes: integer(env, 'SVC_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     appQps: integer(env, 'SVC_APP_QPS', 200, 1, 1_000_000),
     compatHeaderPrefix: compatHeaderPrefix(env.SVC_COMPAT_HEADER_PREFIX),
@@ -208,5 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     soffice: findSoffice(env.PATH ?? ''),
     outbound: { allowPrivateNetworks: choice(env, 'SVC_OUTBOUND_PRIVATE_NETWORKS', ['allow', 'refuse'], 'allow') === 'allow' },
+    outsideImages: choice(env, 'SVC_OUTSIDE_IMAGES', ['store', 'allow'], 'store'),
+    editorSessionTtlMs: integer(env, 'SVC_EDITOR_SESSION_TTL_SECONDS', 600, 10, 86_400) * 1000,
   };
 }

@@ -185,6 +185,18 @@ export const Errors = {
   cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
   cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
   cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
+  // 1270xx: trust (issue 27): faults survived, input refused cleanly (docs/ERRORS.md).
+  /** a signature whose `exp` lies further ahead than SVC_SIGNATURE_MAX_LIFETIME_HOURS */
+  signatureLifetimeTooLong: { http: 401, code: 127001, tableCode: 'unauthorized' },
+  /** the database does not answer (connection cut, refused or too slow): retry later, nothing was written */
+  databaseUnavailable: { http: 503, code: 127002, tableCode: 10000 },
+  /** a collaboration socket beyond SVC_COLLAB_SOCKETS_PER_USER or _PER_FILE: the socket is closed with 4429 and this code in its reason */
+  collaborationSocketLimit: { http: 429, code: 127004, tableCode: 42900 },
+  /** a NUL or other control character in a path, query or JSON body */
+  controlCharacterRefused: { http: 400, code: 127003, tableCode: 70000 },
+  // 1271xx: editor sessions (docs/SDK.md "Sessions without tokens in URLs").
+  sessionTicketInvalid: { http: 401, code: 127100, tableCode: 'unauthorized' },
+  sessionOtherFile: { http: 403, code: 127101, tableCode: 20000 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof Errors;

@@ -18,7 +18,7 @@ export interface RunningService {
  * runs, and what the demo (examples/integrator/demo.ts) runs beside its integrator.
  */
 export async function serve(config: Config): Promise<RunningService> {
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, connectTimeoutMs: config.databaseTimeoutMs });
   const cluster = createCluster(config);
   const services = createServices(config, storage, cluster);
   const server = await buildServer(services);

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError, Errors } from './errors.js';
+import { refuseControlCharactersInBody, refuseControlCharactersInUrl } from './http/control-characters.js';
 import { ignoreContentTypeWithoutBody } from './http/empty-body.js';
 import { sendBackendError } from './http/envelopes/backend.js';
 import { sendTableError } from './http/envelopes/table.js';
@@ -66,6 +67,9 @@ export async function buildServer(services: Services, options: ServerOptions = {
     },
   });
   app.setValidatorCompiler(validatorCompiler());
+  // Before any route is registered: a plugin's routes keep the error handler in force when it was registered, so
+  // the health routes' refusals (a control character in their query) are in the envelope too, never a bare 500.
+  app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
   // Fastify reads text/plain bodies as strings by default; no route takes one, so it is an unsupported type (415)
   app.removeContentTypeParser('text/plain');
   app.decorate('services', services);
@@ -99,6 +103,8 @@ export async function buildServer(services: Services, options: ServerOptions = {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onRequest', refuseControlCharactersInUrl);
+  app.addHook('preValidation', refuseControlCharactersInBody);
 
   await app.register(swagger, {
     openapi: {
@@ -152,7 +158,6 @@ export async function buildServer(services: Services, options: ServerOptions = {
     await integrators.register(uploaderApi, { prefix: UPLOADER_PREFIX });
   });
 
-  app.setErrorHandler((error, request, reply) => sendBackendError(error, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendBackendError(new ApiError(Errors.routeNotFound, `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
   );

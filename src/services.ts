@@ -33,6 +33,8 @@ import { CallbackClient } from './integrator/callback-client.js';
 import { TaskEngine } from './tasks/task-engine.js';
 import { PreviewService } from './domain/preview/preview-service.js';
 import { ImportService } from './domain/import/import-service.js';
+import { OutsideImages } from './domain/import/outside-images.js';
+import { SessionTickets } from './auth/session-tickets.js';
 import { WorkerPool } from './domain/conversion/worker-pool.js';
 import { CONVERT_WORKER } from './domain/export/convert.js';
 import { ExportService } from './domain/export/export-service.js';
@@ -85,6 +87,10 @@ export interface Services {
   mentionSuggestions: MentionSuggestionService;
   /** images and attachments of files: upload tokens, uploads into the database, reads (docs/ATTACHMENTS.md) */
   attachments: AttachmentService;
+  /** editor session tickets: what an editor page holds instead of the integrator's token and signature (docs/SDK.md) */
+  sessionTickets: SessionTickets;
+  /** outside image addresses in content fetched once and stored as attachments (docs/ATTACHMENTS.md "Outside images") */
+  outsideImages: OutsideImages;
   /** asynchronous tasks (import, export, preview cache): each kind registers its handler (docs/TASKS.md) */
   tasks: TaskEngine;
   /** import of files as new collaborative files, as tasks (docs/IMPORT-EXPORT.md) */
@@ -148,8 +154,13 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     changed: (appId, fileId, change) => content.tellEditors(appId, fileId, conversationMessage(change)),
   };
   const attachments = new AttachmentService(storage, apps, files, access, { limitBytes: config.uploadLimitBytes });
+  const outsideImages = new OutsideImages(
+    { outbound, content, attachments, storage, options: { mode: config.outsideImages, limitBytes: config.uploadLimitBytes, timeoutMs: config.imports.fetchTimeoutMs } },
+    () => delivery.log,
+  );
+  content.addRecordHook(outsideImages.recordHook());
   const tasks = new TaskEngine(storage, config.tasks);
-  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, tasks, config: config.imports, soffice: config.soffice });
+  const imports = new ImportService({ storage, apps, files, content, tables, attachments, access, outbound, outsideImages, tasks, config: config.imports, soffice: config.soffice });
   const exports = new ExportService(
     {
       storage,
@@ -188,6 +199,8 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
     dateMentions: new DateMentionService(conversations),
     mentionSuggestions: new MentionSuggestionService({ files, access, callbacks }),
     attachments,
+    outsideImages,
+    sessionTickets: new SessionTickets(storage, config.editorSessionTtlMs),
     tasks,
     imports,
     exports,

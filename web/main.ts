@@ -1,11 +1,11 @@
 import { EditorEvent, HostRequest, PageRequest, type EditForbiddenConfirmedPayload, type SaveStatusChangedPayload } from '../sdk/protocol.js';
 import { ServiceApi } from './shared/api.js';
-import { readPage, type EditorBoot, type EditorFileType, type EditorPermissions } from './shared/boot.js';
+import { forgetCredentialsInAddress, readPage, type EditorBoot, type EditorFileType, type EditorPermissions } from './shared/boot.js';
 import { FrameBridge, toErrorPayload } from './shared/bridge.js';
 import { CloseCode, CollaborationSession, type Collaborator } from './shared/collaboration.js';
 import { CollaboratorRoster } from './shared/collaborators.js';
 import { applyAnnouncement, PushNotices } from './shared/announcements.js';
-import { CredentialKeeper } from './shared/credentials.js';
+import { SessionKeeper } from './shared/credentials.js';
 import type { EditorModule } from './shared/editor-context.js';
 import { setLanguage, t } from './shared/i18n/index.js';
 import { routeLinkClicks } from './shared/links.js';
@@ -70,11 +70,12 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
       }
     },
     connection: (status) => {
-      // an upgrade the service refuses (expired signature or token) looks like a connection that never opened
+      // a connection that never opens may be refused for its ticket before it says so
       if (status === 'connected') failedAttempts = 0;
       else if (status === 'disconnected' && lastConnectionStatus === 'connecting' && ++failedAttempts >= REFUSALS_BEFORE_RENEWAL) keeper.renewSoon();
       lastConnectionStatus = status;
     },
+    ticketRefused: () => keeper.renewSoon(),
     message: (message) => applyAnnouncement(message, { boot, bridge, shell, session, notices }),
     ended: (code) => {
       const key = code === CloseCode.accessRevoked ? 'error.accessRevoked' : code === CloseCode.fileDeleted ? 'error.fileDeleted' : 'error.disconnected';
@@ -82,13 +83,13 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
       bridge.reportReadyState({ readyState: 'disconnected', fileType: boot.fileType, error: { code, message: t(key) } });
     },
   });
-  const keeper = new CredentialKeeper(
-    boot.credentials,
-    (credentials) => {
-      api.setCredentials(credentials);
-      session.setCredentials(credentials);
+  const keeper = new SessionKeeper(
+    boot.session,
+    (ticket) => {
+      api.setTicket(ticket);
+      session.setTicket(ticket);
     },
-    () => bridge.callHost(HostRequest.getCredentials),
+    { open: (credentials) => api.openSession(credentials), askHost: () => bridge.callHost(HostRequest.getCredentials) },
   );
   api.onUnauthorized(() => keeper.renew());
   bridge.handle(PageRequest.setCredentials, ([credentials]) => keeper.set(credentials));
@@ -128,6 +129,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   bridge.editorRendered();
 }
 
+forgetCredentialsInAddress();
 const page = readPage();
 if ('error' in page) {
   // the server answered an error page: tell the SDK, whose connect() rejects with this code

@@ -13,4 +13,9 @@ export interface RequestAuth {
   token: string | undefined;
   /** The request's id: callbacks made for this request carry it (X-Request-Id) and name it in errors. */
   requestId?: string | undefined;
+  /**
+   * Set when the caller is an editor page holding a session ticket (auth/session-tickets.ts) instead of a
+   * signature: the calls it may make are about this one file, as this one user.
+   */
+  session?: { fileId: string; userId: string } | undefined;
 }

@@ -4,6 +4,8 @@ import { ApiError, Errors } from '../errors.js';
 
 /** Licence/admin signatures may not live longer than this (spec 5 rule 1). */
 export const LICENSE_SIGNATURE_MAX_SECONDS = 4 * 60;
+/** Default ceiling of any other signature's lifetime (SVC_SIGNATURE_MAX_LIFETIME_HOURS): 7 days. */
+export const DEFAULT_SIGNATURE_MAX_LIFETIME_SECONDS = 7 * 24 * 3600;
 /** Allowance for clock drift between the integrator's servers and ours. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
 /** Longest accepted signature, in characters: far above any real JWT, well below abuse. */
@@ -32,12 +34,14 @@ const encoder = new TextEncoder();
 /**
  * Verifies an `X-Svc-Signature` JWT (spec 5, contract notes 1): HS256 only, signed with the secret of the
  * app named by the JOSE `kid` (or, for older clients, the `appId` claim), with an `exp` in the future.
- * With `license`, the claim `scope: "license"` and an `exp` at most 4 minutes ahead are also required.
+ * With `license`, the claim `scope: "license"` and an `exp` at most 4 minutes ahead are also required; any other
+ * signature may expire at most `maxLifetimeSeconds` ahead (a signature that lives for years is a credential that
+ * cannot be taken back short of rotating the secret).
  */
 export async function verifySignature(
   jwt: string | undefined,
   findApp: AppLookup,
-  options: { license: boolean; now?: number },
+  options: { license: boolean; maxLifetimeSeconds: number; now?: number },
 ): Promise<VerifiedSignature> {
   if (!jwt) throw new ApiError(Errors.signatureMissing, 'signature missing: send X-Svc-Signature or ?signature=');
   if (jwt.length > MAX_SIGNATURE_LENGTH) throw new ApiError(Errors.signatureMalformed, 'signature malformed: too long');
@@ -86,11 +90,17 @@ export async function verifySignature(
   if (typeof claims.exp !== 'number') throw new ApiError(Errors.signatureInvalid, 'signature claim exp must be a number');
 
   assertAppValid(app, now);
+  const lifetime = claims.exp - Math.floor(now / 1000);
+  if (lifetime > options.maxLifetimeSeconds + CLOCK_TOLERANCE_SECONDS) {
+    throw new ApiError(
+      Errors.signatureLifetimeTooLong,
+      `a signature may expire at most ${options.maxLifetimeSeconds} seconds ahead; this one expires in ${lifetime}`,
+    );
+  }
   if (options.license) {
     if (claims.scope !== 'license') {
       throw new ApiError(Errors.licenseScopeRequired, 'this endpoint needs a signature with claim scope "license"');
     }
-    const lifetime = claims.exp - Math.floor(now / 1000);
     if (lifetime > LICENSE_SIGNATURE_MAX_SECONDS + CLOCK_TOLERANCE_SECONDS) {
       throw new ApiError(
         Errors.licenseSignatureTooLong,

@@ -4,6 +4,7 @@ import { sql, type Selectable } from 'kysely';
 import { request } from 'undici';
 import type { AppDirectory } from '../apps/app.js';
 import type { CallbackClient } from '../integrator/callback-client.js';
+import { Deadline } from '../net/deadline.js';
 import type { OutboundPolicy } from '../net/outbound-policy.js';
 import type { Storage } from '../storage/database.js';
 import type { EventOutboxTable } from '../storage/schema.js';
@@ -330,7 +331,8 @@ export class DeliveryWorker {
       headers['x-svc-token'] = row.user_token;
       if (!SYSTEM_EVENT_CLASSES.has(row.event_class as EventClass)) headers['x-svc-credential-type'] = '0';
     }
-    const signal = AbortSignal.timeout(this.settings.timeoutMs);
+    const deadline = new Deadline(this.settings.timeoutMs);
+    const { signal } = deadline;
     try {
       const response = await request(`${app.endpointUrl}/events`, {
         method: 'POST',
@@ -346,6 +348,8 @@ export class DeliveryWorker {
       if (signal.aborted) return { ok: false, status: null, error: `no answer within ${this.settings.timeoutMs} ms` };
       const code = (error as { code?: unknown }).code;
       return { ok: false, status: null, error: `unreachable (${typeof code === 'string' ? code : error instanceof Error ? error.message : 'network error'})` };
+    } finally {
+      deadline.clear();
     }
   }
 }

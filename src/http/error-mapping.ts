@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { ApiError, Errors, isApiError, type ErrorSpec } from '../errors.js';
+import { isDatabaseUnavailable } from '../storage/database.js';
+
+/** What a 503 for a database that does not answer asks the client to wait before trying again. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Turns anything thrown while serving a request into an ApiError: our own errors pass through; Fastify's
@@ -27,5 +31,10 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   }
   if (fastifyError.statusCode === 413) return new ApiError(Errors.bodyTooLarge, 'request body too large');
   if (fastifyError.statusCode === 415) return new ApiError(Errors.unsupportedMediaType, fastifyError.message ?? 'unsupported media type');
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(Errors.databaseUnavailable, 'the database does not answer right now; try again shortly', undefined, {
+      'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+    });
+  }
   return new ApiError(Errors.internal, `internal error (request id ${request.id})`);
 }

@@ -2,10 +2,11 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /**
  * Query parameters and headers whose values are credentials: signatures, user tokens, attachment access
- * tokens, and whatever a client kit calls them (X-Shimo-Token, access_token, …). Matched by name so that a
- * credential added later is covered without touching this list.
+ * tokens, the `sig` of export download and preview links (such a link opens the file with no other
+ * credential), and whatever a client kit calls them (X-Shimo-Token, access_token, …). Matched by name so that
+ * a credential added later is covered without touching this list.
  */
-const CREDENTIAL_NAME = /signature|token|secret|password|authorization|cookie|api[-_]?key/i;
+const CREDENTIAL_NAME = /signature|token|secret|password|authorization|cookie|api[-_]?key|ticket|^sig$|[-_]sig$/i;
 export const REDACTED = '[redacted]';
 
 /** The URL with every credential-named query value replaced; the path and other parameters stay readable. */

@@ -58,6 +58,8 @@ export class AccessService {
   async currentUser(auth: RequestAuth): Promise<IntegratorUser> {
     const context = this.userContext(auth);
     const user = await this.users.get([...origin(auth), context.token], () => this.callbacks.currentUser(context.call));
+    // an editor session is one user's: a token that now names someone else does not carry it over
+    if (auth.session && auth.session.userId !== user.id) throw new ApiError(Errors.sessionTicketInvalid, 'the editor session belongs to another user: open the editor again');
     await this.admit(auth.app, user.id);
     return user;
   }
@@ -67,6 +69,9 @@ export class AccessService {
    * keep that answer for the next callers (an open editor asked to have its permissions checked again).
    */
   fileMetadata(auth: RequestAuth, fileId: string, options: { fresh?: boolean } = {}): Promise<FileMetadata> {
+    if (auth.session && auth.session.fileId !== fileId) {
+      return Promise.reject(new ApiError(Errors.sessionOtherFile, `this editor session is for file ${auth.session.fileId}, not ${fileId}`, { fileId }));
+    }
     const context = this.userContext(auth);
     const key = [...origin(auth), context.token, fileId];
     const load = () => this.callbacks.file(context.call, fileId);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { request } from 'undici';
 import type { App } from '../apps/app.js';
 import { ApiError, Errors, type ErrorSpec } from '../errors.js';
+import { Deadline } from '../net/deadline.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../net/outbound-policy.js';
 import * as answers from './answers.js';
 import type {
@@ -331,7 +332,24 @@ export class CallbackClient {
     if (!endpoint) {
       throw this.failed(context, spec, exchange, new ApiError(Errors.integratorEndpointMissing, describe('the application has no endpoint URL')));
     }
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const deadline = new Deadline(this.options.timeoutMs);
+    try {
+      return await this.attempts(context, spec, url, headers, exchange, deadline.signal, describe);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  /** The call's tries (a GET twice on a network error or a 5xx) within the one deadline. */
+  private async attempts<T>(
+    context: CallContext,
+    spec: CallbackSpec<T>,
+    url: string,
+    headers: Record<string, string>,
+    exchange: CallbackExchange,
+    deadline: AbortSignal,
+    describe: (reason: string) => string,
+  ): Promise<T> {
     const attempts = spec.method === 'GET' ? 2 : 1;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -19,6 +19,15 @@ export interface EditorPermissions {
   manageable: boolean;
 }
 
+/** An editor session ticket as the service hands it to a page (the page's boot, and each renewal). */
+export interface EditorSessionTicket {
+  ticket: string;
+  /** renew before then */
+  expiresAt: number;
+  /** the signature behind the session expires then: the host must give new credentials before */
+  signatureExpiresAt: number;
+}
+
 export interface EditorBoot {
   fileId: string;
   fileType: EditorFileType;
@@ -27,8 +36,12 @@ export interface EditorBoot {
   lang: EditorLanguage;
   user: { id: string; name: string; avatar: string };
   permissions: EditorPermissions;
-  /** the signature and token the page was opened with; the editor calls the service with them */
-  credentials: { signature: string; token: string };
+  /**
+   * The page's editor session (docs/SDK.md "Sessions without tokens in URLs"): a short-lived ticket for this
+   * user on this file that the page calls the service with, in place of the signature and token it was opened
+   * with (which the page never sees). Times in ms since the epoch.
+   */
+  session: EditorSessionTicket;
   /** the SDK instance's channel id (`uuid`), absent when the page is opened on its own */
   channel: string | null;
   /** messages older than this are dropped, ms */

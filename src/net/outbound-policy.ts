@@ -75,6 +75,54 @@ const PRIVATE: Array<{ why: string; list: net.BlockList }> = [
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * The 16 bytes of an IPv6 address in any spelling Node accepts (`::` shorthand, a dotted IPv4 tail, zero
+ * padding), or undefined when it is not one.
+ */
+function ipv6Bytes(address: string): Uint8Array | undefined {
+  if (net.isIPv6(address) === false) return undefined;
+  let text = address.replace(/%.*$/, '');
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const groupsOf = (part: string | undefined) => (part ? part.split(':') : []);
+  const headGroups = groupsOf(head);
+  const tailGroups = groupsOf(tail);
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  if (groups.length !== 8) return undefined;
+  const bytes = new Uint8Array(16);
+  groups.forEach((group, index) => {
+    const value = parseInt(group, 16);
+    bytes[index * 2] = value >> 8;
+    bytes[index * 2 + 1] = value & 0xff;
+  });
+  return bytes;
+}
+
+const dottedQuad = (bytes: Uint8Array, at: number) => `${bytes[at]}.${bytes[at + 1]}.${bytes[at + 2]}.${bytes[at + 3]}`;
+const allZero = (bytes: Uint8Array, from: number, to: number) => bytes.subarray(from, to).every((byte) => byte === 0);
+
+/**
+ * The IPv4 address an IPv6 address carries, in every spelling that reaches an IPv4 host: mapped
+ * (`::ffff:a.b.c.d`), compatible (`::a.b.c.d`, deprecated but still routed by some stacks), NAT64
+ * (`64:ff9b::/96` and the local-use `64:ff9b:1::/48`), 6to4 (`2002:AABB:CCDD::/16`) and Teredo (`2001::/32`,
+ * whose client address is stored inverted). `::` and `::1` are IPv6's own unspecified and loopback addresses.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return undefined;
+  if (allZero(bytes, 0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return dottedQuad(bytes, 12);
+  if (allZero(bytes, 0, 12) && !allZero(bytes, 12, 15)) return dottedQuad(bytes, 12);
+  const word = (at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
+  if (word(0) === 0x64 && word(2) === 0xff9b && (allZero(bytes, 4, 12) || word(4) === 1)) return dottedQuad(bytes, 12);
+  if (word(0) === 0x2002) return dottedQuad(bytes, 2);
+  if (word(0) === 0x2001 && word(2) === 0) return dottedQuad(bytes.map((byte, index) => (index >= 12 ? byte ^ 0xff : byte)), 12);
+  return undefined;
+}
+
 function unbracketed(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
 }
@@ -82,14 +130,20 @@ function unbracketed(hostname: string): string {
 export class OutboundPolicy {
   constructor(readonly options: OutboundPolicyOptions) {}
 
-  /** Why the policy refuses this IP address, or undefined when it may be connected to. */
+  /**
+   * Why the policy refuses this IP address, or undefined when it may be connected to. An IPv6 address that
+   * carries an IPv4 one (see `embeddedIpv4`) is judged by both: `[::a9fe:a9fe]` is 169.254.169.254.
+   */
   refusalOfAddress(address: string): string | undefined {
     const family = net.isIP(address);
     if (family === 0) return `${address} is not an IP address`;
     const type: Family = family === 4 ? 'ipv4' : 'ipv6';
     const rules = this.options.allowPrivateNetworks ? ALWAYS_REFUSED : [...ALWAYS_REFUSED, ...PRIVATE];
     const hit = rules.find((rule) => rule.list.check(address, type));
-    return hit ? `${address} is ${hit.why}` : undefined;
+    if (hit) return `${address} is ${hit.why}`;
+    const carried = type === 'ipv6' ? embeddedIpv4(address) : undefined;
+    const carriedRefusal = carried === undefined ? undefined : this.refusalOfAddress(carried);
+    return carriedRefusal === undefined ? undefined : `${address} carries ${carriedRefusal}`;
   }
 
   /** Why the policy refuses this host (a name or an IP literal, IPv6 with or without brackets), or undefined. */

@@ -2,9 +2,12 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { RequestAuth } from '../auth/request-auth.js';
+import { sessionAuth } from '../auth/session-tickets.js';
 import { verifySignature } from '../auth/signature.js';
 import type { CollaborationContext } from '../domain/content/collaboration-context.js';
+import { authenticationOf } from '../domain/content/collaboration-extensions.js';
 import { SERVICE_RESTART_CLOSE_CODE } from '../domain/content/content-service.js';
 import { NO_PERMISSIONS, sessionPermissions } from '../domain/content/session-access.js';
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
@@ -23,12 +26,8 @@ function credential(request: IncomingMessage, url: URL, header: string, queryNam
   return typeof fromHeader === 'string' && fromHeader.length > 0 ? fromHeader : undefined;
 }
 
-/**
- * Decides whether a WebSocket upgrade may become a collaboration session: the same signature and token as
- * the backend API (query `signature`, `token`, or the usual headers), an existing file with content, and
- * the integrator's permissions: `readable` is required, without `editable` the session is read-only.
- */
-async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, rawFileId: string): Promise<CollaborationContext> {
+/** The file id of the endpoint's path, decoded and checked; 400 otherwise. */
+function fileIdOf(rawFileId: string): string {
   let fileId: string;
   try {
     fileId = decodeURIComponent(rawFileId);
@@ -36,18 +35,39 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
     throw new ApiError(Errors.invalidRequest, 'fileId is not valid percent-encoding');
   }
   if (!fileIdRule.test(fileId)) throw new ApiError(Errors.invalidRequest, 'fileId must be 1-64 characters without white space, control characters, / \\ ? # %');
+  return fileId;
+}
+
+/**
+ * A server-side client's upgrade: the same signature and token as the backend API (query `signature`, `token`,
+ * or the usual headers). Editor pages authenticate in their first message instead (admitOnFirstMessage).
+ */
+async function requestAuth(app: FastifyInstance, request: IncomingMessage, url: URL): Promise<RequestAuth> {
   const { services } = app;
-  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), { license: false });
+  const verified = await verifySignature(credential(request, url, 'x-svc-signature', 'signature'), (id) => services.apps.find(id), {
+    license: false,
+    maxLifetimeSeconds: services.config.signatureMaxLifetimeSeconds,
+  });
   const token = credential(request, url, 'x-svc-token', 'token');
   if (token === undefined) throw new ApiError(Errors.tokenMissing, 'user token missing: send ?token= (or X-Svc-Token)');
-  const appId = verified.app.id;
+  return { app: verified.app, claims: verified.claims, token };
+}
+
+/**
+ * Decides whether a caller may hold a collaboration session of the file: an existing file with content, and the
+ * integrator's permissions: `readable` is required, without `editable` the session is read-only. The session keeps
+ * being checked; when the integrator or the seat policy takes the file away, the user's editor session tickets of
+ * the file are revoked too.
+ */
+async function admit(app: FastifyInstance, auth: RequestAuth, fileId: string): Promise<CollaborationContext> {
+  const { services } = app;
+  const appId = auth.app.id;
   const kind = await services.content.sessionKind(appId, fileId);
-  const auth = { app: verified.app, claims: verified.claims, token };
   const { user, file } = await services.access.authorize(auth, fileId, 'readable');
   return {
     appId,
     fileId,
-    actor: { userId: user.id, token, name: user.name },
+    actor: { userId: user.id, token: auth.token, name: user.name },
     permissions: sessionPermissions(file.permissions),
     presenceOnly: kind === 'presence',
     recheck: async ({ fresh }) => {
@@ -58,11 +78,63 @@ async function admit(app: FastifyInstance, request: IncomingMessage, url: URL, r
       } catch (error) {
         // a refusal or a file the integrator no longer knows ends the session; its failures do not
         const ends: ErrorSpec[] = [Errors.permissionDenied, Errors.integratorFileNotFound, Errors.seatRequired];
-        if (isApiError(error) && ends.includes(error.spec)) return NO_PERMISSIONS;
+        if (isApiError(error) && ends.includes(error.spec)) {
+          await services.sessionTickets.revoke(appId, user.id, fileId);
+          return NO_PERMISSIONS;
+        }
         throw error;
       }
     },
   };
+}
+
+/** WebSocket close code for a connection whose first message carried no valid editor session ticket. */
+export const SESSION_REFUSED_CLOSE_CODE = 4401;
+/** How long an accepted socket may take to send its authentication message. */
+const FIRST_MESSAGE_MS = 10_000;
+/** Messages kept while the ticket is checked (a provider sends a handful); more closes the socket. */
+const MAX_QUEUED_MESSAGES = 64;
+
+function bytesOf(data: RawData): Uint8Array {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data);
+}
+
+/**
+ * An editor page's socket (docs/SDK.md "Sessions without tokens in URLs"): its URL carries no credential; the
+ * first message is Hocuspocus' authentication message whose token is the page's editor session ticket. Messages
+ * that arrive while the ticket is checked are kept and handed to Hocuspocus, in order, once it is admitted. A
+ * socket without a valid ticket for this file is closed with 4401.
+ */
+function admitOnFirstMessage(app: FastifyInstance, websocket: WebSocket, request: IncomingMessage, fileId: string): void {
+  const { services } = app;
+  const queued: Array<[RawData, boolean]> = [];
+  const refuse = (reason: string) => websocket.close(SESSION_REFUSED_CLOSE_CODE, reason);
+  const timer = setTimeout(() => refuse('no authentication message'), FIRST_MESSAGE_MS);
+  const onMessage = (data: RawData, isBinary: boolean) => {
+    queued.push([data, isBinary]);
+    if (queued.length > MAX_QUEUED_MESSAGES) return refuse('too many messages before authentication');
+    if (queued.length > 1) return;
+    clearTimeout(timer);
+    const authentication = authenticationOf(bytesOf(data));
+    if (!authentication || authentication.documentName !== fileId) return refuse('the first message must authenticate for this file');
+    sessionAuth(services.sessionTickets, (id) => services.apps.find(id), authentication.token, undefined)
+      .then((auth) => admit(app, auth, fileId))
+      .then(
+        (context) => {
+          websocket.off('message', onMessage);
+          if (websocket.readyState !== WebSocket.OPEN) return;
+          services.content.handleConnection(websocket, request, context);
+          for (const [message, binary] of queued) websocket.emit('message', message, binary);
+        },
+        (error: unknown) => {
+          if (!isApiError(error)) app.log.error({ err: error }, 'collaboration authentication failed');
+          refuse(isApiError(error) ? `${error.spec.code}` : 'internal error');
+        },
+      );
+  };
+  websocket.on('message', onMessage);
+  websocket.once('close', () => clearTimeout(timer));
 }
 
 /** How long closing sockets get for the close handshake before they are cut. */
@@ -84,6 +156,36 @@ async function closeSockets(sockets: WebSocketServer): Promise<void> {
   clearTimeout(cut);
 }
 
+/** Close code of a socket beyond the caps (4000 + the HTTP status it would be: too many requests). */
+export const SOCKET_LIMIT_CLOSE_CODE = 4429;
+
+/**
+ * Open collaboration sockets of this process, per user of an application and per file: one token opening a
+ * thousand sockets on one file would otherwise hold a thousand sessions' memory and broadcasts.
+ */
+class SocketCounts {
+  private readonly counts = new Map<string, number>();
+
+  /** Why one more socket would exceed `limit` for each key, or undefined: then it is counted until `release`. */
+  take(keys: Array<{ key: string; limit: number; what: string }>): { refusal: string } | { release: () => void } {
+    const full = keys.find(({ key, limit }) => (this.counts.get(key) ?? 0) >= limit);
+    if (full) return { refusal: `${Errors.collaborationSocketLimit.code}: more than ${full.limit} collaboration sockets ${full.what}` };
+    for (const { key } of keys) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        for (const { key } of keys) {
+          const left = (this.counts.get(key) ?? 1) - 1;
+          if (left === 0) this.counts.delete(key);
+          else this.counts.set(key, left);
+        }
+      },
+    };
+  }
+}
+
 function refuse(socket: Duplex, error: ApiError): void {
   const body = JSON.stringify({ status: error.spec.code, message: error.message, data: error.details ?? null });
   const reason = STATUS_CODES[error.spec.http] ?? 'Error';
@@ -100,6 +202,8 @@ function refuse(socket: Duplex, error: ApiError): void {
 export const collaborationEndpoint: FastifyPluginAsync = fp(
   async (app) => {
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    const counts = new SocketCounts();
+    const limits = app.services.config.collaborationSockets;
     app.services.content.setLogger(app.log.child({ component: 'content' }));
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -110,9 +214,31 @@ export const collaborationEndpoint: FastifyPluginAsync = fp(
         return;
       }
       socket.on('error', () => socket.destroy());
-      admit(app, request, url, match[1]!).then(
+      let fileId: string;
+      try {
+        fileId = fileIdOf(match[1]!);
+      } catch (error) {
+        refuse(socket, error as ApiError);
+        return;
+      }
+      // credentials on the upgrade: a server-side client; none: an editor page, which authenticates in its first message
+      const fromServer = ['signature', 'token'].some((name) => url.searchParams.has(name) || typeof request.headers[`x-svc-${name}`] === 'string');
+      if (!fromServer) {
+        sockets.handleUpgrade(request, socket, head, (websocket) => admitOnFirstMessage(app, websocket, request, fileId));
+        return;
+      }
+      requestAuth(app, request, url).then((auth) => admit(app, auth, fileId)).then(
         (context) => {
-          sockets.handleUpgrade(request, socket, head, (websocket) => app.services.content.handleConnection(websocket, request, context));
+          const taken = counts.take([
+            { key: `user:${context.appId}:${context.actor.userId}`, limit: limits.perUser, what: 'per user (SVC_COLLAB_SOCKETS_PER_USER)' },
+            { key: `file:${context.appId}:${context.fileId}`, limit: limits.perFile, what: 'per file (SVC_COLLAB_SOCKETS_PER_FILE)' },
+          ]);
+          if ('release' in taken) socket.once('close', taken.release);
+          sockets.handleUpgrade(request, socket, head, (websocket) => {
+            // refused after the upgrade, so that the editor reads why in the close reason (a refused upgrade is opaque to a page)
+            if ('refusal' in taken) websocket.close(SOCKET_LIMIT_CLOSE_CODE, taken.refusal);
+            else app.services.content.handleConnection(websocket, request, context);
+          });
         },
         (error: unknown) => {
           if (!isApiError(error)) app.log.error({ err: error }, 'collaboration upgrade failed');

@@ -20,6 +20,19 @@ const schema = (ok: 'ok' | 'ready', summary: string, description: string) => ({
   response: { 200: Health(ok, 'The database answers'), 503: Health('unavailable', 'The database does not answer (or the process is shutting down)') },
 });
 
+/** The round trip, or a failure once `ms` have passed: a database that does not answer makes the check 503, not hang. */
+async function withinTime(roundTrip: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([roundTrip, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Health and readiness (docs/DEPLOY.md). Both answer 503 when the database does not answer; Redis's state is
  * shown, never a failure. `/readyz` is the load balancer's question (also 503 while the process shuts down:
@@ -30,7 +43,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     const { storage, cluster } = app.services;
     const state = { database: storage.engine, redis: cluster.redisState() };
     try {
-      await storage.ping();
+      await withinTime(storage.ping(), app.services.config.databaseTimeoutMs);
       return { status: ok, ...state };
     } catch (error) {
       request.log.error({ err: error }, 'health check: database unreachable');

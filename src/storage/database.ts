@@ -64,12 +64,41 @@ export interface Storage {
   close(): Promise<void>;
 }
 
+/** How long a statement waits for a PostgreSQL connection (from the pool, or a new one) before it fails. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+
+/** Node's network error codes of a connection that failed, was refused, reset or timed out. */
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** What node-postgres says, without a code, when a connection is cut or cannot be had in time. */
+const PG_CONNECTION_LOST = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|Connection lost/i;
+
+/**
+ * True when `error` says the database could not be reached (connection refused, cut, or not had in time)
+ * rather than that the statement was wrong: the request may simply be tried again later (503 / 127002).
+ * PostgreSQL's SQLSTATE classes 08 (connection exception) and 57P0x (server shutting down, cannot connect
+ * now), a network error code, or node-postgres's own messages; on SQLite, a database locked past
+ * `busy_timeout`.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let cause: unknown = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const code = errorCode(cause);
+    if (typeof code === 'string') {
+      if (NETWORK_ERROR_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code.startsWith('SQLITE_BUSY')) return true;
+    } else if (PG_CONNECTION_LOST.test(cause.message)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 export interface StorageOptions {
   /** unset: SQLite file `svc.sqlite` in dataDir; `postgres://…`: PostgreSQL */
   databaseUrl?: string | undefined;
   dataDir: string;
   /** PostgreSQL only: schema to use (tests give each test its own). Created when missing. */
   pgSchema?: string;
+  /** PostgreSQL only: longest wait for a connection, ms (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
   /** SQLite only: explicit file path (":memory:" allowed). Overrides dataDir. */
   sqliteFile?: string;
 }
@@ -77,7 +106,9 @@ export interface StorageOptions {
 const staticMigrations: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const storage = options.databaseUrl ? await openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options);
+  const storage = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options.pgSchema, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS)
+    : openSqlite(options);
   try {
     await migrate(storage.db, options.databaseUrl ? options.pgSchema : undefined);
   } catch (error) {
@@ -154,6 +185,9 @@ function reusingStatements(connection: SQLite.Database): { prepare(sql: string):
     close: () => connection.close(),
   };
 }
+
+/** See the pool's 'error' listeners in `openPostgres`: the failure reaches whoever used the connection. */
+function ignoreConnectionError(): void {}
 
 /** The driver's error code (better-sqlite3 and pg both name it `code`). */
 function errorCode(error: unknown): unknown {
@@ -301,7 +335,7 @@ class SearchPathPostgresDialect extends PostgresDialect {
   }
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Storage> {
+async function openPostgres(url: string, schema: string | undefined, connectTimeoutMs: number): Promise<Storage> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
@@ -316,8 +350,17 @@ async function openPostgres(url: string, schema: string | undefined): Promise<St
     connectionString: url,
     max: 10,
     types: pgTypes,
+    // a database that accepts connections and never answers (or a full pool) fails the statement in time
+    connectionTimeoutMillis: connectTimeoutMs,
+    // a cut the operating system notices (peer gone) ends the connection instead of leaving it open for hours
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // A connection the database cut, or that broke while idle, emits 'error'; with no listener Node ends the
+  // process. The statement that was using it (if any) fails with its own error (503 / 127002 for a request, a
+  // retry for the background workers); the pool drops the broken connection and opens a new one when asked.
+  pool.on('error', ignoreConnectionError);
+  pool.on('connect', (client) => client.on('error', ignoreConnectionError));
   const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
   return {
     engine: 'postgres',

@@ -28,9 +28,11 @@ export interface Database {
   conversation_activity: ConversationActivityTable;
   attachments: AttachmentsTable;
   tasks: TasksTable;
+  process_instances: ProcessInstancesTable;
   task_blobs: TaskBlobsTable;
   export_files: ExportFilesTable;
   behavior_histories: BehaviorHistoriesTable;
+  editor_sessions: EditorSessionsTable;
 }
 
 export interface AppsTable {
@@ -333,6 +335,15 @@ export interface AttachmentsTable {
 }
 
 /** An asynchronous task (docs/TASKS.md): import, export, preview cache. */
+/** A running process that runs tasks: the owner named in the leases it takes (migration 0015). */
+export interface ProcessInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
+}
+
 export interface TasksTable {
   id: string;
   app_id: string;
@@ -399,4 +410,20 @@ export interface BehaviorHistoriesTable {
   created_at: number;
   /** when the service wrote it */
   recorded_at: number;
+}
+
+/** Editor session tickets (migration 0016): the ticket itself is never stored, only its SHA-256. */
+export interface EditorSessionsTable {
+  ticket_hash: string;
+  app_id: string;
+  file_id: string;
+  user_id: string;
+  /** the integrator's user token the page was opened with: callbacks made for the session forward it */
+  token: string;
+  /** the signature's claims, JSON */
+  claims: string;
+  expires_at: number;
+  /** when the signature the session was opened with expires: no renewal reaches past it */
+  signature_expires_at: number;
+  created_at: number;
 }

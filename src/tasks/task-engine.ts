@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { LoopPause } from '../loop-pause.js';
 import { untilAborted } from './until-aborted.js';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction, type UpdateObject } from 'kysely';
@@ -103,6 +104,12 @@ type TaskRow = Selectable<TasksTable>;
 type TaskChanges = UpdateObject<Database, 'tasks'>;
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
+/** How often a process that runs tasks says it is alive (at most; a third of the lease when that is shorter). */
+const HEARTBEAT_MS = 5000;
+/** Heartbeats a process may miss before its leases are taken as those of a process that no longer exists. */
+const MISSED_HEARTBEATS = 3;
+/** Rows of processes silent this long are removed (a host's pid check needs only the recent ones). */
+const INSTANCE_RETENTION_MS = 24 * 3600 * 1000;
 /** progress is written at most this often per task (and always when it jumped by 10 or more) */
 const PROGRESS_WRITE_MS = 250;
 
@@ -115,6 +122,22 @@ class TaskAbort extends Error {
 
 /** The task is no longer this process's to finish (its lease ran out and another process took it). */
 class LeaseLost extends Error {}
+
+/** Instance ids of the engines running in this process (tests run several in one). */
+const RUNNING_HERE = new Set<string>();
+
+/** Whether the process of this instance runs on this host now (signal 0 checks without sending anything). */
+function processExists(pid: number, instance: string | null): boolean {
+  // this pid under an id no engine here runs: the process restarted in its place (a container's pid 1)
+  if (pid === process.pid) return instance !== null && RUNNING_HERE.has(instance);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, it is someone else's
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 function parseJson(text: string | null): JsonObject | null {
   return text === null ? null : (JSON.parse(text) as JsonObject);
@@ -143,8 +166,13 @@ function toView(row: TaskRow): TaskView {
  * (a lease it renews while it runs), then `succeeded` with progress 100 and a result, or `failed` with an error
  * code and message. Several processes over one PostgreSQL database share the work: the claim skips rows another
  * process is claiming (`FOR UPDATE SKIP LOCKED`; SQLite serialises writers). A process that dies leaves its
- * leases to run out: the task is claimed again, up to `maxAttempts` runs, then failed with 120003; a run longer
+ * leases behind: the task is claimed again, up to `maxAttempts` runs, then failed with 120003; a run longer
  * than its kind's `maxRunMs` fails with 120002. Nothing is left "in progress" for ever.
+ *
+ * The lease names the process by a per-boot id registered in `process_instances` with its host, pid and a
+ * heartbeat. A lease whose process no longer exists (same host and its pid is gone, or its heartbeat silent for
+ * MISSED_HEARTBEATS beats and a lease) is given up at once, so a restarted process takes its tasks up without waiting for
+ * the lease to run out.
  */
 export class TaskEngine {
   private readonly handlers = new Map<string, TaskHandler>();
@@ -153,6 +181,7 @@ export class TaskEngine {
   private running = false;
   private loop: Promise<void> | undefined;
   private readonly pause = new LoopPause();
+  private heartbeat: NodeJS.Timeout | undefined;
   log: TaskLog = { warn: () => {}, error: () => {} };
 
   constructor(
@@ -248,7 +277,57 @@ export class TaskEngine {
     if (log) this.log = log;
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    RUNNING_HERE.add(this.owner);
+    this.heartbeat = setInterval(() => {
+      this.beat().catch((error: unknown) => this.log.warn({ err: error }, 'tasks: the process heartbeat failed'));
+    }, this.heartbeatMs);
+    this.heartbeat.unref();
+    this.loop = this.beat()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'tasks: registering this process failed'))
+      .then(() => this.run());
+  }
+
+  private get heartbeatMs(): number {
+    return Math.max(50, Math.min(HEARTBEAT_MS, Math.floor(this.settings.leaseMs / 3)));
+  }
+
+  /** Says this process is alive (registering it the first time). */
+  private async beat(now = Date.now()): Promise<void> {
+    const alive = { host: os.hostname(), pid: process.pid, heartbeat_at: now };
+    const updated = await this.storage.db.updateTable('process_instances').set(alive).where('id', '=', this.owner).executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) await this.storage.db.insertInto('process_instances').values({ id: this.owner, started_at: now, ...alive }).execute();
+  }
+
+  /**
+   * Gives up at once the leases of running tasks whose process no longer exists: on this host with its pid
+   * gone (or this very pid under an id this process does not run: a container restarted), or silent for
+   * MISSED_HEARTBEATS beats and at least a lease. Their tasks are then claimed like any orphan. A lease of a process that never
+   * registered (older than the registry) still runs out as before.
+   */
+  private async releaseLeasesOfGoneProcesses(now = Date.now()): Promise<void> {
+    const owners = await this.storage.db
+      .selectFrom('tasks')
+      .innerJoin('process_instances', 'process_instances.id', 'tasks.lease_owner')
+      .select(['tasks.lease_owner as owner', 'process_instances.host', 'process_instances.pid', 'process_instances.heartbeat_at as heartbeatAt'])
+      .where('tasks.state', '=', 'running')
+      .where('tasks.lease_until', '>=', now)
+      .where('tasks.lease_owner', '!=', this.owner)
+      .distinct()
+      .execute();
+    // never sooner than a lease: a process whose loop stalls (a busy host, a slow database) is late, not gone
+    const silentSince = now - Math.max(this.settings.leaseMs, MISSED_HEARTBEATS * this.heartbeatMs);
+    const gone = owners
+      .filter((row) => row.heartbeatAt < silentSince || (row.host === os.hostname() && !processExists(row.pid, row.owner)))
+      .flatMap((row) => (row.owner === null ? [] : [row.owner]));
+    if (gone.length === 0) return;
+    const released = await this.storage.db
+      .updateTable('tasks')
+      .set({ lease_until: now - 1, updated_at: now })
+      .where('state', '=', 'running')
+      .where('lease_owner', 'in', gone)
+      .executeTakeFirst();
+    this.log.warn({ processes: gone, tasks: Number(released.numUpdatedRows) }, 'tasks: taking up the tasks of processes that no longer exist');
+    await this.storage.db.deleteFrom('process_instances').where('id', 'in', gone).execute();
   }
 
   /**
@@ -258,10 +337,17 @@ export class TaskEngine {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    RUNNING_HERE.delete(this.owner);
+    clearInterval(this.heartbeat);
     this.wake();
     await this.loop;
     for (const { controller } of this.inFlight.values()) controller.abort(new TaskAbort('shutdown'));
     await Promise.allSettled([...this.inFlight.values()].map((run) => run.done));
+    await this.storage.db
+      .deleteFrom('process_instances')
+      .where('id', '=', this.owner)
+      .execute()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'tasks: unregistering this process failed'));
   }
 
   wake(): void {
@@ -270,6 +356,7 @@ export class TaskEngine {
 
   /** Fails orphaned tasks that ran out of attempts, then claims and starts what fits. Returns how many started. */
   async claimDue(): Promise<number> {
+    await this.releaseLeasesOfGoneProcesses();
     await this.failExhausted();
     let started = 0;
     while (this.inFlight.size < this.settings.concurrency) {
@@ -283,6 +370,7 @@ export class TaskEngine {
 
   /** Removes finished tasks past the retention (their blobs go with them). Returns how many. */
   async purge(now = Date.now()): Promise<number> {
+    await this.storage.db.deleteFrom('process_instances').where('heartbeat_at', '<', now - INSTANCE_RETENTION_MS).execute();
     const result = await this.storage.db
       .deleteFrom('tasks')
       .where('state', 'in', ['succeeded', 'failed'])

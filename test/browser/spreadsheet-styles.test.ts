@@ -10,7 +10,7 @@ function css(locator: Locator, property: string): Promise<string> {
 }
 
 describe('spreadsheet cell styles in a browser', () => {
-  it('bold, italic, colours and alignment from the toolbar and the shortcuts reach a collaborator, reflect the active cell and undo step by step', async () => {
+  it('bold, italic, colours and alignment from the toolbar and the shortcuts reach a collaborator, reflect the active cell and undo step by step', { timeout: 120_000 }, async () => {
     const { svc } = suite;
     svc.integrator.addUser({ id: 'user-2', name: 'Bob', token: 'token-2' });
     await suite.create('styles-1');

@@ -57,7 +57,7 @@ describe.each(testDatabases())('editor page ($name)', (db) => {
       lang: 'en',
       user: { id: 'user-1', name: 'Test User' },
       permissions: { readable: true, editable: true, commentable: true, manageable: false },
-      credentials: { signature, token: 'user-token' },
+      session: { ticket: expect.stringMatching(/^svs_[\w-]{43}$/), expiresAt: expect.any(Number), signatureExpiresAt: expect.any(Number) },
       channel: 'channel-1',
       apiBase: '/sdk/v2',
     });

@@ -6,6 +6,7 @@ import { toHtml } from '../../src/domain/export/converters/html.js';
 import { ChromiumRenderer, ImageTooTall, RenderTimeout } from '../../src/domain/export/render/chromium.js';
 import { fontFaceCss } from '../../src/domain/export/render/fonts.js';
 import type { RichTextSource } from '../../src/domain/export/source.js';
+import { startHitCounter } from '../support/hit-counter.js';
 
 /**
  * The limits an export task relies on, below the HTTP API (a real ten-minute run is not a test): a conversion
@@ -52,8 +53,24 @@ describe('export limits', { timeout: 120_000 }, () => {
   it('a render past its deadline kills the browser; the next render launches a new one', async () => {
     const page = toHtml(source(50), noProgress, fontFaceCss());
     await expect(renderer.pdf(page, 1)).rejects.toBeInstanceOf(RenderTimeout);
-    const pdf = await renderer.pdf(page, 60_000);
+    const { bytes: pdf } = await renderer.pdf(page, 60_000);
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('every request of the rendered page is intercepted: an outside address gets no connection, the refusal is counted', async () => {
+    const outside = await startHitCounter();
+    try {
+      // no Content-Security-Policy here: the renderer's interception alone must hold
+      const html = `<!doctype html><html><body><p>x</p><img src="${outside.origin}/pixel.png"><link rel="stylesheet" href="${outside.origin}/style.css"></body></html>`;
+      const pdf = await renderer.pdf({ html, page: { format: 'A4', margin: 0, imageWidth: 800 } }, 60_000);
+      expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+      expect(pdf.refusedRequests).toBe(2);
+      const jpg = await renderer.jpg({ html, page: { format: 'A4', margin: 0, imageWidth: 800 } }, 60_000);
+      expect(jpg.refusedRequests).toBe(2);
+      expect(outside.connections()).toBe(0);
+    } finally {
+      await outside.close();
+    }
   });
 
   it('a page taller than an image may be is refused for jpg', async () => {

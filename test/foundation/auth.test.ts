@@ -102,6 +102,21 @@ for (const database of testDatabases()) {
       expect(ok.status).toBe(200);
     });
 
+    it('a signature lives at most the configured ceiling, 7 days by default (401 / 127001); the kits\' 24 hours pass', async () => {
+      const createFile = (signature: string, fileId: string) =>
+        svc.call('POST', '/sdk/v2/api/files', { signature, body: { type: 'document', fileId } });
+      const century = await createFile(await svc.sign({ expiresIn: 100 * 365 * 86_400 }), 'century');
+      expect(century.status).toBe(401);
+      expect(century.body.status).toBe(127001);
+      const eightDays = await createFile(await svc.sign({ expiresIn: 8 * 86_400 }), 'eight-days');
+      expect(eightDays.body.status).toBe(127001);
+      expect((await createFile(await svc.sign({ expiresIn: 7 * 86_400 }), 'seven-days')).status).toBe(200);
+      expect((await createFile(await svc.sign({ expiresIn: 86_400 }), 'one-day')).status).toBe(200);
+      // the editor page and the collaboration socket check it too
+      const page = await fetch(`${svc.url}/sdk/v2/collab-files/one-day?${new URLSearchParams({ signature: await svc.sign({ expiresIn: 100 * 365 * 86_400 }), token: 'alice-token' })}`);
+      expect(page.status).toBe(401);
+    });
+
     it('user endpoints need a token (401 / 30007)', async () => {
       const response = await svc.call('POST', '/sdk/v2/api/files', { token: null, body: { type: 'document', fileId: 'f' } });
       expect(response.status).toBe(401);

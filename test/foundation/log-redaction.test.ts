@@ -15,10 +15,17 @@ describe('redactUrl', () => {
     expect(redactUrl('/plain/path')).toBe('/plain/path');
   });
 
+  it('redacts the sig of download and preview links (the link alone opens the file)', () => {
+    expect(redactUrl('/sdk/v2/exports/d1?expires=1700000000&sig=0123abcd')).toBe(`/sdk/v2/exports/d1?expires=1700000000&sig=${REDACTED}`);
+    expect(redactUrl('/sdk/v2/previews/view/file?app=a&task=t&expires=1&SIG=ff&page=2')).toBe(`/sdk/v2/previews/view/file?app=a&task=t&expires=1&SIG=${REDACTED}&page=2`);
+    // names that merely contain the letters stay readable
+    expect(redactUrl('/x?design=1&sigma=2')).toBe('/x?design=1&sigma=2');
+  });
+
   it('never lets a credential value through, whatever the query around it', () => {
-    const name = fc.constantFrom('signature', 'token', 'Token', 'accessToken', 'x-svc-signature', 'userToken');
+    const name = fc.constantFrom('signature', 'token', 'Token', 'accessToken', 'x-svc-signature', 'userToken', 'sig', 'appSecret');
     const secret = fc.stringMatching(/^[A-Za-z0-9._-]{12,40}$/);
-    const other = fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/).filter((n) => !/token|signature|secret|password|key/.test(n)), fc.stringMatching(/^[a-z0-9]{0,8}$/)), { maxLength: 4 });
+    const other = fc.array(fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/).filter((n) => !/token|signature|secret|password|key|ticket|cookie|authorization|^sig$/.test(n)), fc.stringMatching(/^[a-z0-9]{0,8}$/)), { maxLength: 4 });
     fc.assert(
       fc.property(name, secret, other, other, (credential, value, before, after) => {
         const pairs = [...before.map(([k, v]) => `${k}=${v}`), `${credential}=${value}`, ...after.map(([k, v]) => `${k}=${v}`)];
@@ -66,6 +73,12 @@ describe('log lines', () => {
       await fetch(`${svc.url}/sdk/v2/collab-files/doc/plain-text`, { headers: { 'x-svc-signature': forged, 'x-svc-token': token } }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 401, 401, 200, 404, 404, 401]);
+    const linkSig = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const links = [
+      await fetch(`${svc.url}/sdk/v2/exports/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b?expires=4102444800&sig=${linkSig}`),
+      await fetch(`${svc.url}/sdk/v2/previews/view/file?app=a&task=t&expires=4102444800&sig=${linkSig}`),
+    ];
+    expect(links.every((answer) => answer.status >= 400 && answer.status < 500)).toBe(true);
     await new Promise<void>((resolve) => {
       const socket = new WebSocket(`${svc.url.replace(/^http/, 'ws')}/sdk/v2/collab-files/doc/collaboration?${query(forged, token)}`);
       socket.on('error', () => resolve());
@@ -73,7 +86,7 @@ describe('log lines', () => {
     });
 
     expect(lines.length).toBeGreaterThan(10);
-    const leaking = lines.filter((line) => [signature, forged, signature.split('.')[2]!, token, 'unknown-user-token-xyz'].some((secret) => line.includes(secret)));
+    const leaking = lines.filter((line) => [signature, forged, signature.split('.')[2]!, token, 'unknown-user-token-xyz', linkSig].some((secret) => line.includes(secret)));
     expect(leaking).toEqual([]);
     const urls = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).flatMap((entry) => (entry.req ? [entry.req.url] : []));
     expect(urls).toContain(`/sdk/v2/collab-files/doc/plain-text?signature=${REDACTED}&token=${REDACTED}`);

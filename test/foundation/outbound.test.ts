@@ -17,6 +17,17 @@ const ALWAYS_REFUSED_URLS = [
   'http://[fe80::1]/',
   'http://[fd00:ec2::254]/',
   'http://[64:ff9b::169.254.169.254]/',
+  // every IPv6 spelling of 169.254.169.254 and 0.0.0.0: compatible, mapped in hex, NAT64 (well-known and
+  // local-use prefixes), 6to4, Teredo (client address inverted)
+  'http://[::a9fe:a9fe]/',
+  'http://[::169.254.169.254]/',
+  'http://[0:0:0:0:0:ffff:a9fe:a9fe]/',
+  'http://[64:ff9b::a9fe:a9fe]/',
+  'http://[64:ff9b:1::a9fe:a9fe]/',
+  'http://[2002:a9fe:a9fe::1]/',
+  'http://[2001:0:4136:e378:8000:63bf:5601:5601]/',
+  'http://[::ffff:0.0.0.0]/',
+  'http://[::ffff:224.0.0.1]/',
   'http://100.100.100.200/',
   'http://metadata.google.internal/computeMetadata/v1/',
   'http://METADATA.google.internal./',
@@ -27,7 +38,19 @@ const ALWAYS_REFUSED_URLS = [
   'http://224.0.0.1/',
   'http://255.255.255.255/',
 ];
-const PRIVATE_URLS = ['http://127.0.0.1:3000/', 'http://localhost:8080/', 'http://10.1.2.3/', 'http://172.20.0.5/', 'http://192.168.1.10/', 'http://[::1]/', 'http://[fd12::5]/'];
+const PRIVATE_URLS = [
+  'http://127.0.0.1:3000/',
+  'http://localhost:8080/',
+  'http://10.1.2.3/',
+  'http://172.20.0.5/',
+  'http://192.168.1.10/',
+  'http://[::1]/',
+  'http://[fd12::5]/',
+  'http://[::7f00:1]/',
+  'http://[::ffff:a01:203]/',
+  'http://[64:ff9b::c0a8:10a]/',
+  'http://[2002:a00:1::]/',
+];
 const CONTROL_URLS = ['http://exa\tmple.com/', 'http://example.com/\nx', '\u0000http://example.com/', 'http://example.com/a\u0085b', 'http://example.com/\u007f'];
 
 describe('outbound policy', () => {
@@ -48,6 +71,21 @@ describe('outbound policy', () => {
     }
     expect(closed.assertUrl('https://crm.example.com/hooks').hostname).toBe('crm.example.com');
     expect(closed.assertUrl('http://8.8.8.8/').hostname).toBe('8.8.8.8');
+  });
+
+  it('judges an IPv6 address by the IPv4 address it carries, in every spelling', () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255));
+    const hex = (a: number, b: number) => ((a << 8) | b).toString(16);
+    fc.assert(
+      fc.property(v4, fc.nat(4), ([a, b, c, d], form) => {
+        const ipv4 = `${a}.${b}.${c}.${d}`;
+        const ipv6 = [`::ffff:${ipv4}`, `::ffff:${hex(a, b)}:${hex(c, d)}`, `64:ff9b::${ipv4}`, `2002:${hex(a, b)}:${hex(c, d)}::`, `::${hex(a, b)}:${hex(c, d)}`][form]!;
+        if (form === 4 && a === 0 && b === 0 && c === 0 && d <= 1) return; // :: and ::1 are IPv6's own
+        for (const policy of [open, closed]) expect(policy.refusalOfAddress(ipv6) === undefined, ipv6).toBe(policy.refusalOfAddress(ipv4) === undefined);
+      }),
+    );
+    expect(open.refusalOfAddress('2001:db8::1')).toBeUndefined();
+    expect(closed.refusalOfAddress('2606:4700::1111')).toBeUndefined();
   });
 
   it('refuses control characters instead of letting URL parsing drop them', () => {

@@ -20,6 +20,19 @@ describe('cell styles (docs/SHEETS.md "Cell styles")', () => {
     expect(invalidStylePatch({ c: 'rgb(1,2,3)' })).toMatch(/#rrggbb/);
     expect(invalidStylePatch({ a: 'justify' as never })).toMatch(/left, center or right/);
     expect(invalidStylePatch({ c: null, bg: '#ABCDEF', a: null, b: false })).toBeUndefined();
+    // fonts, wrapping and borders: names without CSS punctuation, sizes 1-409 points (to half a point), six border lines
+    expect(parseCellStyle({ ff: ' Noto Sans SC ', fs: 10.3, w: true, bt: { s: 'thin', c: '#1C7ED6' }, br: { s: 'wavy' }, bb: { s: 'double', c: 'blue' } })).toEqual({
+      ff: 'Noto Sans SC',
+      fs: 10.5,
+      w: true,
+      bt: { s: 'thin', c: '#1c7ed6' },
+      bb: { s: 'double' },
+    });
+    expect(parseCellStyle({ ff: 'Arial"; color: red', fs: 0, w: 'yes' })).toBeUndefined();
+    expect(invalidStylePatch({ ff: 'x;y' })).toMatch(/font name/);
+    expect(invalidStylePatch({ fs: 500 })).toMatch(/font size/);
+    expect(invalidStylePatch({ bl: { s: 'wavy' as never } })).toMatch(/border/);
+    expect(styleCss({ ff: 'Georgia', fs: 14, w: true, bb: { s: 'thin' } })).toBe('font-family:"Georgia";font-size:14pt;white-space:pre-wrap;overflow-wrap:anywhere;border-bottom:1px solid #000000');
   });
 
   it('any value parses to a style whose every field is valid, and parsing it again changes nothing', () => {

@@ -40,6 +40,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
       // an empty filled cell is exported with its fill
       [cellKey(1, 2)]: { s: { bg: '#d3f9d8' } },
       [cellKey(2, 0)]: { f: '=B2*2', s: { a: 'right' } },
+      [cellKey(3, 0)]: { v: 'long text', s: { ff: 'Georgia', fs: 14, w: true, bt: { s: 'thin' }, bb: { s: 'double', c: '#1c7ed6' }, bl: { s: 'dashed' } } },
     });
     await svc.services.content.change(svc.app.id, 'styled', { userId: 'u', name: 'U' }, (doc) => sheetModels(doc)[0]!.setFrozenRows(1));
     const sheet = (await workbookOf((await exportFile(svc, 'styled', 'xlsx')).bytes)).getWorksheet('Sheet1')!;
@@ -52,6 +53,14 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     expect(sheet.getCell('C2').value).toBeNull();
     expect(sheet.getCell('A3').alignment).toMatchObject({ horizontal: 'right' });
     expect(sheet.getCell('A3').value).toEqual({ formula: 'B2*2', result: 84 });
+    // fonts, wrapping and borders (issue 24)
+    expect(sheet.getCell('A4').font).toMatchObject({ name: 'Georgia', size: 14 });
+    expect(sheet.getCell('A4').alignment).toMatchObject({ wrapText: true });
+    expect(sheet.getCell('A4').border).toEqual({
+      top: { style: 'thin', color: { argb: 'FF000000' } },
+      bottom: { style: 'double', color: { argb: 'FF1C7ED6' } },
+      left: { style: 'dashed', color: { argb: 'FF000000' } },
+    });
   });
 
   it('an xlsx with styles imports with the part the model keeps', async () => {
@@ -73,13 +82,35 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     const d1 = sheet.getCell('D1');
     d1.value = { formula: 'B1*2', result: 24 };
     d1.alignment = { horizontal: 'right' };
+    // borders (their RGB colours), wrapping, an explicit font; the theme's font and the default 11 points are the default look
+    const e1 = sheet.getCell('E1');
+    e1.value = 'boxed';
+    e1.border = { top: { style: 'thin' }, right: { style: 'mediumDashed', color: { argb: 'FF1C7ED6' } }, bottom: { style: 'hair' }, left: { style: 'thick', color: { theme: 3 } } };
+    e1.alignment = { wrapText: true };
+    e1.font = { name: 'Calibri', size: 11, scheme: 'minor' };
     const done = await importAndWait(svc, { fileId: 'imported-styles', type: 'spreadsheet' }, { name: 'styles.xlsx', data: new Uint8Array(await book.xlsx.writeBuffer()) });
     expect(done.body.status, done.text).toBe(0);
     const cells = await storedCells('imported-styles');
-    expect(cells[cellKey(0, 0)]).toEqual({ v: 'bold red', s: { b: true, i: true, c: '#ff0000' } });
+    expect(cells[cellKey(0, 0)]).toEqual({ v: 'bold red', s: { b: true, i: true, c: '#ff0000', ff: 'Arial', fs: 14 } });
     expect(cells[cellKey(0, 1)]).toEqual({ v: 12, s: { bg: '#00b0f0', a: 'center' } });
     expect(cells[cellKey(0, 2)]).toEqual({ v: 'themed' });
     expect(cells[cellKey(0, 3)]).toEqual({ f: '=B1*2', s: { a: 'right' } });
+    expect(cells[cellKey(0, 4)]).toEqual({ v: 'boxed', s: { w: true, bt: { s: 'thin' }, br: { s: 'medium', c: '#1c7ed6' }, bb: { s: 'thin' }, bl: { s: 'thick' } } });
+  });
+
+  it('the attrs call sets fonts, wrapping and borders, and refuses bad ones with 126001, changing nothing', async () => {
+    await createFile(svc, 'attrs-fonts', 'spreadsheet');
+    const call = (attrs: Record<string, unknown>) => svc.call('POST', '/sdk/v2/api/files/attrs-fonts/sheets/attrs', { body: { range: 'A1:B1', attrs } });
+    const done = await call({ fontFamily: 'Georgia', fontSize: 14, wrapText: true, borders: { bottom: { style: 'double', color: '#1C7ED6' }, top: { style: 'thin' } } });
+    expect(done.status, done.text).toBe(200);
+    expect((await storedCells('attrs-fonts'))[cellKey(0, 1)]).toEqual({ s: { ff: 'Georgia', fs: 14, w: true, bt: { s: 'thin' }, bb: { s: 'double', c: '#1c7ed6' } } });
+    for (const bad of [{ fontFamily: 'x;y' }, { fontSize: 0 }, { wrapText: 'yes' }, { borders: { middle: { style: 'thin' } } }, { borders: { top: { style: 'wavy' } } }, { borders: { top: { style: 'thin', color: 'red' } } }]) {
+      const refused = await call(bad);
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.status).toBe(126001);
+    }
+    expect((await call({ borders: { top: null }, fontFamily: null, wrapText: false })).status).toBe(200);
+    expect((await storedCells('attrs-fonts'))[cellKey(0, 1)]).toEqual({ s: { fs: 14, bb: { s: 'double', c: '#1c7ed6' } } });
   });
 
   it('values written or cleared through the API keep the style; rows deleted move it, formulas moved keep it', async () => {

@@ -238,6 +238,98 @@ describe('formula errors', () => {
   });
 });
 
+describe('references computed at evaluation time, 3-D references, union and intersection (issue 23)', () => {
+  it.each([
+    ['=INDIRECT("B2")', 20],
+    ['=SUM(INDIRECT("A1:A3"))', 6],
+    ['=INDIRECT("Z99")', 0],
+    ['=INDIRECT("not a reference")', '#REF!'],
+    ['=SUM(OFFSET(A1,1,0,2,1))', 5],
+    ['=OFFSET(A1,2,1)', 30],
+    ['=OFFSET(A1,-1,0)', '#REF!'],
+    ['=ROWS(OFFSET(A1,0,0,3,2))*10+COLUMNS(OFFSET(A1,0,0,3,2))', 32],
+    ['=ADDRESS(2,3)', '$C$2'],
+    ['=ADDRESS(2,3,4,TRUE,"My sheet")', "'My sheet'!C2"],
+    ['=ISREF(A1)', true],
+    ['=ISREF(1)', false],
+    ['=SUM((A1:A2,B3))', 33],
+    ['=COUNT((A1,A2,A4))', 2],
+    ['=RANK(A2,(A1,A2,A3),1)', 2],
+    ['=A1:B2 B1:B3', '#VALUE!'],
+    ['=SUM(A1:B2 B1:B3)', 30],
+    ['=A1:B1 B1:B2', 10],
+    ['=A1:A2 B1:B2', '#NULL!'],
+    ["=Sheet1!#REF!", '#REF!'],
+  ])('%s is %j', (formula, expected) => {
+    expect(compute(formula)).toBe(expected);
+  });
+
+  it('a 3-D reference reads every sheet from the first to the last, in the workbook\'s order, and follows their changes', () => {
+    const workbook = new Workbook([
+      { id: 'a', name: 'Jan', cells: [[0, 0, 1], [1, 0, '=SUM(Jan:Mar!A1)'], [2, 0, "=COUNT('Jan:Mar'!A1:B1)"], [3, 0, '=SUM(Mar:Jan!A1)']] },
+      { id: 'b', name: 'Feb', cells: [[0, 0, 10]] },
+      { id: 'c', name: 'Mar', cells: [[0, 0, 100], [0, 1, 5]] },
+      { id: 'd', name: 'Apr', cells: [[0, 0, 1000]] },
+    ]);
+    expect([1, 2, 3].map((row) => workbook.value('a', row, 0))).toEqual([111, 4, 111]);
+    workbook.setCell('b', 0, 0, 20);
+    expect(workbook.value('a', 1, 0)).toBe(121);
+    expect(new Workbook([{ id: 'a', name: 'Jan', cells: [[0, 0, '=SUM(Jan:Nope!A1)']] }]).displayValue('a', 0, 0)).toBe('#REF!');
+  });
+
+  it('INDIRECT and OFFSET recompute after every change, reading cells computed in the same recalculation', () => {
+    const workbook = sheetOf([[1, '=A1*2', '=INDIRECT("B"&A1)', '=C1+1'], [7, '=A2*2']]);
+    expect(workbook.value(SHEET, 0, 2)).toBe(2);
+    expect(workbook.value(SHEET, 0, 3)).toBe(3);
+    // the text now names B2, which depends on A2: no static reference links them
+    const changed = workbook.setCell(SHEET, 0, 0, 2);
+    expect(workbook.value(SHEET, 0, 2)).toBe(14);
+    expect(workbook.value(SHEET, 0, 3)).toBe(15);
+    expect(changed).toEqual(expect.arrayContaining([{ sheetId: SHEET, row: 0, column: 2 }, { sheetId: SHEET, row: 0, column: 3 }]));
+    workbook.setCell(SHEET, 1, 0, 8);
+    expect(workbook.value(SHEET, 0, 2)).toBe(16);
+  });
+
+  it('RAND gives a new number after any change, as in Excel', () => {
+    const workbook = sheetOf([['=RAND()', 1]]);
+    const first = workbook.value(SHEET, 0, 0);
+    const seen = new Set([first]);
+    for (let i = 2; i < 6; i++) {
+      workbook.setCell(SHEET, 0, 1, i);
+      seen.add(workbook.value(SHEET, 0, 0));
+    }
+    expect(seen.size).toBeGreaterThan(1);
+  });
+
+  it('a circle closed through INDIRECT is #REF!, as a static cycle is', () => {
+    const workbook = sheetOf([['=INDIRECT("B1")', '=A1+1']]);
+    expect(workbook.displayValue(SHEET, 0, 1)).toBe('#REF!');
+  });
+});
+
+describe('dates on Excel\'s 1900 calendar and VALUE (issue 23)', () => {
+  it.each([
+    ['=YEAR(0)*10000+MONTH(0)*100+DAY(0)', 19000100],
+    ['=DAY(60)', 29],
+    ['=YEAR(DATE(2024,2,29))', 2024],
+    ['=EDATE(E9,E9)', 0],
+    ['=EDATE(0,1)', 31],
+    ['=EDATE(DATE(2024,1,31),1)', 45351],
+    ['=EOMONTH(DATE(2024,1,15),1)', 45351],
+    ['=EDATE(-1,1)', '#NUM!'],
+    ['=VALUE("")', '#VALUE!'],
+    ['=VALUE("ABC")', '#VALUE!'],
+    ['=VALUE("12:00")', 0.5],
+    ['=VALUE("$1,234.50")', 1234.5],
+    ['=VALUE("50%")', 0.5],
+    ['=VALUE(E9)', 0],
+    ['=TEXT(1,"yyyy-mm-dd")', '1900-01-01'],
+    ['=TEXT(61,"yyyy-mm-dd")', '1900-03-01'],
+  ])('%s is %j', (formula, expected) => {
+    expect(compute(formula)).toBe(expected);
+  });
+});
+
 describe('reference cycles', () => {
   it('give #REF! to every cell of the cycle, and cells reading them see the error', () => {
     const workbook = sheetOf([['=B1+1', '=A1+1', '=A1*2', '=C1+C1']]);
@@ -361,10 +453,24 @@ describe('formula parser (property-based)', () => {
     range,
     fc.constantFrom('price', 'x_1', 'net.total').map((name): Ast => ({ kind: 'name', name })),
   );
-  const ast = fc.letrec<{ node: Ast }>((tie) => ({
+  const plainReference = fc.oneof(cell, range).map((reference): Ast => ({ ...(reference as Extract<Ast, { kind: 'cell' | 'range' }>), sheet: null }));
+  const cube = fc
+    .record({ first: sheetName.filter((name) => name !== null), last: sheetName.filter((name) => name !== null), reference: plainReference })
+    .map(({ first, last, reference }): Ast => ({ kind: 'cube', first: first!, last: last!, reference: reference as Extract<Ast, { kind: 'cell' | 'range' }> }));
+  const ast = fc.letrec<{ node: Ast; reference: Ast }>((tie) => ({
+    // what the intersection operator joins: references, and what gives one (a call, a union, a 3-D reference)
+    reference: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      cell,
+      range,
+      cube,
+      fc.record({ kind: fc.constant('binary' as const), operator: fc.constant(' ' as const), left: tie('reference'), right: tie('reference') }),
+      fc.record({ kind: fc.constant('union' as const), areas: fc.array(tie('node'), { minLength: 2, maxLength: 3 }) }),
+    ),
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       leaf,
+      tie('reference'),
       fc.record({ kind: fc.constant('unary' as const), operator: fc.constantFrom('-' as const, '+' as const), operand: tie('node') }),
       fc.record({ kind: fc.constant('percent' as const), operand: tie('node') }),
       fc.record({
@@ -441,6 +547,8 @@ describe('moving references when rows or columns change', () => {
     ['=$C$1+D1', { kind: 'insert', axis: 'columns', sheet: 'sheet1', index: 2, count: 1 }, '=$D$1+E1'],
     ['=B1+C1', { kind: 'delete', axis: 'columns', sheet: 'Sheet1', index: 1, count: 1 }, '=#REF!+B1'],
     ['=1+', deleteRows(0, 1), '=1+'],
+    ['=SUM((A5,B9))', deleteRows(1, 2), '=SUM((A3,B7))'],
+    ['=A5:B9 B1:B6', deleteRows(1, 2), '=A3:B7 B1:B4'],
   ] as const)('%s after %j reads %s', (formula, edit, expected) => {
     expect(shiftFormula(formula, 'Sheet1', edit)).toBe(expected);
   });

@@ -68,7 +68,7 @@ export async function startService(database: TestDatabase, startOptions: StartOp
     ? await startTestIntegrator((appId) => secrets.get(appId), integratorOption === true ? {} : integratorOption)
     : undefined;
   const endpoint = integrator ? { endpointUrl: integrator.url } : {};
-  const storage = await openStorage(fresh.options);
+  const storage = await openStorage({ ...fresh.options, connectTimeoutMs: config.databaseTimeoutMs });
   const services = createServices(config, storage);
   const server = await buildServer(services, { logger: logTo ? { level: 'info', stream: logTo } : false });
   await server.listen({ port: 0, host: '127.0.0.1' });

@@ -4,6 +4,7 @@ import { parseIsoDate, toStoredDate } from '../../src/model/tables/fields/date.j
 import { decimalPlaces, finiteNumber } from '../../src/model/tables/fields/decimal.js';
 import { FieldRuleError } from '../../src/model/tables/fields/field-type.js';
 import { FIELD_TYPES } from '../../src/model/tables/fields/registry.js';
+import { ApiError } from '../../src/errors.js';
 import { pageSizeOf } from '../../src/routes/table-api/rows.js';
 
 const MIN_MS = -62_167_219_200_000; // 0000-01-01
@@ -103,13 +104,21 @@ describe('Number cells', () => {
 });
 
 describe('pageSize', () => {
-  it('is always an integer from 1 to 100, whatever the query text', () => {
+  it('is an integer from 1 to 100 or refused with 70000, whatever the query text', () => {
     fc.assert(
       fc.property(fc.option(fc.string(), { nil: undefined }), (raw) => {
-        const size = pageSizeOf(raw);
+        let size: number;
+        try {
+          size = pageSizeOf(raw);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).spec.tableCode).toBe(70000);
+          return;
+        }
         expect(Number.isInteger(size)).toBe(true);
         expect(size).toBeGreaterThanOrEqual(1);
         expect(size).toBeLessThanOrEqual(100);
+        if (raw !== undefined && raw !== '') expect(String(size)).toBe(raw.replace(/^0+(?=\d)/, ''));
       }),
     );
     fc.assert(

@@ -1,4 +1,4 @@
-import type { EditorBoot } from './boot.js';
+import type { EditorBoot, EditorSessionTicket } from './boot.js';
 
 /** A refusal of the service: its HTTP status and the backend envelope's code and message. */
 export class ApiCallError extends Error {
@@ -18,29 +18,33 @@ export interface CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
 }
 
+/** The header an editor page's calls carry its session ticket in; images carry it as `?sessionToken=`. */
+export const SESSION_HEADER = 'x-svc-session-token';
+const SESSION_QUERY = 'sessionToken';
+
 /**
- * The service's backend API as the editor page calls it: the page's own signature and token (which the SDK
- * may renew through setCredentials), the backend envelope unwrapped, refusals thrown as ApiCallError.
+ * The service's backend API as the editor page calls it: with the page's editor session ticket (never the
+ * integrator's token or signature: docs/SDK.md "Sessions without tokens in URLs"), the backend envelope
+ * unwrapped, refusals thrown as ApiCallError.
  */
 export class ServiceApi {
-  private renewCredentials: (() => Promise<boolean>) | undefined;
+  private renewSession: (() => Promise<boolean>) | undefined;
+  private ticket: string;
 
-  constructor(private boot: EditorBoot) {}
+  constructor(private readonly boot: EditorBoot) {
+    this.ticket = boot.session.ticket;
+  }
 
   /**
-   * How to get new credentials when the service answers 401 (an expired signature or token): `renew` applies
-   * them (setCredentials) and says whether it did; the refused request is then sent once more.
+   * How to get a new ticket when the service answers 401 (an expired or revoked ticket): `renew` applies it
+   * (setTicket) and says whether it did; the refused request is then sent once more.
    */
   onUnauthorized(renew: () => Promise<boolean>): void {
-    this.renewCredentials = renew;
+    this.renewSession = renew;
   }
 
-  setCredentials(credentials: EditorBoot['credentials']): void {
-    this.boot = { ...this.boot, credentials };
-  }
-
-  get credentials(): EditorBoot['credentials'] {
-    return this.boot.credentials;
+  setTicket(ticket: string): void {
+    this.ticket = ticket;
   }
 
   /** Path of a route about this page's file: `/sdk/v2/collab-files/{fileId}/{rest}`. */
@@ -48,11 +52,10 @@ export class ServiceApi {
     return `${this.boot.apiBase}/collab-files/${encodeURIComponent(this.boot.fileId)}/${rest}`;
   }
 
-  /** A URL for elements that cannot send headers (images): credentials in the query. */
+  /** A URL for elements that cannot send headers (images): the session ticket in the query. */
   withCredentials(path: string): string {
     const url = new URL(path, window.location.origin);
-    url.searchParams.set('signature', this.boot.credentials.signature);
-    url.searchParams.set('token', this.boot.credentials.token);
+    url.searchParams.set(SESSION_QUERY, this.ticket);
     return url.pathname + url.search;
   }
 
@@ -96,6 +99,20 @@ export class ServiceApi {
     return (envelope as Envelope<T>).data as T;
   }
 
+  /**
+   * The page's editor session, new (`credentials`: the signature and token the host gave) or renewed (the
+   * current ticket); refusals are thrown as ApiCallError and never retried.
+   */
+  async openSession(credentials?: { signature: string; token: string }): Promise<EditorSessionTicket> {
+    const headers: Record<string, string> = credentials ? { 'x-svc-signature': credentials.signature, 'x-svc-token': credentials.token } : { [SESSION_HEADER]: this.ticket };
+    const response = await this.fetchOnce(this.filePath('editor-session'), { method: 'POST', headers });
+    const envelope = (await response.json().catch(() => undefined)) as Envelope<EditorSessionTicket> | undefined;
+    if (!response.ok || envelope?.status !== 0 || !envelope.data) {
+      throw new ApiCallError(response.status, envelope?.status ?? response.status, envelope?.message ?? response.statusText);
+    }
+    return envelope.data;
+  }
+
   /** A binary answer (an old version's Yjs state); refusals keep the JSON envelope and are thrown as ApiCallError. */
   async bytes(path: string, options: CallOptions = {}): Promise<Uint8Array> {
     const response = await this.request(path, options);
@@ -108,14 +125,14 @@ export class ServiceApi {
 
   private async request(path: string, options: CallOptions): Promise<Response> {
     const response = await this.fetchOnce(path, options);
-    if (response.status !== 401 || !this.renewCredentials || !(await this.renewCredentials())) return response;
+    if (response.status !== 401 || !this.renewSession || !(await this.renewSession())) return response;
     return this.fetchOnce(path, options);
   }
 
-  private fetchOnce(path: string, options: CallOptions): Promise<Response> {
+  private fetchOnce(path: string, options: CallOptions & { headers?: Record<string, string> }): Promise<Response> {
     const url = new URL(path, window.location.origin);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
-    const headers: Record<string, string> = { 'x-svc-signature': this.boot.credentials.signature, 'x-svc-token': this.boot.credentials.token };
+    const headers: Record<string, string> = options.headers ?? { [SESSION_HEADER]: this.ticket };
     const multipart = options.body instanceof FormData;
     if (options.body !== undefined && !multipart) headers['content-type'] = 'application/json';
     const body = options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body);

@@ -3,8 +3,8 @@ import * as Y from 'yjs';
 import type { SaveStatus } from '../../sdk/protocol.js';
 import type { EditorBoot, EditorPermissions } from './boot.js';
 
-/** Close codes of the collaboration endpoint (src/domain/content/content-service.ts). */
-export const CloseCode = { malformed: 4400, accessRevoked: 4403, fileDeleted: 4404 } as const;
+/** Close codes of the collaboration endpoint (src/domain/content/content-service.ts, src/routes/collaboration.ts). */
+export const CloseCode = { malformed: 4400, sessionRefused: 4401, accessRevoked: 4403, fileDeleted: 4404 } as const;
 
 export type { SaveStatus } from '../../sdk/protocol.js';
 
@@ -30,6 +30,8 @@ export interface CollaborationHandlers {
   message?(message: ServiceMessage): void;
   collaborators?(collaborators: Collaborator[]): void;
   connection?(status: 'connecting' | 'connected' | 'disconnected'): void;
+  /** the service refused the session ticket (4401): the page renews it; the provider reconnects with the new one */
+  ticketRefused?(): void;
 }
 
 /**
@@ -47,16 +49,16 @@ export function colorOf(userId: string): string {
   return COLORS[hash % COLORS.length]!;
 }
 
-/** The file's collaboration endpoint; it authenticates the upgrade with the query's signature and token. */
-function collaborationUrl(boot: EditorBoot, credentials: EditorBoot['credentials']): string {
-  const query = new URLSearchParams({ signature: credentials.signature, token: credentials.token });
+/** The file's collaboration endpoint: no credential in its address (the first message carries the session ticket). */
+function collaborationUrl(boot: EditorBoot): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${window.location.host}${boot.apiBase}/collab-files/${encodeURIComponent(boot.fileId)}/collaboration?${query}`;
+  return `${scheme}//${window.location.host}${boot.apiBase}/collab-files/${encodeURIComponent(boot.fileId)}/collaboration`;
 }
 
 /**
  * The page's collaboration session: the file's Yjs document synced with the service over
- * `/sdk/v2/collab-files/{fileId}/collaboration` (signature and token in the query, as the endpoint wants),
+ * `/sdk/v2/collab-files/{fileId}/collaboration` (the editor session ticket as the token of Hocuspocus'
+ * authentication message, read again at every reconnection),
  * the save status derived from the provider's unacknowledged changes, and the service's stateless messages.
  */
 export class CollaborationSession {
@@ -67,18 +69,20 @@ export class CollaborationSession {
   private saveStatus: SaveStatus = 'saved';
   private readonly accessListeners = new Set<(permissions: Partial<EditorPermissions>) => void>();
   private endedWith: number | undefined;
+  private ticket: string;
 
   constructor(
     private readonly boot: EditorBoot,
     private readonly handlers: CollaborationHandlers,
   ) {
-    this.socket = new HocuspocusProviderWebsocket({ url: collaborationUrl(boot, boot.credentials) });
+    this.ticket = boot.session.ticket;
+    this.socket = new HocuspocusProviderWebsocket({ url: collaborationUrl(boot) });
     this.provider = new HocuspocusProvider({
       websocketProvider: this.socket,
       name: boot.fileId,
       document: this.doc,
-      // the endpoint authenticates the upgrade itself (query credentials); the provider's token is unused
-      token: 'svc',
+      // asked at each (re)connection: the ticket renewed meanwhile is the one sent
+      token: () => this.ticket,
       onStatus: ({ status }) => handlers.connection?.(status),
       onUnsyncedChanges: () => this.updateSaveStatus(),
       onStateless: ({ payload }) => this.receive(payload),
@@ -146,9 +150,9 @@ export class CollaborationSession {
     return () => this.accessListeners.delete(listener);
   }
 
-  /** Credentials for the next connections (after a renewal); the open connection stays as it is. */
-  setCredentials(credentials: EditorBoot['credentials']): void {
-    this.socket.configuration.url = collaborationUrl(this.boot, credentials);
+  /** The ticket for the next connections (after a renewal); the open connection stays as it is. */
+  setTicket(ticket: string): void {
+    this.ticket = ticket;
   }
 
   /** Asks the service to check this user's permissions again now (answered by `svc:access` if they changed). */
@@ -187,6 +191,7 @@ export class CollaborationSession {
   }
 
   private closed(code: number): void {
+    if (code === CloseCode.sessionRefused) this.handlers.ticketRefused?.();
     if (code !== CloseCode.accessRevoked && code !== CloseCode.fileDeleted && code !== CloseCode.malformed) return;
     this.endedWith = code;
     // the service will refuse this session again: stop reconnecting, and say what is lost

@@ -5,15 +5,18 @@ import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridH
 import { formatDelimited, parseDelimited } from '../../src/model/sheets/delimited.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { toolButton } from '../shared/tool-button.js';
+import type { Cell } from '../../src/model/content.js';
+import { ContextMenu, type MenuItem } from './context-menu.js';
 import { FormatPicker } from './format-picker.js';
+import { FormulaAssist } from './formula-assist.js';
 import { t } from './messages.js';
 import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
 import { selectionNumbers, StatusBar } from './status-bar.js';
 import { StyleBar } from './style-bar.js';
-import type { CellStyle, StylePatch } from '../../src/model/sheets/cell-style.js';
+import { borderSidesCss, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
-import { Workbook, WorkbookError, type Sheet } from './workbook.js';
+import { Workbook, WorkbookError, type BorderPreset, type Sheet } from './workbook.js';
 import { observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 import './spreadsheet.css';
 
@@ -25,6 +28,9 @@ export interface ToolbarActions {
   freeze(): void;
   format(code: string | null): void;
   style(patch: StylePatch): void;
+  borders(preset: BorderPreset): void;
+  autoSum(): void;
+  merge(): void;
 }
 
 /** The spreadsheet's toolbar controls, in order. */
@@ -32,7 +38,10 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
   const freezeButton = toolButton(t('toolbar.freeze'), '❄', () => actions.freeze());
   freezeButton.setAttribute('aria-pressed', 'false');
   const formatPicker = new FormatPicker((code) => actions.format(code));
-  const styleBar = new StyleBar((patch) => actions.style(patch));
+  const styleBar = new StyleBar(
+    (patch) => actions.style(patch),
+    (preset) => actions.borders(preset),
+  );
   const items = [
     toolButton(shellText('toolbar.undo'), '↶', () => actions.undo()),
     toolButton(shellText('toolbar.redo'), '↷', () => actions.redo()),
@@ -43,6 +52,8 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
     freezeButton,
     formatPicker.element,
     ...styleBar.elements,
+    toolButton(t('toolbar.merge'), '⊞', () => actions.merge()),
+    toolButton(t('toolbar.autoSum'), 'Σ', () => actions.autoSum()),
   ];
   return { items, freezeButton, formatPicker, styleBar };
 }
@@ -54,15 +65,20 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
  */
 export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, row: number, column: number): void {
   const shown = values.shown(sheet, row, column);
-  drawShown(cell, shown, values.workbook.style(sheet, row, column));
+  const style = (r: number, c: number) => (r < 0 || c < 0 ? undefined : values.workbook.style(sheet, r, c));
+  drawShown(cell, shown, style(row, column), { above: style(row - 1, column), left: style(row, column - 1) });
   if (shown.kind === 'error') {
     const problem = values.problem(sheet, row, column);
     if (problem) cell.title = problem;
   }
 }
 
-/** Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike). */
-export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined): void {
+/**
+ * Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike).
+ * `neighbours`: the styles of the cells above and left, whose bottom and right borders are this cell's top and left
+ * lines (drawn once, by them, where the grid line is).
+ */
+export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined, neighbours: { above?: CellStyle; left?: CellStyle } = {}): void {
   cell.textContent = shown.text;
   if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
   if (style?.b) cell.classList.add('svc-sheet-bold');
@@ -72,6 +88,19 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
   cell.style.color = style?.c ?? '';
   if (style?.bg) cell.style.setProperty('--svc-cell-fill', style.bg);
   else cell.style.removeProperty('--svc-cell-fill');
+  // names and sizes passed the model's check (cell-style.ts): letters, digits, spaces, dots, dashes; 1-409 points
+  cell.style.fontFamily = style?.ff ? `"${style.ff}"` : '';
+  cell.style.fontSize = style?.fs ? `${style.fs}pt` : '';
+  if (style?.w) cell.classList.add('svc-sheet-wrap');
+  // a cell's right and bottom borders take the place of its grid lines; its top and left ones are drawn inside it,
+  // unless the cell above (left) draws that line as its bottom (right) border already
+  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style?.bt, bl: neighbours.left?.br ? undefined : style?.bl };
+  const borders = borderSidesCss(shared);
+  for (const side of ['top', 'right', 'bottom', 'left']) cell.style.removeProperty(`--svc-border-${side}`);
+  if (borders.length > 0) {
+    cell.classList.add('svc-sheet-bordered');
+    for (const [side, css] of borders) cell.style.setProperty(`--svc-border-${side}`, css);
+  }
 }
 
 /** The rectangle from A1 to the last row and column holding data (A1 alone for an empty sheet). */
@@ -92,6 +121,11 @@ export function shownTsv(workbook: Workbook, values: SheetValues, sheet: Sheet, 
     rows.push(line);
   }
   return formatDelimited(rows, '\t', '\n');
+}
+
+/** Text with its line ends as `\n` (a clipboard may hand back `\r\n`). */
+function normalizeLines(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/\n$/, '');
 }
 
 /** `A1` for one cell, `A1:C3` for a range (no sheet name). */
@@ -127,6 +161,10 @@ export class SpreadsheetEditor {
   private redrawFrame = 0;
   private cellMarker: ((row: number, column: number) => boolean) | undefined;
   private structureChanged = false;
+  /** what this editor copied last: pasting the same text here pastes the cells themselves, formulas moved (not their values) */
+  private copied: { text: string; cells: Array<Array<Cell | undefined>>; top: number; left: number; cut: boolean } | undefined;
+  private readonly assist: FormulaAssist;
+  private readonly menu: ContextMenu;
 
   constructor(private readonly context: EditorContext) {
     const origin = { editor: 'spreadsheet', user: context.boot.user.id };
@@ -172,19 +210,25 @@ export class SpreadsheetEditor {
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
       },
       editCell: (host) =>
-        textCellEditor(host, {
-          initial: this.workbook.input(this.sheet, host.row, host.column),
-          commit: (text) => this.setInput(host.row, host.column, text),
-          input: (text) => {
-            this.formulaInput.value = text;
-          },
-        }),
+        this.assist.attach(
+          textCellEditor(host, {
+            initial: this.workbook.input(this.sheet, host.row, host.column),
+            commit: (text) => this.setInput(host.row, host.column, text),
+            input: (text) => {
+              this.formulaInput.value = text;
+            },
+          }),
+        ),
       onSelectionChange: () => this.selectionChanged(),
-      onCopy: (range) => this.copy(range),
+      onCopy: (range, cut) => this.copy(range, cut),
       onPaste: (text, range) => this.paste(text, range),
       onClear: (range) => this.attempt(() => this.workbook.clear(this.sheet, range)),
       onColumnResize: (column, width) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, width)),
+      onFill: (source, target) => this.attempt(() => this.workbook.fill(this.sheet, source, target)),
+      onContextMenu: (at) => this.openMenu(at),
     });
+    this.assist = new FormulaAssist(this.root);
+    this.menu = new ContextMenu(this.root, t('menu.label'));
 
     const toolbar = spreadsheetToolbar({
       undo: () => this.editable && this.undo.undo(),
@@ -201,6 +245,12 @@ export class SpreadsheetEditor {
         this.selectionChanged();
         this.grid.focus();
       },
+      borders: (preset) => {
+        this.attempt(() => this.workbook.setBorders(this.sheet, this.grid.selectedRange, preset));
+        this.grid.focus();
+      },
+      autoSum: () => this.autoSum(),
+      merge: () => this.toggleMerge(),
     });
     this.freezeButton = toolbar.freezeButton;
     this.formatPicker = toolbar.formatPicker;
@@ -208,6 +258,7 @@ export class SpreadsheetEditor {
     context.shell.toolbar.append(...toolbar.items);
 
     this.bindFormulaBar();
+    this.assist.attach(this.formulaInput);
     this.root.addEventListener('keydown', (event) => this.shortcut(event));
     observeSheets(this.workbook.doc, (changes) => this.changed(changes));
     this.setEditable(this.editable);
@@ -309,11 +360,31 @@ export class SpreadsheetEditor {
     this.attempt(() => this.workbook.setInput(this.sheet, row, column, text));
   }
 
-  copy(range: CellRange): string {
-    return shownTsv(this.workbook, this.values, this.sheet, range);
+  /** The range's text for the clipboard (what the cells show); the cells themselves are kept for a paste in this editor. */
+  copy(range: CellRange, cut = false): string {
+    const text = shownTsv(this.workbook, this.values, this.sheet, range);
+    const used = usedRangeOf(this.workbook, this.sheet);
+    const kept = { ...range, bottom: Math.min(range.bottom, used.bottom), right: Math.min(range.right, used.right) };
+    this.copied = { text, cells: this.workbook.cellsOf(this.sheet, kept), top: range.top, left: range.left, cut };
+    return text;
   }
 
+  /**
+   * Pastes clipboard text at the selection. Text this editor copied last pastes the copied cells (formulas with
+   * their relative references moved by the distance, formats and styles with them; a cut's formulas unmoved, once),
+   * as in spreadsheets; any other text is read as typing (docs/SHEETS.md "Copying and filling formulas").
+   */
   paste(text: string, range: CellRange): void {
+    const copied = this.copied;
+    if (copied && normalizeLines(text) === normalizeLines(copied.text)) {
+      const moved = copied.cut ? undefined : { rows: range.top - copied.top, columns: range.left - copied.left };
+      if (copied.cut) this.copied = undefined;
+      if (this.attempt(() => this.workbook.pasteCells(this.sheet, range.top, range.left, copied.cells, moved))) {
+        const width = copied.cells.reduce((widest, line) => Math.max(widest, line.length), 1);
+        this.grid.select({ row: range.top, column: range.left }, { row: range.top + Math.max(copied.cells.length, 1) - 1, column: range.left + width - 1 });
+      }
+      return;
+    }
     const block = parseDelimited(text, '\t');
     if (block.length === 0) return;
     if (this.attempt(() => this.workbook.setBlock(this.sheet, range.top, range.left, block))) {
@@ -333,10 +404,112 @@ export class SpreadsheetEditor {
     this.attempt(() => this.workbook.shift(this.sheet, axis, at, direction * count));
   }
 
+  /**
+   * AutoSum (the toolbar's Σ, Alt+=): on one cell, starts editing it with a SUM of the numbers right above it (else
+   * right left of it), for the user to confirm with Enter or change; on a range, writes the SUM of each of its columns
+   * in the row under it.
+   */
+  autoSum(): void {
+    if (!this.editable) return;
+    const range = this.grid.selectedRange;
+    if (range.top === range.bottom && range.left === range.right) {
+      this.grid.focus();
+      this.grid.startEditing(`=SUM(${this.sumArea(range.top, range.left)})`);
+      return;
+    }
+    const sums: string[] = [];
+    for (let column = range.left; column <= range.right; column++) {
+      sums.push(`=SUM(${rangeText({ top: range.top, bottom: range.bottom, left: column, right: column })})`);
+    }
+    if (this.attempt(() => this.workbook.setBlock(this.sheet, range.bottom + 1, range.left, [sums]))) {
+      this.grid.select({ row: range.bottom + 1, column: range.left }, { row: range.bottom + 1, column: range.right });
+    }
+  }
+
+  /** The run of numbers right above (else left of) a cell, in A1; '' when there is none. */
+  private sumArea(row: number, column: number): string {
+    const isNumber = (r: number, c: number) => this.values.shown(this.sheet, r, c).kind === 'number';
+    let top = row;
+    while (top > 0 && isNumber(top - 1, column)) top--;
+    if (top < row) return rangeText({ top, bottom: row - 1, left: column, right: column });
+    let left = column;
+    while (left > 0 && isNumber(row, left - 1)) left--;
+    return left < column ? rangeText({ top: row, bottom: row, left, right: column - 1 }) : '';
+  }
+
+  /** Ctrl+D (down: the top row over the selection, or the cell above into one cell) and Ctrl+R (right, likewise). */
+  private fillSelection(direction: 'down' | 'right'): void {
+    const range = this.grid.selectedRange;
+    const target = { ...range };
+    if (direction === 'down') {
+      if (range.top === range.bottom) target.top = range.top - 1;
+      if (target.top < 0) return;
+      this.attempt(() => this.workbook.fill(this.sheet, { ...target, bottom: target.top }, target));
+    } else {
+      if (range.left === range.right) target.left = range.left - 1;
+      if (target.left < 0) return;
+      this.attempt(() => this.workbook.fill(this.sheet, { ...target, right: target.left }, target));
+    }
+  }
+
+  /** Merges the selection, or splits the merges in it when it holds some (the toolbar's merge button toggles). */
+  private toggleMerge(): void {
+    const range = this.grid.selectedRange;
+    if (this.workbook.hasMerge(this.sheet, range)) this.attempt(() => this.workbook.unmerge(this.sheet, range));
+    else if (range.top !== range.bottom || range.left !== range.right) this.attempt(() => this.workbook.merge(this.sheet, range));
+    this.grid.focus();
+  }
+
+  /** The right-click menu's commands over the selection. */
+  private openMenu(at: { x: number; y: number }): void {
+    const range = this.grid.selectedRange;
+    const readOnly = !this.editable;
+    const merged = this.workbook.hasMerge(this.sheet, range);
+    const single = range.top === range.bottom && range.left === range.right;
+    const items: MenuItem[] = [
+      { label: t('menu.cut'), shortcut: 'Ctrl+X', disabled: readOnly, run: () => this.clipboardCommand('cut') },
+      { label: t('menu.copy'), shortcut: 'Ctrl+C', run: () => this.clipboardCommand('copy') },
+      { label: t('menu.paste'), shortcut: 'Ctrl+V', disabled: readOnly, run: () => this.clipboardCommand('paste') },
+      { label: t('toolbar.insertRow'), separator: true, disabled: readOnly, run: () => this.shiftSelected('row', 1) },
+      { label: t('toolbar.insertColumn'), disabled: readOnly, run: () => this.shiftSelected('column', 1) },
+      { label: t('toolbar.deleteRow'), disabled: readOnly, run: () => this.shiftSelected('row', -1) },
+      { label: t('toolbar.deleteColumn'), disabled: readOnly, run: () => this.shiftSelected('column', -1) },
+      { label: merged ? t('menu.unmerge') : t('menu.merge'), separator: true, disabled: readOnly || (single && !merged), run: () => this.toggleMerge() },
+      { label: t('menu.clear'), shortcut: 'Delete', disabled: readOnly, run: () => this.attempt(() => this.workbook.clear(this.sheet, range)) },
+    ];
+    this.menu.open(at, items, this.grid.element);
+  }
+
+  /**
+   * Cut, copy and paste from the menu, through the asynchronous clipboard (a menu click is no clipboard event). A
+   * page refused the clipboard still copies and pastes within this editor, and says to use the keys for the rest.
+   */
+  private clipboardCommand(kind: 'cut' | 'copy' | 'paste'): void {
+    const range = this.grid.selectedRange;
+    if (kind === 'paste') {
+      navigator.clipboard.readText().then(
+        (text) => this.paste(text, range),
+        () => (this.copied ? this.paste(this.copied.text, range) : this.showNotice(t('menu.clipboardRefused'))),
+      );
+      return;
+    }
+    const text = this.copy(range, kind === 'cut');
+    if (kind === 'cut') this.attempt(() => this.workbook.clear(this.sheet, range));
+    navigator.clipboard.writeText(text).catch(() => this.showNotice(t('menu.clipboardRefused')));
+  }
+
   private shortcut(event: KeyboardEvent): void {
-    if (!(event.ctrlKey || event.metaKey) || this.grid.editing || event.target !== this.grid.element) return;
+    if (this.grid.editing || event.target !== this.grid.element) return;
+    if (event.altKey && !event.ctrlKey && !event.metaKey && event.key === '=') {
+      event.preventDefault();
+      this.autoSum();
+      return;
+    }
+    if (!(event.ctrlKey || event.metaKey)) return;
     const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) {
+    if ((key === 'd' || key === 'r') && !event.shiftKey && !event.altKey) {
+      if (this.editable) this.fillSelection(key === 'd' ? 'down' : 'right');
+    } else if (key === 'z' && !event.shiftKey) {
       if (this.editable) this.undo.undo();
     } else if (key === 'y' || (key === 'z' && event.shiftKey)) {
       if (this.editable) this.undo.redo();

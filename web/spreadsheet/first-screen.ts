@@ -77,7 +77,7 @@ export class FirstScreen {
     }
     // the same controls as the editor's, disabled, so that the grid is where the editor's will be
     if (!boot.permissions.editable) shell.showReadOnly(true);
-    const toolbar = spreadsheetToolbar({ undo: () => undefined, redo: () => undefined, shift: () => undefined, freeze: () => undefined, format: () => undefined, style: () => undefined });
+    const toolbar = spreadsheetToolbar({ undo: () => undefined, redo: () => undefined, shift: () => undefined, freeze: () => undefined, format: () => undefined, style: () => undefined, borders: () => undefined, autoSum: () => undefined, merge: () => undefined });
     toolbar.formatPicker.disabled = true;
     toolbar.styleBar.disabled = true;
     for (const item of toolbar.items) if (item instanceof HTMLButtonElement) item.disabled = true;
@@ -123,7 +123,7 @@ export class FirstScreen {
           return;
         }
         const shown = this.texts.get(`${row}:${column}`);
-        if (shown) drawShown(cell, shown, this.styles.get(`${row}:${column}`));
+        if (shown) drawShown(cell, shown, this.styles.get(`${row}:${column}`), { above: this.styles.get(`${row - 1}:${column}`), left: this.styles.get(`${row}:${column - 1}`) });
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document
       onSelectionChange: (selection) => {

@@ -1,6 +1,17 @@
 import { ALIGNMENTS, type CellStyle, type HorizontalAlignment, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { toolButton } from '../shared/tool-button.js';
 import { t } from './messages.js';
+import type { BorderPreset } from './workbook.js';
+
+/** Fonts the list offers (any other a cell has, from an imported file, shows in the list too). */
+const FONTS = ['Arial', 'Calibri', 'Cambria', 'Courier New', 'Georgia', 'Times New Roman', 'Verdana', 'SimSun', 'SimHei', 'Microsoft YaHei', 'KaiTi'];
+const SIZES = [8, 9, 10, 11, 12, 14, 16, 18, 20, 24, 28, 36, 48, 72];
+const BORDER_PRESETS: ReadonlyArray<[BorderPreset, 'border.all' | 'border.outer' | 'border.bottom' | 'border.none']> = [
+  ['all', 'border.all'],
+  ['outer', 'border.outer'],
+  ['bottom', 'border.bottom'],
+  ['none', 'border.none'],
+];
 
 /** The colour a cell has without a style of its own: picking it takes the style's colour away. */
 const DEFAULT_TEXT = '#000000';
@@ -21,9 +32,25 @@ export class StyleBar {
   private readonly textColour: HTMLInputElement;
   private readonly fillColour: HTMLInputElement;
   private readonly align: Record<HorizontalAlignment, HTMLButtonElement>;
+  private readonly fontFamily: HTMLSelectElement;
+  private readonly fontSize: HTMLSelectElement;
+  private readonly wrap: HTMLButtonElement;
+  private readonly borders: HTMLSelectElement;
   private shown: CellStyle | undefined;
 
-  constructor(private readonly apply: (patch: StylePatch) => void) {
+  constructor(
+    private readonly apply: (patch: StylePatch) => void,
+    applyBorders: (preset: BorderPreset) => void,
+  ) {
+    this.fontFamily = this.select(t('style.fontFamily'), 'svc-sheet-font-family', [['', t('style.defaultFont')], ...FONTS.map((font) => [font, font] as [string, string])], (value) => apply({ ff: value === '' ? null : value }));
+    this.fontSize = this.select(t('style.fontSize'), 'svc-sheet-font-size', [['', '10'], ...SIZES.filter((size) => size !== 10).map((size) => [String(size), String(size)] as [string, string])], (value) =>
+      apply({ fs: value === '' ? null : Number(value) }),
+    );
+    this.wrap = toolButton(t('style.wrap'), '↵', () => apply({ w: this.shown?.w !== true }));
+    this.borders = this.select(t('style.borders'), 'svc-sheet-borders', [['', t('style.borders')], ...BORDER_PRESETS.map(([preset, key]) => [preset, t(key)] as [string, string])], (value) => {
+      this.borders.value = '';
+      if (value !== '') applyBorders(value as BorderPreset);
+    });
     this.bold = toolButton(t('style.bold'), 'B', () => this.toggle('b'));
     this.bold.classList.add('svc-sheet-style-bold');
     this.italic = toolButton(t('style.italic'), 'I', () => this.toggle('i'));
@@ -33,7 +60,17 @@ export class StyleBar {
     this.align = Object.fromEntries(
       ALIGNMENTS.map((alignment) => [alignment, toolButton(t(ALIGN_LABELS[alignment]), ALIGN_GLYPHS[alignment], () => apply({ a: this.shown?.a === alignment ? null : alignment }))]),
     ) as Record<HorizontalAlignment, HTMLButtonElement>;
-    this.elements = [this.bold, this.italic, this.textColour.parentElement!, this.fillColour.parentElement!, ...ALIGNMENTS.map((alignment) => this.align[alignment])];
+    this.elements = [
+      this.fontFamily,
+      this.fontSize,
+      this.bold,
+      this.italic,
+      this.textColour.parentElement!,
+      this.fillColour.parentElement!,
+      ...ALIGNMENTS.map((alignment) => this.align[alignment]),
+      this.wrap,
+      this.borders,
+    ];
     this.show(undefined);
   }
 
@@ -48,6 +85,10 @@ export class StyleBar {
     this.bold.setAttribute('aria-pressed', String(style?.b === true));
     this.italic.setAttribute('aria-pressed', String(style?.i === true));
     for (const alignment of ALIGNMENTS) this.align[alignment].setAttribute('aria-pressed', String(style?.a === alignment));
+    this.wrap.setAttribute('aria-pressed', String(style?.w === true));
+    showValue(this.fontFamily, style?.ff ?? '');
+    // the default size is 10 points (the grid's 13 pixels)
+    showValue(this.fontSize, style?.fs === undefined || style.fs === 10 ? '' : String(style.fs));
     this.textColour.value = style?.c ?? DEFAULT_TEXT;
     this.fillColour.value = style?.bg ?? DEFAULT_FILL;
     this.textColour.parentElement!.style.setProperty('--svc-swatch', this.textColour.value);
@@ -55,9 +96,20 @@ export class StyleBar {
   }
 
   set disabled(disabled: boolean) {
-    for (const button of [this.bold, this.italic, ...Object.values(this.align)]) button.disabled = disabled;
+    for (const control of [this.bold, this.italic, ...Object.values(this.align), this.wrap, this.fontFamily, this.fontSize, this.borders]) control.disabled = disabled;
     this.textColour.disabled = disabled;
     this.fillColour.disabled = disabled;
+  }
+
+  /** A list of choices; `choose` is given the value picked. */
+  private select(label: string, className: string, options: Array<[string, string]>, choose: (value: string) => void): HTMLSelectElement {
+    const select = document.createElement('select');
+    select.className = `svc-sheet-font ${className}`;
+    select.title = label;
+    select.setAttribute('aria-label', label);
+    for (const [value, text] of options) select.append(new Option(text, value));
+    select.addEventListener('change', () => choose(select.value));
+    return select;
   }
 
   /** A colour input behind a glyph underlined in the colour it holds. */
@@ -76,4 +128,10 @@ export class StyleBar {
     host.append(symbol, input);
     return input;
   }
+}
+
+/** Shows `value` in a list, adding it as a choice when the list lacks it (a font of an imported file). */
+function showValue(select: HTMLSelectElement, value: string): void {
+  if (![...select.options].some((option) => option.value === value)) select.append(new Option(value, value));
+  select.value = value;
 }

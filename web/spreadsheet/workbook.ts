@@ -1,11 +1,14 @@
 import * as Y from 'yjs';
 import { sheetsOf, type Cell } from '../../src/model/content.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
-import { invalidStylePatch, styleOf, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
-import { DATE_FORMAT, DATE_TIME_FORMAT, dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
+import { invalidStylePatch, styleOf, type Border, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
+import { formatOf, imageOf, invalidInput, isEmptyCell, toCell, withFormat, withImage, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
+import { fillLine, type FillDirection } from '../../src/model/sheets/fill.js';
+import { copyFormula } from '../../src/model/sheets/formula-copy.js';
+import { dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
+import { parseTyped, typedText } from './typed-input.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
-import { appendSheet, applyStructureEdit, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
+import { appendSheet, applyStructureEdit, areasOverlap, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { CellRange } from '../shared/grid/grid.js';
 
 /**
@@ -18,6 +21,9 @@ export { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 
 export type Sheet = SheetModel;
 
+/** The toolbar's border presets. */
+export type BorderPreset = 'all' | 'outer' | 'bottom' | 'none';
+
 export interface SheetSummary {
   id: string;
   name: string;
@@ -29,7 +35,7 @@ export interface SheetSummary {
 /** A refused edit, with a key of the editor's messages so the page can say why. */
 export class WorkbookError extends Error {
   constructor(
-    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge',
+    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge' | 'fillTooLarge',
     message: string,
   ) {
     super(message);
@@ -87,13 +93,17 @@ export class Workbook {
     return isEmptyCell(value) ? undefined : value;
   }
 
-  /** What the formula bar shows: the formula, else the value as typed (a date as a date, which reads back the same). */
+  /**
+   * What the formula bar shows: the formula, else the value as typed (a date as a date, text that would read as
+   * something else after a `'`), which reads back the same.
+   */
   input(sheet: Sheet, row: number, column: number): string {
     const cell = this.cell(sheet, row, column);
     if (!cell) return '';
     if (typeof cell.f === 'string' && cell.f !== '') return cell.f;
     if (typeof cell.v === 'boolean') return cell.v ? 'TRUE' : 'FALSE';
     if (typeof cell.v === 'number' && isDateFormat(cell.z)) return formatNumber(cell.v, dateFormatFor(cell.v));
+    if (typeof cell.v === 'string') return typedText(cell.v);
     return cell.v === undefined || cell.v === null ? '' : String(cell.v);
   }
 
@@ -127,13 +137,36 @@ export class Workbook {
     this.restyle(sheet, range, 'styleTooLarge', (stored) => withStyle(stored, patch));
   }
 
+  /**
+   * Draws the borders of a preset on `range` (the toolbar's border list): every side of every cell (`all`), the
+   * range's outline (`outer`), the line under its last row (`bottom`), or takes every border of its cells away
+   * (`none`). A thin black line, as the desktop programs' default border.
+   */
+  setBorders(sheet: Sheet, range: CellRange, preset: BorderPreset): void {
+    const line: Border = { s: 'thin' };
+    this.restyle(sheet, range, 'styleTooLarge', (stored, row, column) => {
+      const patch: StylePatch = {};
+      if (preset === 'none') Object.assign(patch, { bt: null, br: null, bb: null, bl: null });
+      else if (preset === 'all') Object.assign(patch, { bt: line, br: line, bb: line, bl: line });
+      else if (preset === 'bottom') {
+        if (row === range.bottom) patch.bb = line;
+      } else {
+        if (row === range.top) patch.bt = line;
+        if (row === range.bottom) patch.bb = line;
+        if (column === range.left) patch.bl = line;
+        if (column === range.right) patch.br = line;
+      }
+      return Object.keys(patch).length === 0 ? (stored ?? null) : withStyle(stored, patch);
+    });
+  }
+
   /** Rewrites every cell of `range` as `next` makes it, in one change; cells `next` leaves as they were are not touched. */
-  private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge', next: (stored: unknown) => Cell | null): void {
+  private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge', next: (stored: Cell | undefined, row: number, column: number) => Cell | null): void {
     const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
     if (size > MAX_FORMATTED_CELLS) throw new WorkbookError(tooLarge, `at most ${MAX_FORMATTED_CELLS} cells are formatted at once, not ${size}`);
     this.change(() => {
       for (let row = range.top; row <= range.bottom; row++) {
-        for (let column = range.left; column <= range.right; column++) sheet.setCell(row, column, next(sheet.cell(row, column)));
+        for (let column = range.left; column <= range.right; column++) sheet.setCell(row, column, next(sheet.cell(row, column), row, column));
       }
     });
   }
@@ -158,9 +191,7 @@ export class Workbook {
   setBlock(sheet: Sheet, row: number, column: number, block: readonly (readonly string[])[]): void {
     const height = block.length;
     const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
-    if (row + height > MAX_ROWS || column + width > MAX_COLUMNS) {
-      throw new WorkbookError('tooLarge', `${height} × ${width} cells at row ${row + 1} pass the sheet's limits (${MAX_ROWS} rows, ${MAX_COLUMNS} columns)`);
-    }
+    this.checkFits(row, column, height, width);
     const inputs = block.map((line) => line.map(parseTyped));
     for (const line of inputs) {
       for (const { input } of line) {
@@ -179,6 +210,92 @@ export class Workbook {
       );
       sheet.growTo(row + height, column + width);
     });
+  }
+
+  /** The stored cells of `range` row by row (undefined where nothing is stored, images left behind): what a copy takes. */
+  cellsOf(sheet: Sheet, range: CellRange): Array<Array<Cell | undefined>> {
+    const rows: Array<Array<Cell | undefined>> = [];
+    for (let row = range.top; row <= range.bottom; row++) {
+      const line: Array<Cell | undefined> = [];
+      for (let column = range.left; column <= range.right; column++) {
+        const stored = sheet.cell(row, column);
+        const cell = stored === undefined ? undefined : { ...stored };
+        delete cell?.img;
+        line.push(cell);
+      }
+      rows.push(line);
+    }
+    return rows;
+  }
+
+  /**
+   * Pastes cells copied in this editor with their top-left at (row, column): values, formats and styles as they
+   * were, formulas copied as spreadsheets copy them (relative references moved by `moved`, the distance from where
+   * they were copied; none for a cut, whose formulas keep pointing where they did). An empty copied cell clears its
+   * target's content and look.
+   */
+  pasteCells(sheet: Sheet, row: number, column: number, block: ReadonlyArray<ReadonlyArray<Cell | undefined>>, moved: { rows: number; columns: number } | undefined): void {
+    const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
+    this.checkFits(row, column, block.length, width);
+    this.change(() => {
+      block.forEach((line, r) =>
+        line.forEach((copied, c) => {
+          const formula = copied?.f !== undefined && moved ? copyFormula(copied.f, moved.rows, moved.columns) : copied?.f;
+          const image = imageOf(sheet.cell(row + r, column + c));
+          const cell: Cell | null = copied === undefined ? null : formula === undefined ? { ...copied } : { ...copied, f: formula };
+          sheet.setCell(row + r, column + c, image === undefined ? cell : withImage(cell, image));
+        }),
+      );
+      sheet.growTo(row + block.length, column + width);
+    });
+  }
+
+  /**
+   * Fills `target` from `source` (docs/SHEETS.md "Copying and filling formulas"): `target` holds `source` and reaches
+   * past it on one side (the fill handle dragged down, up, right or left; Ctrl+D: the top row down the selection;
+   * Ctrl+R: the left column across it). Each line of the source along the fill repeats (formulas moved as they
+   * travel) or continues as a series of numbers (src/model/sheets/fill.ts).
+   */
+  fill(sheet: Sheet, source: CellRange, target: CellRange): void {
+    const down = target.bottom > source.bottom;
+    const up = target.top < source.top;
+    const right = target.right > source.right;
+    const left = target.left < source.left;
+    const along: 'rows' | 'columns' = down || up ? 'rows' : 'columns';
+    if (!(down || up || right || left)) return;
+    const size = (target.bottom - target.top + 1) * (target.right - target.left + 1);
+    if (size > MAX_FORMATTED_CELLS) throw new WorkbookError('fillTooLarge', `at most ${MAX_FORMATTED_CELLS} cells are filled at once, not ${size}`);
+    this.checkFits(target.top, target.left, target.bottom - target.top + 1, target.right - target.left + 1);
+    const direction: FillDirection = down || right ? 1 : -1;
+    const cells = this.cellsOf(sheet, source);
+    this.change(() => {
+      if (along === 'rows') {
+        const count = down ? target.bottom - source.bottom : source.top - target.top;
+        for (let column = source.left; column <= source.right; column++) {
+          const line = cells.map((cellsOfRow) => cellsOfRow[column - source.left]);
+          fillLine(line, count, direction, 'rows').forEach((cell, k) => {
+            const row = down ? source.bottom + 1 + k : source.top - 1 - k;
+            sheet.setCell(row, column, cell);
+          });
+        }
+      } else {
+        const count = right ? target.right - source.right : source.left - target.left;
+        for (let row = source.top; row <= source.bottom; row++) {
+          fillLine(cells[row - source.top]!, count, direction, 'columns').forEach((cell, k) => {
+            const column = right ? source.right + 1 + k : source.left - 1 - k;
+            sheet.setCell(row, column, cell);
+          });
+        }
+      }
+      sheet.growTo(target.bottom + 1, target.right + 1);
+    });
+  }
+
+  /** Refuses a block of `height` × `width` cells at (row, column) that passes the grid's limits. */
+  private checkFits(row: number, column: number, height: number, width: number): void {
+    if (row + height > MAX_ROWS || column + width > MAX_COLUMNS) {
+      throw new WorkbookError('tooLarge', `${height} × ${width} cells at row ${row + 1} pass the sheet's limits (${MAX_ROWS} rows, ${MAX_COLUMNS} columns)`);
+    }
   }
 
   setInput(sheet: Sheet, row: number, column: number, text: string): void {
@@ -212,6 +329,32 @@ export class Workbook {
 
   setColumnWidth(sheet: Sheet, column: number, width: number): void {
     this.change(() => sheet.setColumnWidth(column, width));
+  }
+
+  /**
+   * Merges `range` into one cell (docs/SHEETS.md "Merged cells"): merges inside it are replaced by the one merge, and
+   * the cells under it keep what they hold (the top-left one shows). One cell merges nothing.
+   */
+  merge(sheet: Sheet, range: CellRange): void {
+    if (range.top === range.bottom && range.left === range.right) return;
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    this.change(() => {
+      for (const merge of sheet.merges()) if (areasOverlap(merge, area)) sheet.removeMerge(merge);
+      sheet.addMerge(area);
+    });
+  }
+
+  /** Whether a merge lies in `range` (what the merge command undoes there). */
+  hasMerge(sheet: Sheet, range: CellRange): boolean {
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    return sheet.merges().some((merge) => areasOverlap(merge, area));
+  }
+
+  /** Splits every merge touching `range` back into its cells, which show what they kept. */
+  unmerge(sheet: Sheet, range: CellRange): void {
+    const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    const touched = sheet.merges().filter((merge) => areasOverlap(merge, area));
+    if (touched.length > 0) this.change(() => touched.forEach((merge) => sheet.removeMerge(merge)));
   }
 
   setFrozenRows(sheet: Sheet, frozen: number): void {
@@ -262,40 +405,5 @@ export class Workbook {
   }
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const PERCENT = /^([+-]?(\d+\.?\d*|\.\d+))%$/;
-const DATE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 /** Most cells one number format change touches. */
 export const MAX_FORMATTED_CELLS = 100_000;
-/** Days between the serial epoch 1899-12-30 (docs/SHEETS.md "Dates") and 1970-01-01. */
-const EPOCH_OFFSET_DAYS = 25_569;
-
-/**
- * Typed text as a cell input: a number when it reads as one, a percentage (`12.5%` is 0.125, shown `0.0%`), a date
- * (`2024-03-15`, `2024/3/15 9:30`: its serial number, shown as typed), TRUE/FALSE, else the text (formulas stay
- * text). `format` is the number format the way it was typed implies.
- */
-export function parseTyped(text: string): { input: CellInput; format?: string } {
-  const trimmed = text.trim();
-  if (trimmed === '') return { input: null };
-  if (text.startsWith('=')) return { input: text };
-  if (NUMBER.test(trimmed)) {
-    const value = Number(trimmed);
-    if (Number.isFinite(value)) return { input: value };
-  }
-  const percent = PERCENT.exec(trimmed);
-  if (percent) {
-    const decimals = (percent[1]!.split('.')[1] ?? '').length;
-    return { input: Number(percent[1]) / 100, format: decimals > 0 ? `0.${'0'.repeat(decimals)}%` : '0%' };
-  }
-  const date = DATE.exec(trimmed);
-  if (date) {
-    const [, year, month, day, hours, minutes, seconds] = date.map(Number) as number[];
-    const time = Date.UTC(year!, month! - 1, day!, hours || 0, minutes || 0, seconds || 0);
-    const valid = new Date(time).getUTCDate() === day && (hours || 0) < 24;
-    if (valid) return { input: time / 86_400_000 + EPOCH_OFFSET_DAYS, format: date[4] === undefined ? DATE_FORMAT : date[6] === undefined ? 'yyyy-mm-dd hh:mm' : DATE_TIME_FORMAT };
-  }
-  const upper = trimmed.toUpperCase();
-  if (upper === 'TRUE' || upper === 'FALSE') return { input: upper === 'TRUE' };
-  return { input: text };
-}

@@ -66,6 +66,23 @@ export function incomingUpdate(message: Uint8Array): Uint8Array | undefined {
 }
 
 /**
+ * The document name and token of a raw Hocuspocus authentication message (the first message a provider sends:
+ * varString document name, varUint Auth, varUint token sub-type, varString token), or undefined for any other
+ * message or one that does not decode. The editor page's token there is its editor session ticket.
+ */
+export function authenticationOf(message: Uint8Array): { documentName: string; token: string } | undefined {
+  try {
+    const incoming = new IncomingMessage(message);
+    const documentName = incoming.readVarString();
+    if (incoming.readVarUint() !== MessageType.Auth) return undefined;
+    incoming.readVarUint();
+    return { documentName, token: incoming.readVarString() };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether a raw message asks the server to pass a stateless message on to every connection of the document
  * (Hocuspocus BroadcastStateless). Providers never send it; only the service speaks to all editors. A message
  * too short to tell is not one (Hocuspocus itself refuses it).

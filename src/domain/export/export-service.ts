@@ -13,7 +13,7 @@ import type { WorkerPool } from '../conversion/worker-pool.js';
 import type { ConversionRequest, ConversionResult, FileTarget, ResultOf } from './convert.js';
 import { EXPORTS_BY_KIND, MIME_TYPES, type ExportType } from './formats.js';
 import type { RenderedHtml } from './converters/html.js';
-import { ImageTooTall, RenderTimeout, type ChromiumRenderer } from './render/chromium.js';
+import { ImageTooTall, RenderTimeout, type ChromiumRenderer, type Rendering } from './render/chromium.js';
 import { imageSourcesOf, type ExportSource, type ImageAssets } from './source.js';
 import type { StoredTable } from './table-source.js';
 
@@ -48,6 +48,8 @@ export interface ExportedFile {
   fileName: string;
   mimeType: string;
   bytes: Uint8Array;
+  /** pdf and jpg: requests the rendered page made that the renderer refused (nothing outside is ever fetched) */
+  refusedRequests?: number;
 }
 
 /** Where an export's file is kept: the task's result (JSON). */
@@ -56,6 +58,8 @@ export interface KeptExport extends Record<string, unknown> {
   fileName: string;
   size: number;
   expiresAt: number;
+  /** pdf and jpg: requests of the rendered page refused by the renderer */
+  refusedRequests?: number;
 }
 
 export interface ExportRun {
@@ -136,8 +140,8 @@ export class ExportService {
     if (type === 'pdf' || type === 'jpg') {
       const html = await convert({ op: 'html', source } as const, 20, 50);
       run.progress(55);
-      const bytes = await this.render(type, html.rendered, left(), run.signal);
-      return { fileName, mimeType, bytes };
+      const { bytes, refusedRequests } = await this.render(type, html.rendered, left(), run.signal);
+      return { fileName, mimeType, bytes, refusedRequests };
     }
     const target: FileTarget = type === 'wps' ? 'docx' : type;
     const written = await convert({ op: 'file', target, source } as const, 20, type === 'wps' ? 60 : 95);
@@ -176,7 +180,7 @@ export class ExportService {
         });
   }
 
-  private async render(type: 'pdf' | 'jpg', rendered: RenderedHtml, deadlineMs: number, signal: AbortSignal): Promise<Uint8Array> {
+  private async render(type: 'pdf' | 'jpg', rendered: RenderedHtml, deadlineMs: number, signal: AbortSignal): Promise<Rendering> {
     const abort = () => void this.deps.renderer.kill();
     signal.addEventListener('abort', abort, { once: true });
     try {
@@ -202,7 +206,8 @@ export class ExportService {
 
   /** Where a produced file will be kept: a new download id and the link's expiry. */
   plan(file: ExportedFile, now = Date.now()): KeptExport {
-    return { downloadId: crypto.randomBytes(18).toString('base64url'), fileName: file.fileName, size: file.bytes.length, expiresAt: now + this.settings.linkTtlMs };
+    const refused = file.refusedRequests === undefined ? {} : { refusedRequests: file.refusedRequests };
+    return { downloadId: crypto.randomBytes(18).toString('base64url'), fileName: file.fileName, size: file.bytes.length, expiresAt: now + this.settings.linkTtlMs, ...refused };
   }
 
   /** Keeps a produced file behind its download link (inside the transaction that marks the task succeeded). */

@@ -1,5 +1,6 @@
 import { errors as undiciErrors, request } from 'undici';
 import { ApiError, Errors, type ErrorSpec } from '../../errors.js';
+import { Deadline } from '../../net/deadline.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../../net/outbound-policy.js';
 
 const MAX_REDIRECTS = 5;
@@ -31,6 +32,16 @@ const IMPORT_URL_ERRORS: UrlFetchErrors = {
   empty: Errors.importCorrupt,
 };
 
+/** How an image address that cannot be fetched is answered (a cell image's `srcUrl`, docs/ERRORS.md 1262xx). */
+export const IMAGE_URL_ERRORS: UrlFetchErrors = {
+  field: 'srcUrl',
+  forbidden: Errors.cellImageUrlForbidden,
+  unreachable: Errors.cellImageUrlUnreachable,
+  timeout: Errors.cellImageUrlTimeout,
+  tooLarge: Errors.attachmentTooLarge,
+  empty: Errors.invalidAttachmentParams,
+};
+
 /**
  * Downloads an import's `fileUrl` through the outbound policy (link-local and cloud-metadata addresses never,
  * private ones as the operator allows, checked again at every connection and redirect), within a deadline and
@@ -50,12 +61,27 @@ export async function fetchFileUrl(
 ): Promise<Buffer> {
   const codes = options.errors ?? IMPORT_URL_ERRORS;
   const field = codes.field;
-  const dispatcher = options.outbound.dispatcher({ connectTimeoutMs: Math.min(options.timeoutMs, 10_000) });
-  const deadline = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const startedAt = Date.now();
+  // The deadline counts from the first byte of the connection: connecting, headers, redirects and body all
+  // fall within it; undici's own header and body timeouts say the same, in case the signal were ever lost.
+  const deadline = new Deadline(options.timeoutMs, options.signal);
+  const dispatcher = options.outbound.dispatcher({
+    connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
   try {
     let url = options.outbound.assertUrl(raw);
     for (let redirects = 0; ; redirects++) {
-      const response = await request(url, { method: 'GET', dispatcher, signal: deadline, headers: { accept: '*/*' } });
+      const remaining = deadline.remainingMs(startedAt);
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher,
+        signal: deadline.signal,
+        headersTimeout: remaining,
+        bodyTimeout: remaining,
+        headers: { accept: '*/*' },
+      });
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof response.headers.location === 'string') {
         await response.body.dump();
         if (redirects >= MAX_REDIRECTS) throw new ApiError(codes.unreachable, `${field} redirects more than ${MAX_REDIRECTS} times`);
@@ -90,11 +116,13 @@ export async function fetchFileUrl(
     if (options.signal.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : error;
     const refused = refusedBy(error);
     if (refused) throw new ApiError(codes.forbidden, `${field} is refused: ${refused.message}`);
-    if (deadline.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    if (deadline.passed || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
       throw new ApiError(codes.timeout, `${field} did not deliver the file within ${Math.round(options.timeoutMs / 1000)} s`);
     }
     throw new ApiError(codes.unreachable, `${field} cannot be fetched: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    await dispatcher.close();
+    deadline.clear();
+    // destroy, not close: close waits for a request under way, which is exactly the one that does not end
+    await dispatcher.destroy();
   }
 }

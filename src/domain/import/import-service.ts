@@ -18,6 +18,7 @@ import { convertWithLibreOffice } from '../conversion/libreoffice.js';
 import { WorkerPool } from '../conversion/worker-pool.js';
 import { CONVERTER_WORKER, joinParts, type ConversionOutput, type ConverterAnswer, type ConverterJob, type ExtractedImage } from './conversion.js';
 import { fetchFileUrl } from './file-url.js';
+import type { OutsideImages } from './outside-images.js';
 import { extensionOf, LEGACY_FORMATS, targetsOf } from './import-formats.js';
 import { DEFAULT_ZIP_LIMITS } from './zip-guard.js';
 
@@ -67,6 +68,8 @@ export interface ImportDependencies {
   attachments: AttachmentService;
   access: AccessService;
   outbound: OutboundPolicy;
+  /** outside images of imported content become attachments of the new file */
+  outsideImages: OutsideImages;
   tasks: TaskEngine;
   config: ImportConfig;
   /** LibreOffice, when found at start (legacy doc, wps, xls, ppt) */
@@ -177,7 +180,8 @@ export class ImportService {
       : await context.blob(UPLOAD_BLOB);
     if (!bytes) throw new ApiError(Errors.taskFailed, 'the uploaded file is gone');
     await context.progress(20);
-    const output = await this.convert(bytes, input.format, input.type, context.signal, report(20, 90));
+    const converted = await this.convert(bytes, input.format, input.type, context.signal, report(20, 90));
+    const output = converted.target === 'content' ? await this.withOutsideImages(converted, input.type as ContentKind, context.signal) : converted;
     await context.progress(90);
     const app = await this.deps.apps.find(appId);
     if (!app) throw new ApiError(Errors.appNotFound, 'the application no longer exists');
@@ -194,6 +198,12 @@ export class ImportService {
         await this.deps.content.initialize(trx, appId, input.fileId, kind, withoutPictures(output.state, kind, output.images, stored));
       },
     };
+  }
+
+  /** The converted content with its outside images fetched, to be stored with the file's own pictures. */
+  private async withOutsideImages(output: ConversionOutput & { target: 'content' }, kind: ContentKind, signal: AbortSignal): Promise<ConversionOutput> {
+    const outside = await this.deps.outsideImages.importedContent(output.state, kind, signal);
+    return { target: 'content', state: outside.state, images: [...output.images, ...outside.images] };
   }
 
   /**

@@ -2,7 +2,7 @@ import type * as Y from 'yjs';
 import { ApiError, Errors } from '../../errors.js';
 import { MAX_COLUMNS, MAX_ROWS, formatA1, parseA1IfValid, type A1Range } from '../../model/sheets/a1.js';
 import type { Cell } from '../../model/content.js';
-import { ALIGNMENTS, colourOf, type HorizontalAlignment, type StylePatch } from '../../model/sheets/cell-style.js';
+import { ALIGNMENTS, BORDER_LINES, borderOf, colourOf, fontNameOf, fontSizeOf, MAX_FONT_SIZE, MIN_FONT_SIZE, type HorizontalAlignment, type StylePatch } from '../../model/sheets/cell-style.js';
 import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { formatValue, invalidFormatCode } from '../../model/sheets/number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
@@ -279,9 +279,35 @@ export interface CellAttributes {
   backgroundColor?: string | null;
   horizontalAlign?: HorizontalAlignment | null;
   numberFormat?: string | null;
+  fontFamily?: string | null;
+  fontSize?: number | null;
+  wrapText?: boolean | null;
+  /** each side given: `{style, color?}` or null (no border there) */
+  borders?: Partial<Record<'top' | 'right' | 'bottom' | 'left', { style: string; color?: string } | null>>;
 }
 
-const ATTRIBUTE_KEYS: ReadonlyArray<keyof CellAttributes> = ['bold', 'italic', 'color', 'backgroundColor', 'horizontalAlign', 'numberFormat'];
+const ATTRIBUTE_KEYS: ReadonlyArray<keyof CellAttributes> = ['bold', 'italic', 'color', 'backgroundColor', 'horizontalAlign', 'numberFormat', 'fontFamily', 'fontSize', 'wrapText', 'borders'];
+const BORDER_KEYS = { top: 'bt', right: 'br', bottom: 'bb', left: 'bl' } as const;
+
+/** The `borders` attribute as style fields, or a refusal naming what is wrong. */
+function borderPatch(value: unknown): StylePatch {
+  const shape = `borders is an object of top, right, bottom, left, each {style: ${BORDER_LINES.join(' | ')}, color?: #rrggbb} or null`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) throw attributesRefused(shape, 'borders');
+  const patch: StylePatch = {};
+  for (const [side, given] of Object.entries(value as Record<string, unknown>)) {
+    const key = BORDER_KEYS[side as keyof typeof BORDER_KEYS];
+    if (key === undefined) throw attributesRefused(`${shape}; not ${JSON.stringify(side).slice(0, 40)}`, 'borders');
+    if (given === null) {
+      patch[key] = null;
+      continue;
+    }
+    const { style, color, ...rest } = (typeof given === 'object' && !Array.isArray(given) ? given : {}) as Record<string, unknown>;
+    const border = borderOf({ s: style, c: color });
+    if (border === undefined || Object.keys(rest).length > 0 || (color !== undefined && border.c === undefined)) throw attributesRefused(`${shape}; ${side} is ${JSON.stringify(given).slice(0, 60)}`, 'borders');
+    patch[key] = border;
+  }
+  return patch;
+}
 
 function attributesRefused(reason: string, attribute?: string): ApiError {
   return new ApiError(Errors.cellAttributesInvalid, reason, attribute === undefined ? {} : { attribute });
@@ -310,6 +336,21 @@ function attributeChange(attrs: Record<string, unknown>): { patch: StylePatch; n
     if (align !== null && !(ALIGNMENTS as readonly unknown[]).includes(align)) throw attributesRefused(`horizontalAlign is left, center, right or null, not ${JSON.stringify(align).slice(0, 40)}`, 'horizontalAlign');
     patch.a = align as HorizontalAlignment | null;
   }
+  if (attrs.fontFamily !== undefined) {
+    const name = attrs.fontFamily === null ? null : fontNameOf(attrs.fontFamily);
+    if (name === undefined) throw attributesRefused(`fontFamily is a font name (1-64 letters, digits, spaces, dots, dashes, underscores) or null, not ${JSON.stringify(attrs.fontFamily).slice(0, 40)}`, 'fontFamily');
+    patch.ff = name;
+  }
+  if (attrs.fontSize !== undefined) {
+    const size = attrs.fontSize === null ? null : fontSizeOf(attrs.fontSize);
+    if (size === undefined) throw attributesRefused(`fontSize is ${MIN_FONT_SIZE} to ${MAX_FONT_SIZE} points or null, not ${JSON.stringify(attrs.fontSize).slice(0, 40)}`, 'fontSize');
+    patch.fs = size;
+  }
+  if (attrs.wrapText !== undefined) {
+    if (attrs.wrapText !== null && typeof attrs.wrapText !== 'boolean') throw attributesRefused('wrapText is true, false or null', 'wrapText');
+    patch.w = attrs.wrapText === true;
+  }
+  if (attrs.borders !== undefined) Object.assign(patch, borderPatch(attrs.borders));
   const numberFormat = attrs.numberFormat;
   if (numberFormat !== undefined && numberFormat !== null) {
     const reason = invalidFormatCode(numberFormat);

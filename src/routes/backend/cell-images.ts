@@ -1,22 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { attachmentPath } from '../../domain/attachments/attachment-service.js';
-import { fetchFileUrl, type UrlFetchErrors } from '../../domain/import/file-url.js';
+import { fetchFileUrl, IMAGE_URL_ERRORS } from '../../domain/import/file-url.js';
 import { MAX_CELL_POSITIONS } from '../../domain/sheets/cell-positions.js';
 import { ApiError, Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 import { FileIdParams } from './files.js';
-
-/** How a `srcUrl` that cannot be fetched is answered (docs/ERRORS.md 1262xx). */
-const SRC_URL_ERRORS: UrlFetchErrors = {
-  field: 'srcUrl',
-  forbidden: Errors.cellImageUrlForbidden,
-  unreachable: Errors.cellImageUrlUnreachable,
-  timeout: Errors.cellImageUrlTimeout,
-  tooLarge: Errors.attachmentTooLarge,
-  empty: Errors.invalidAttachmentParams,
-};
 
 const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
 
@@ -91,7 +81,7 @@ export const cellImageRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 // the deadline is the fetch's own (timeoutMs); nothing else cancels it
                 signal: new AbortController().signal,
                 onProgress: () => undefined,
-                errors: SRC_URL_ERRORS,
+                errors: IMAGE_URL_ERRORS,
               });
         const stored = await services.attachments.storeCellImage(auth, userId, { fileId, data });
         url = stored.url;

@@ -27,7 +27,7 @@ function specOf(code: number): ErrorSpec {
  * The answer for an export task: progress while it runs; progress 100 and the signed download link once it
  * succeeded; its error (code and message, HTTP status from the catalogue) once it failed.
  */
-async function progressOf(services: Services, request: FastifyRequest, task: TaskView): Promise<{ progress: number; downloadUrl: string }> {
+async function progressOf(services: Services, request: FastifyRequest, task: TaskView): Promise<{ progress: number; downloadUrl: string; refusedRequests?: number }> {
   if (task.state === 'failed') {
     const error = task.error ?? { code: Errors.taskFailed.code, message: 'the export failed' };
     throw new ApiError(specOf(error.code), error.message, { taskId: task.id, progress: task.progress });
@@ -35,7 +35,8 @@ async function progressOf(services: Services, request: FastifyRequest, task: Tas
   if (task.state !== 'succeeded') return { progress: task.progress, downloadUrl: '' };
   const kept = task.result as KeptExport;
   const app = await services.apps.get(task.appId);
-  return { progress: 100, downloadUrl: `${serviceOrigin(request)}${services.exports.downloadPath(app.secret, kept)}` };
+  const downloadUrl = `${serviceOrigin(request)}${services.exports.downloadPath(app.secret, kept)}`;
+  return { progress: 100, downloadUrl, ...(kept.refusedRequests === undefined ? {} : { refusedRequests: kept.refusedRequests }) };
 }
 
 /** Checks and submits an export of the caller's file: `exportable` on it, a type its kind offers. */
@@ -96,10 +97,19 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'downloadUrl}`, a signed link served by this service that works without other headers until it expires ' +
           '(SVC_EXPORT_LINK_TTL_MINUTES, default 60); the file is removed then. Failed: the task\'s error code and message ' +
           '(122xxx, or 120002 ran past 10 minutes). Unknown task, or another application\'s: 404 / 120001. Poll every 1-3 s ' +
-          'with backoff.',
+          'with backoff. A finished pdf or jpg export also says `refusedRequests`: the requests its rendered page made that the ' +
+          'renderer refused (it fetches nothing outside the process; docs/IMPORT-EXPORT.md).',
         querystring: Type.Object({ taskId: Type.Optional(TaskIdField) }),
         body: Type.Object({ taskId: Type.Optional(TaskIdField) }),
-        response: { 200: BackendOk(Type.Object({ progress: Type.Integer({ minimum: 0, maximum: 100 }), downloadUrl: Type.String() })) },
+        response: {
+          200: BackendOk(
+            Type.Object({
+              progress: Type.Integer({ minimum: 0, maximum: 100 }),
+              downloadUrl: Type.String(),
+              refusedRequests: Type.Optional(Type.Integer({ minimum: 0, description: 'pdf and jpg, once done: requests of the rendered page refused' })),
+            }),
+          ),
+        },
       },
     },
     async (request) => {

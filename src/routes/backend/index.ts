@@ -8,6 +8,7 @@ import { collabFileRoutes } from './collab-files.js';
 import { conversationRoutes } from './conversations.js';
 import { documentMarkdownRoutes } from './document-markdown.js';
 import { documentProRoutes } from './documentpro.js';
+import { editorSessionRoutes } from './editor-sessions.js';
 import { eventAdminRoutes } from './events.js';
 import { exportDownloadRoutes, exportRoutes } from './exports.js';
 import { fileRoutes } from './files.js';
@@ -50,6 +51,7 @@ export const backendApi: FastifyPluginAsync = async (app) => {
   await app.register(collabFileRoutes, { prefix: '/collab-files' });
   await app.register(conversationRoutes, { prefix: '/collab-files' });
   await app.register(mentionSuggestionRoutes, { prefix: '/collab-files' });
+  await app.register(editorSessionRoutes, { prefix: '/collab-files' });
   await app.register(attachmentRoutes, { prefix: '/attachments' });
   await app.register(exportDownloadRoutes, { prefix: '/exports' });
 };

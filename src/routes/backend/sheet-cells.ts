@@ -50,7 +50,9 @@ export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `editable`. Sets the given attributes on every cell of `range`, in one change; attributes not given stay, ' +
           'null resets one to the default. Keys: `bold`, `italic` (booleans), `color`, `backgroundColor` (`#rrggbb`), ' +
           '`horizontalAlign` (left, center, right), `numberFormat` (a format code, docs/SHEETS.md "Number formats"; ' +
-          '"General" resets it). Whole rows or columns stop at the sheet\'s size. An unknown key, a bad value or no key at ' +
+          '"General" resets it), `fontFamily` (a font name), `fontSize` (points, 1-409), `wrapText` (boolean), `borders` ' +
+          '(`{top, right, bottom, left}`, each `{style: thin|medium|thick|dashed|dotted|double, color?}` or null). ' +
+          'Whole rows or columns stop at the sheet\'s size. An unknown key, a bad value or no key at ' +
           `all: 126001; more than ${MAX_ATTRIBUTE_CELLS} cells: 126002; nothing is changed then.`,
         params: FileIdParams,
         body: Type.Object({

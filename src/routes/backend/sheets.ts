@@ -8,6 +8,13 @@ import { Errors } from '../../errors.js';
 import { BackendOk, ok } from '../../http/envelopes/backend.js';
 import { callerOf } from '../../http/request-context.js';
 import { FileIdParams } from './files.js';
+import { BORDER_LINES } from '../../model/sheets/cell-style.js';
+
+/** One side's border of a cell style (docs/SHEETS.md "Cell styles"). */
+const BorderSchema = Type.Object({
+  s: Type.String({ enum: [...BORDER_LINES] }),
+  c: Type.Optional(Type.String({ description: '#rrggbb; black when absent' })),
+});
 
 const RANGE_HELP =
   'A1 notation: `Sheet1!A1:C3`, whole columns `A:C`, whole rows `2:5`, open-ended `A2:C`, one cell `B7`, a sheet name ' +
@@ -138,6 +145,13 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
                         c: Type.Optional(Type.String({ description: '#rrggbb' })),
                         bg: Type.Optional(Type.String({ description: '#rrggbb' })),
                         a: Type.Optional(Type.String({ enum: ['left', 'center', 'right'] })),
+                        ff: Type.Optional(Type.String({ description: 'font family name' })),
+                        fs: Type.Optional(Type.Number({ description: 'font size, points' })),
+                        w: Type.Optional(Type.Boolean({ description: 'text wraps' })),
+                        bt: Type.Optional(BorderSchema),
+                        br: Type.Optional(BorderSchema),
+                        bb: Type.Optional(BorderSchema),
+                        bl: Type.Optional(BorderSchema),
                       },
                       { description: 'the cell\'s style (docs/SHEETS.md "Cell styles"), absent for the default look' },
                     ),

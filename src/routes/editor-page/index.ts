@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { htmlPageHeaders } from '../../http/html-page.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { signatureExpiry } from '../../auth/session-tickets.js';
 import { verifySignature } from '../../auth/signature.js';
 import { FILE_ID_PATTERN } from '../../domain/files/file-service.js';
 import { ApiError, Errors } from '../../errors.js';
@@ -13,6 +14,7 @@ import type { EditorBoot, EditorFileType, EditorPermissions } from '../../model/
 import { renderEditorPage, renderErrorPage } from './html.js';
 import { pageLanguage } from './languages.js';
 import { loadingScreen, startParams } from './page-options.js';
+import type { OutsideImagesMode } from '../../domain/import/outside-images.js';
 
 /** Messages between the SDK and the page older than this are dropped (the public SDK's default). */
 const DEFAULT_MESSAGE_EXPIRES_MS = 5 * 60 * 1000;
@@ -51,16 +53,32 @@ function messageExpiresOf(value: unknown): number {
 }
 
 /**
+ * Where the page may load images from: the service alone (its attachments; data: and blob: for what the
+ * editor draws itself), so that no image in a document can tell an outside server who reads it (docs/ATTACHMENTS.md
+ * "Outside images"); any http(s) address when the operator allows outside images (SVC_OUTSIDE_IMAGES=allow).
+ * `logo`: the loading screen's logo, which the integrator chose (its origin only).
+ */
+function imageSources(outsideImages: OutsideImagesMode, logo: string | null): string {
+  const sources = ["'self'", 'data:', 'blob:'];
+  if (outsideImages === 'allow') sources.push('https:', 'http:');
+  else if (logo !== null && URL.canParse(logo)) {
+    const { protocol, origin } = new URL(logo);
+    if (protocol === 'http:' || protocol === 'https:') sources.push(origin);
+  }
+  return `img-src ${sources.join(' ')}`;
+}
+
+/**
  * Headers of every editor page, the error page included: never cached (it carries the user's credentials),
  * no referrer leaves it, and only the application's host origins may frame it (`ancestors`, from
  * frameAncestors(app); any origin for an error page whose application is not known).
  */
-function pageHeaders(reply: FastifyReply, ancestors: string): void {
+function pageHeaders(reply: FastifyReply, ancestors: string, images: string): void {
   htmlPageHeaders(reply, [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https: http:",
+    images,
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
@@ -85,7 +103,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
     if (apiError.spec.http >= 500) request.log.error({ err: error }, 'editor page failed');
     const query = (request.query ?? {}) as Record<string, unknown>;
     const lang = pageLanguage(typeof query.lang === 'string' ? query.lang : undefined, request.headers['accept-language']);
-    pageHeaders(reply, ancestorsOf.get(request) ?? '*');
+    pageHeaders(reply, ancestorsOf.get(request) ?? '*', imageSources(services.config.outsideImages, null));
     return reply
       .status(apiError.spec.http)
       .header('x-request-id', request.id)
@@ -104,7 +122,9 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
           'The page the JS SDK opens in its iframe (README "Editors and the JS SDK"). Answers HTML, not an envelope: the editor of the ' +
           "file's kind, or an error page carrying the code (401 signature/token, 403 no `readable`, 404 unknown file, 400 / 40000 " +
           'an `smParams` or `loadingOptions` the page cannot take: see docs/SDK.md). ' +
-          'Sends Cache-Control: no-store, Referrer-Policy: no-referrer and a frame-ancestors policy.',
+          'Sends Cache-Control: no-store, Referrer-Policy: no-referrer and a frame-ancestors policy. The page carries neither the ' +
+          'token nor the signature: it holds a short-lived editor session ticket instead (docs/SDK.md "Sessions without tokens in ' +
+          'URLs") and removes both from its address as it loads.',
         params: Type.Object({ fileId: Type.String({ pattern: FILE_ID_PATTERN }) }),
         querystring: PageQuery,
         produces: ['text/html'],
@@ -116,7 +136,10 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
       // the query's own refusals come first: they are the link's fault, whoever the user is
       const smParams = startParams(query.smParams);
       const loading = loadingScreen(query.loadingEffect, query.loadingOptions);
-      const verified = await verifySignature(passed(query.signature) ?? undefined, (id) => services.apps.find(id), { license: false });
+      const verified = await verifySignature(passed(query.signature) ?? undefined, (id) => services.apps.find(id), {
+        license: false,
+        maxLifetimeSeconds: services.config.signatureMaxLifetimeSeconds,
+      });
       ancestorsOf.set(request, frameAncestors(verified.app));
       const token = passed(query.token);
       if (token === null) throw new ApiError(Errors.tokenMissing, 'user token missing: the page needs ?token=');
@@ -143,7 +166,14 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
         lang,
         user: { id: user.id, name: user.name, avatar: user.avatar ?? '' },
         permissions,
-        credentials: { signature: passed(query.signature) ?? '', token },
+        session: await services.sessionTickets.issue({
+          appId: verified.app.id,
+          fileId: file.fileId,
+          userId: user.id,
+          token,
+          claims: verified.claims,
+          signatureExpiresAt: signatureExpiry(verified.claims),
+        }),
         channel: channelOf(query.uuid),
         messageExpires: messageExpiresOf(query.messageExpires),
         apiBase: '/sdk/v2',
@@ -151,7 +181,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
         deviceMode: passed(query.deviceMode),
         userUuid: passed(query.userUuid),
       };
-      pageHeaders(reply, frameAncestors(verified.app));
+      pageHeaders(reply, frameAncestors(verified.app), imageSources(services.config.outsideImages, loading?.logo ?? null));
       return reply.send(renderEditorPage(boot, assets, loading));
     },
   );

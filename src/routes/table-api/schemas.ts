@@ -65,7 +65,7 @@ export const RowPage = Type.Object({
 const QueryText = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
 
 export const RowsQuery = Type.Object({
-  pageSize: QueryText(`rows per page, default 10; values outside 1-${MAX_PAGE_SIZE} are clamped, anything else reads as 10`),
+  pageSize: QueryText(`rows per page, a whole number from 1 to ${MAX_PAGE_SIZE}; absent or empty: 10; anything else is refused (400 / 70000)`),
   offset: QueryText("guid of the first row of the page (the previous page's `offset`); absent: from the start"),
   viewGuid: QueryText('absent or empty: the default view'),
 });

@@ -12,6 +12,8 @@ import { tasks } from './0011-tasks-import-tasks.js';
 import { exportFiles } from './0012-export-files.js';
 import { behaviorHistories } from './0013-behavior-histories.js';
 import { tableLinks } from './0014-table-links.js';
+import { processInstances } from './0015-process-instances.js';
+import { editorSessions } from './0016-editor-sessions.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -33,4 +35,6 @@ export const migrations: Record<string, Migration> = {
   '0012-export-files': exportFiles,
   '0013-behavior-histories': behaviorHistories,
   '0014-table-links': tableLinks,
+  '0015-process-instances': processInstances,
+  '0016-editor-sessions': editorSessions,
 };

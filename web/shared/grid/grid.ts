@@ -89,14 +89,21 @@ export interface GridOptions {
   /** starts an editor over a cell; without it the grid cannot be edited in place */
   editCell?(host: CellEditorHost): void;
   onSelectionChange?(selection: GridSelection): void;
-  /** Ctrl+C / Ctrl+X: the text to put on the clipboard for the range (TSV, see src/model/sheets/delimited.ts) */
-  onCopy?(range: CellRange): string;
+  /** Ctrl+C / Ctrl+X (`cut`): the text to put on the clipboard for the range (TSV, see src/model/sheets/delimited.ts) */
+  onCopy?(range: CellRange, cut: boolean): string;
   /** Ctrl+V: clipboard text to put at the selection */
   onPaste?(text: string, selection: CellRange): void;
   /** Delete / Backspace, and the second half of a cut */
   onClear?(range: CellRange): void;
   /** a column header's edge was dragged to a new width (pixels) */
   onColumnResize?(column: number, width: number): void;
+  /**
+   * the fill handle (the square at the selection's corner) was dragged: `target` holds `source` and reaches past
+   * it on one side. Without it the selection has no fill handle.
+   */
+  onFill?(source: CellRange, target: CellRange): void;
+  /** a right click (or the context-menu key) on a cell or header, after the selection was moved there if it was outside it */
+  onContextMenu?(at: { x: number; y: number }): void;
   rowHeight?: number;
   headerHeight?: number;
   rowHeaderWidth?: number;
@@ -147,6 +154,8 @@ export class VirtualGrid {
   private readonly body: HTMLElement;
   private readonly overlays: HTMLElement;
   private readonly selectionBox: HTMLElement;
+  private readonly fillHandle: HTMLElement;
+  private readonly fillPreview: HTMLElement;
   private readonly id = `svc-grid-${++gridSequence}`;
   private readonly rowHeight: number;
   private readonly headerHeight: number;
@@ -166,6 +175,8 @@ export class VirtualGrid {
   private frame = 0;
   private resizing: { column: number; startX: number; startWidth: number; width: number } | undefined;
   private dragging = false;
+  /** the fill handle's drag: the selection it started from and the range it reaches now */
+  private filling: { source: CellRange; target: CellRange } | undefined;
   /**
    * The column a run of Tab moves started from: Enter after "name Tab value Tab … Enter" goes to the next row's
    * cell in that column, as in Excel. Any other move of the selection ends the run.
@@ -201,7 +212,13 @@ export class VirtualGrid {
     this.body = div('svc-grid-body');
     this.overlays = div('svc-grid-overlays');
     this.selectionBox = div('svc-grid-selection');
-    this.overlays.append(this.selectionBox);
+    this.fillHandle = div('svc-grid-fill-handle');
+    this.fillHandle.setAttribute('aria-hidden', 'true');
+    this.fillHandle.hidden = !options.onFill;
+    this.fillPreview = div('svc-grid-fill-preview');
+    this.fillPreview.hidden = true;
+    this.selectionBox.append(this.fillHandle);
+    this.overlays.append(this.selectionBox, this.fillPreview);
     this.canvas.append(this.header, this.frozen, this.body, this.overlays);
     this.viewport.append(this.canvas);
     this.element.append(this.viewport);
@@ -215,6 +232,13 @@ export class VirtualGrid {
     this.element.addEventListener('keydown', (event) => this.keydown(event));
     this.canvas.addEventListener('pointerdown', (event) => this.pointerdown(event));
     this.canvas.addEventListener('dblclick', (event) => this.doubleClick(event));
+    this.canvas.addEventListener('contextmenu', (event) => this.contextMenu(event));
+    this.element.addEventListener('keydown', (event) => {
+      if (event.target !== this.element || !(event.key === 'ContextMenu' || (event.shiftKey && event.key === 'F10')) || !this.options.onContextMenu) return;
+      event.preventDefault();
+      const box = this.selectionBox.getBoundingClientRect();
+      this.options.onContextMenu({ x: box.left + 4, y: box.bottom });
+    });
     this.canvas.addEventListener('pointermove', (event) => this.hover(this.positionOf(event.target)));
     this.canvas.addEventListener('pointerleave', () => this.hover(undefined));
     document.addEventListener('copy', this.onDocumentCopy);
@@ -322,6 +346,7 @@ export class VirtualGrid {
   /** A read-only grid can be selected and copied from, never edited. */
   setReadOnly(readOnly: boolean): void {
     this.readOnly = readOnly;
+    this.fillHandle.hidden = readOnly || !this.options.onFill;
     this.element.setAttribute('aria-readonly', String(readOnly));
     if (readOnly) this.closeEditor();
   }
@@ -717,6 +742,13 @@ export class VirtualGrid {
     if (event.button !== 0) return;
     const target = event.target as HTMLElement;
     if (this.editor?.box.contains(target)) return;
+    if (target === this.fillHandle) {
+      const source = this.selectedRange;
+      this.filling = { source, target: source };
+      this.listenPointer();
+      event.preventDefault();
+      return;
+    }
     const resize = target.dataset.resize;
     if (resize !== undefined) {
       const column = Number(resize);
@@ -756,6 +788,11 @@ export class VirtualGrid {
   }
 
   private movePointer(event: PointerEvent): void {
+    if (this.filling) {
+      const position = this.positionOf(document.elementFromPoint(event.clientX, event.clientY));
+      if (typeof position === 'object') this.dragFill(position);
+      return;
+    }
     if (this.resizing) {
       this.resizing.width = Math.max(MIN_COLUMN_WIDTH, Math.round(this.resizing.startWidth + event.clientX - this.resizing.startX));
       this.invalidateLayout();
@@ -772,11 +809,69 @@ export class VirtualGrid {
     document.removeEventListener('pointermove', this.onPointerMove);
     document.removeEventListener('pointerup', this.onPointerUp);
     this.dragging = false;
+    const filled = this.filling;
+    if (filled) {
+      this.filling = undefined;
+      this.fillPreview.hidden = true;
+      const { source, target } = filled;
+      if (rangeKey(source) !== rangeKey(target)) {
+        this.options.onFill?.(source, target);
+        this.select({ row: target.top, column: target.left }, { row: target.bottom, column: target.right });
+      }
+      return;
+    }
     const resized = this.resizing;
     if (!resized) return;
     this.resizing = undefined;
     if (resized.width !== resized.startWidth) this.options.onColumnResize?.(resized.column, resized.width);
     this.invalidateLayout();
+  }
+
+  /**
+   * The fill reaches the cell under the pointer: the selection grows on the side the pointer is farthest past it
+   * (down, up, right or left), as spreadsheets fill one way at a time; a pointer inside the selection fills nothing.
+   */
+  private dragFill(position: CellPosition): void {
+    const { source } = this.filling!;
+    const past = {
+      down: position.row - source.bottom,
+      up: source.top - position.row,
+      right: position.column - source.right,
+      left: source.left - position.column,
+    };
+    const [side, distance] = Object.entries(past).reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+    const target = { ...source };
+    if (distance > 0) {
+      if (side === 'down') target.bottom = position.row;
+      else if (side === 'up') target.top = position.row;
+      else if (side === 'right') target.right = position.column;
+      else target.left = position.column;
+    }
+    this.filling!.target = target;
+    const box = this.rangeBox(target);
+    this.fillPreview.hidden = distance <= 0;
+    Object.assign(this.fillPreview.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` });
+    this.scrollIntoView(position);
+  }
+
+  private contextMenu(event: MouseEvent): void {
+    if (!this.options.onContextMenu) return;
+    const position = this.positionOf(event.target);
+    if (position === undefined || this.editor?.box.contains(event.target as Node)) return;
+    event.preventDefault();
+    this.focus();
+    // a right click outside the selection selects what it is on first (the cell, or the row or column of a header)
+    const element = (event.target as HTMLElement).closest('[data-row], [data-column]') as HTMLElement;
+    const row = element.dataset.row === undefined ? undefined : Number(element.dataset.row);
+    const column = element.dataset.column === undefined ? undefined : Number(element.dataset.column);
+    const range = this.selectedRange;
+    const inside = (row === undefined || (row >= range.top && row <= range.bottom)) && (column === undefined || (column >= range.left && column <= range.right));
+    if (!inside) {
+      if (row !== undefined && column !== undefined) this.select({ row, column });
+      else if (column !== undefined) this.select({ row: 0, column }, { row: this.options.rowCount() - 1, column });
+      else if (row !== undefined) this.select({ row, column: 0 }, { row, column: this.options.columnCount() - 1 });
+    }
+    this.options.onContextMenu({ x: event.clientX, y: event.clientY });
   }
 
   private doubleClick(event: MouseEvent): void {
@@ -815,7 +910,7 @@ export class VirtualGrid {
     }
     if (!this.options.onCopy) return;
     event.preventDefault();
-    event.clipboardData.setData('text/plain', this.options.onCopy(range));
+    event.clipboardData.setData('text/plain', this.options.onCopy(range, kind === 'cut'));
     if (kind === 'cut' && !this.readOnly) this.options.onClear?.(range);
   }
 }

@@ -51,9 +51,20 @@ function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined, headerBo
   if (style?.b || headerBold) font.bold = true;
   if (style?.i) font.italic = true;
   if (style?.c) font.color = { argb: argb(style.c) };
+  if (style?.ff) font.name = style.ff;
+  if (style?.fs) font.size = style.fs;
   if (Object.keys(font).length > 0) target.font = font;
   if (style?.bg) target.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: argb(style.bg) } };
-  if (style?.a) target.alignment = { horizontal: style.a };
+  const alignment: Partial<ExcelJS.Alignment> = {};
+  if (style?.a) alignment.horizontal = style.a;
+  if (style?.w) alignment.wrapText = true;
+  if (Object.keys(alignment).length > 0) target.alignment = alignment;
+  const border: Partial<ExcelJS.Borders> = {};
+  for (const [side, key] of [['top', 'bt'], ['right', 'br'], ['bottom', 'bb'], ['left', 'bl']] as const) {
+    const line = style?.[key];
+    if (line) border[side] = { style: line.s, color: { argb: argb(line.c ?? '#000000') } };
+  }
+  if (Object.keys(border).length > 0) target.border = border;
 }
 
 export async function toXlsx(source: WorkbookSource, progress: Progress): Promise<Uint8Array> {

@@ -5,8 +5,10 @@ import { fontFile } from './fonts.js';
 
 /**
  * Headless Chromium as the PDF and JPEG renderer: one browser per process, launched on first use (the
- * binary inside @sparticuz/chromium, or CHROMIUM_PATH), each render in its own context that fetches nothing
- * but the font files. A render that passes its deadline closes the browser (Playwright kills the process)
+ * binary inside @sparticuz/chromium, or CHROMIUM_PATH), each render in its own context whose every request is
+ * intercepted: the font files are answered from the font package in-process, everything else is refused and
+ * counted (the page carries the file's own images as data: URIs, so a refused request is one the content tried
+ * on its own; the export task's result reports how many). A render that passes its deadline closes the browser (Playwright kills the process)
  * and the next render launches a fresh one.
  */
 
@@ -23,6 +25,12 @@ export class ImageTooTall extends Error {
   constructor(readonly height: number) {
     super(`the page is ${height} pixels tall, more than the ${MAX_IMAGE_HEIGHT} an image export holds`);
   }
+}
+
+/** What a render produced, and how many requests of the page were refused (nothing leaves the process). */
+export interface Rendering {
+  bytes: Uint8Array;
+  refusedRequests: number;
 }
 
 export interface RendererOptions {
@@ -54,13 +62,14 @@ export class ChromiumRenderer {
   }
 
   /** Runs `use` on a fresh page of `rendered`, within `deadlineMs`; past it the browser is killed. */
-  private async withPage<T>(rendered: RenderedHtml, deadlineMs: number, use: (context: BrowserContext, page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+  private async withPage(rendered: RenderedHtml, deadlineMs: number, use: (context: BrowserContext, page: import('playwright-core').Page) => Promise<Uint8Array>): Promise<Rendering> {
     const browserPromise = this.launch();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RenderTimeout(`rendering took longer than ${deadlineMs} ms`)), deadlineMs);
     });
     let context: BrowserContext | undefined;
+    let refusedRequests = 0;
     try {
       return await Promise.race([
         (async () => {
@@ -70,13 +79,17 @@ export class ChromiumRenderer {
             const url = route.request().url();
             const font = url.startsWith(`${FONT_ORIGIN}/fonts/`) ? fontFile(url.slice(FONT_ORIGIN.length + 7)) : undefined;
             if (font) await route.fulfill({ status: 200, contentType: 'font/woff2', body: font });
-            else await route.abort('blockedbyclient');
+            else {
+              refusedRequests++;
+              await route.abort('blockedbyclient');
+            }
           });
           const page = await context.newPage();
           await page.setContent(rendered.html, { waitUntil: 'load', timeout: deadlineMs });
           // printing does not wait for web fonts by itself
           await page.evaluate('document.fonts.ready.then(() => true)');
-          return use(context, page);
+          const bytes = await use(context, page);
+          return { bytes, refusedRequests };
         })(),
         deadline,
       ]);
@@ -90,7 +103,7 @@ export class ChromiumRenderer {
   }
 
   /** The page printed to PDF (A4 or the slide size, page numbers in the footer of A4 pages). */
-  pdf(rendered: RenderedHtml, deadlineMs: number): Promise<Uint8Array> {
+  pdf(rendered: RenderedHtml, deadlineMs: number): Promise<Rendering> {
     return this.withPage(rendered, deadlineMs, async (_context, page) => {
       const setup = rendered.page;
       const bytes = await page.pdf({
@@ -110,7 +123,7 @@ export class ChromiumRenderer {
   }
 
   /** The whole page as one JPEG (documents as one long image, slides one under another). */
-  jpg(rendered: RenderedHtml, deadlineMs: number): Promise<Uint8Array> {
+  jpg(rendered: RenderedHtml, deadlineMs: number): Promise<Rendering> {
     return this.withPage(rendered, deadlineMs, async (_context, page) => {
       const height = Number(await page.evaluate('Math.ceil(document.body.getBoundingClientRect().height)'));
       if (height > MAX_IMAGE_HEIGHT) throw new ImageTooTall(height);

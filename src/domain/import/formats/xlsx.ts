@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
 import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
-import { parseCellStyle, type CellStyle } from '../../../model/sheets/cell-style.js';
+import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
 import { parseA1IfValid } from '../../../model/sheets/a1.js';
@@ -90,18 +90,52 @@ function rgbOf(colour: Partial<ExcelJS.Color> | undefined): string | undefined {
   return typeof argb === 'string' && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2)}` : undefined;
 }
 
+/** The file's border lines as the model's (docs/SHEETS.md "Cell styles"): the dash-dot kinds are dashed, hair is thin. */
+const BORDER_LINES: Readonly<Record<string, BorderLine>> = {
+  thin: 'thin',
+  hair: 'thin',
+  medium: 'medium',
+  thick: 'thick',
+  double: 'double',
+  dotted: 'dotted',
+  dashed: 'dashed',
+  dashDot: 'dashed',
+  dashDotDot: 'dashed',
+  slantDashDot: 'dashed',
+  mediumDashed: 'medium',
+  mediumDashDot: 'medium',
+  mediumDashDotDot: 'medium',
+};
+
+function borderOfSide(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
+  const line = side?.style === undefined ? undefined : BORDER_LINES[side.style];
+  return line === undefined ? undefined : { s: line, c: rgbOf(side?.color) };
+}
+
+/** The desktop format's default font size: cells in it draw at the editor's default size rather than keeping it. */
+const DEFAULT_FONT_SIZE = 11;
+
 /**
  * The part of a cell's look the model keeps (docs/SHEETS.md "Cell styles"): bold, italic, an RGB font colour, an
- * RGB solid fill and left/center/right alignment; everything else (fonts, sizes, borders, theme colours) is left out.
+ * RGB solid fill, left/center/right alignment, wrapping, the font's name (not the theme's font, which is the
+ * workbook's default look) and size (not the default 11 points), and each side's border with its RGB colour; theme
+ * and indexed colours are left out.
  */
 function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
-  const { font, fill, alignment } = cell;
+  const { font, fill, alignment, border } = cell;
   return parseCellStyle({
     b: font?.bold === true || undefined,
     i: font?.italic === true || undefined,
     c: rgbOf(font?.color),
     bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? rgbOf(fill.fgColor) : undefined,
     a: alignment?.horizontal,
+    w: alignment?.wrapText === true || undefined,
+    ff: font?.scheme === undefined ? font?.name : undefined,
+    fs: font?.size === DEFAULT_FONT_SIZE ? undefined : font?.size,
+    bt: borderOfSide(border?.top),
+    br: borderOfSide(border?.right),
+    bb: borderOfSide(border?.bottom),
+    bl: borderOfSide(border?.left),
   });
 }
 
@@ -212,12 +246,18 @@ async function tablesOf(bytes: Buffer, sheets: ReadonlyArray<{ part: string; nam
  * stands for (`Sales[Amount]` → `Data!$C$2:$C$40`, `TaxRate` → `Setup!$B$1`), as other spreadsheet services
  * import them, so it computes what Excel computed (docs/FORMULAS.md "Names and tables").
  */
-function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>): Resolve {
+function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>, sheetNames: readonly string[]): Resolve {
   const defined = new Map<string, Ast>();
   // a sheet's own names hide the workbook's of the same name
   for (const name of [...names.filter((entry) => entry.sheet === undefined), ...names.filter((entry) => entry.sheet === sheetIndex)]) {
     const parsed = parseFormula(name.text);
     if (parsed.ok) defined.set(name.name.toUpperCase(), parsed.ast);
+  }
+  // any sheet's own names, written with the sheet's name (`Sheet2!Rate`)
+  for (const name of names) {
+    const sheet = name.sheet === undefined ? undefined : sheetNames[name.sheet];
+    const parsed = sheet === undefined ? undefined : parseFormula(name.text);
+    if (parsed?.ok) defined.set(`${sheet!.toUpperCase()}!${name.name.toUpperCase()}`, parsed.ast);
   }
   if (defined.size === 0 && tables.size === 0) return (formula) => formula;
   return (formula, row) => inlineDefinitions(formula, { names: defined, tables, row });
@@ -267,27 +307,31 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const parseWorksheet = (reader as unknown as WorksheetParsing)._parseWorksheet.bind(reader);
   const mergeRefsByPart = new Map<string, string[]>();
+  // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
+  // already tell of the next part (the oracle's workbooks came back with their sheets swapped now and then)
+  const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
-    _parseWorksheet: (chunks: AsyncIterable<Buffer | string>, sheetNo: string) => {
+    _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
       const mergeRefs: string[] = [];
       mergeRefsByPart.set(sheetNo, mergeRefs);
-      return parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo);
+      for (const item of parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo)) {
+        const worksheet = (item as { value?: unknown }).value;
+        if (typeof worksheet === 'object' && worksheet !== null) partOf.set(worksheet, sheetNo);
+        yield item;
+      }
     },
-  });
-  let part = '';
-  (reader as unknown as NodeJS.EventEmitter).on('entry', (entry: { type: string; id?: string }) => {
-    if (entry.type === 'worksheet' && entry.id !== undefined) part = entry.id;
   });
   let sheets = 0;
   try {
     for await (const worksheet of reader) {
+      const part = partOf.get(worksheet as object) ?? '';
       const sheetReader = worksheet as unknown as AsyncIterable<ExcelJS.Row>;
       const position = order.findIndex((entry) => entry.part === part);
       const name = order[position]?.name ?? `Sheet${part}`;
       sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
       sheets++;
       const shared: SharedFormulas = new Map();
-      const resolve = resolverFor(position, names, tables);
+      const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on

@@ -1,5 +1,5 @@
 import type { Ast, CellReference, RangeReference } from './parser.js';
-import { Err, FormulaError, type CellValue } from './values.js';
+import { Err, FormulaError, toNumber, type CellValue } from './values.js';
 
 /** A rectangle of cells handed to a function (SUM(A1:B3)); read lazily, empty cells skipped. */
 export interface RangeArg {
@@ -10,8 +10,11 @@ export interface RangeArg {
   get(row: number, column: number): CellValue;
   /** every non-empty cell, in no particular order */
   forEach(visit: (value: Exclude<CellValue, null>, row: number, column: number) => void): void;
-  /** where a reference starts on its sheet (zero-based); absent for an array of values (`{1,2;3,4}`, a function's result) */
-  readonly origin?: { readonly row: number; readonly column: number };
+  /**
+   * where a reference starts (zero-based) and the name of its sheet; absent for an array of values (`{1,2;3,4}`,
+   * a function's computed result). OFFSET and ROW read it.
+   */
+  readonly origin?: { readonly row: number; readonly column: number; readonly sheet: string };
 }
 
 /** An array of values (rows of equal length) as a range argument without a place on a sheet. */
@@ -32,6 +35,35 @@ export function arrayArg(rows: ReadonlyArray<ReadonlyArray<CellValue>>): RangeAr
   };
 }
 
+/**
+ * Several areas as one argument (the union operator `(A1:A3,C1)`, a 3-D reference `Sheet1:Sheet3!A1`): their
+ * values one after another in a single column, as the functions that take them (SUM, COUNT, RANK…) read them.
+ */
+export function unionArg(areas: readonly RangeArg[]): RangeArg {
+  const sizes = areas.map((area) => area.rows * area.columns);
+  return {
+    kind: 'range',
+    rows: sizes.reduce((sum, size) => sum + size, 0),
+    columns: 1,
+    get(row) {
+      let index = row;
+      for (const [i, area] of areas.entries()) {
+        if (index < sizes[i]!) return area.get(Math.floor(index / area.columns), index % area.columns);
+        index -= sizes[i]!;
+      }
+      return null;
+    },
+    forEach(visit) {
+      let offset = 0;
+      for (const [i, area] of areas.entries()) {
+        const start = offset;
+        area.forEach((value, row, column) => visit(value, start + row * area.columns + column, 0));
+        offset += sizes[i]!;
+      }
+    },
+  };
+}
+
 export type Arg = CellValue | RangeArg;
 
 export function isRange(arg: Arg): arg is RangeArg {
@@ -43,16 +75,24 @@ export interface EvaluationContext {
   cell(reference: CellReference): CellValue;
   /** a range, or a single cell passed to a function (a reference, not a value: SUM skips text there) */
   range(reference: RangeReference | CellReference): RangeArg | FormulaError;
+  /** the names of the sheets from `first` to `last` in the workbook's order (a 3-D reference), or undefined when either is missing */
+  sheetsBetween(first: string, last: string): string[] | undefined;
   /** milliseconds since 1970 (TODAY, NOW) */
   now(): number;
   /** the cell whose formula is being computed (ROW(), COLUMN()), zero-based */
   position(): { row: number; column: number };
 }
 
-/** A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. */
-export type FormulaFunction =
-  | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): CellValue }
-  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): CellValue };
+/**
+ * A function of the engine: args evaluated first, or (lazy) the syntax trees, for IF and IFERROR. A function may
+ * answer a reference (INDIRECT, OFFSET, IF choosing a range) or an array, which the caller reads as a range.
+ * `volatile`: its value may change without any cell it names changing (RAND, INDIRECT, OFFSET), so the
+ * engine recomputes it after every change, as Excel does.
+ */
+export type FormulaFunction = (
+  | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): Arg }
+  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): Arg }
+) & { volatile?: 'clock' | 'always' };
 
 /** A range where one value is wanted: a single cell stands for its value; anything larger is #VALUE!. */
 export function scalar(arg: Arg): CellValue {
@@ -60,3 +100,10 @@ export function scalar(arg: Arg): CellValue {
   return arg.rows === 1 && arg.columns === 1 ? arg.get(0, 0) : Err.value;
 }
 
+
+/** An optional whole-number argument, or its default when left out or empty. */
+export function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
+  if (arg === undefined || arg === null) return fallback;
+  const value = toNumber(scalar(arg));
+  return value instanceof FormulaError ? value : Math.trunc(value);
+}

@@ -1,6 +1,6 @@
-import { isRange, scalar, type Arg, type EvaluationContext } from './args.js';
+import { isRange, scalar, unionArg, type Arg, type EvaluationContext, type RangeArg } from './args.js';
 import { FUNCTIONS } from './functions.js';
-import type { Ast, BinaryOperator, CellReference, RangeReference } from './parser.js';
+import { childrenOf, type Ast, type BinaryOperator, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toNumber, toText, type CellValue } from './values.js';
 
 function arithmetic(operator: BinaryOperator, left: number, right: number): CellValue {
@@ -37,7 +37,7 @@ function intersect(arg: Arg, context: EvaluationContext): CellValue {
   return Err.value;
 }
 
-function binary(operator: BinaryOperator, leftArg: Arg, rightArg: Arg, context: EvaluationContext): CellValue {
+function binary(operator: Exclude<BinaryOperator, ' '>, leftArg: Arg, rightArg: Arg, context: EvaluationContext): CellValue {
   const left = intersect(leftArg, context);
   if (left instanceof FormulaError) return left;
   const right = intersect(rightArg, context);
@@ -51,6 +51,40 @@ function binary(operator: BinaryOperator, leftArg: Arg, rightArg: Arg, context: 
   const b = toNumber(right);
   if (b instanceof FormulaError) return b;
   return arithmetic(operator, a, b);
+}
+
+/** Excel's intersection operator: the cells two references on one sheet share, `#NULL!` when none. */
+function intersection(leftArg: Arg, rightArg: Arg, context: EvaluationContext): Arg {
+  if (leftArg instanceof FormulaError) return leftArg;
+  if (rightArg instanceof FormulaError) return rightArg;
+  if (!isRange(leftArg) || !isRange(rightArg) || !leftArg.origin || !rightArg.origin) return Err.value;
+  const [a, b] = [leftArg.origin, rightArg.origin];
+  if (a.sheet.toLowerCase() !== b.sheet.toLowerCase()) return Err.value;
+  const top = Math.max(a.row, b.row);
+  const left = Math.max(a.column, b.column);
+  const bottom = Math.min(a.row + leftArg.rows, b.row + rightArg.rows) - 1;
+  const right = Math.min(a.column + leftArg.columns, b.column + rightArg.columns) - 1;
+  if (bottom < top || right < left) return Err.null;
+  return context.range({
+    kind: 'range', sheet: a.sheet, shape: 'cells', startRow: top, endRow: bottom, startColumn: left, endColumn: right,
+    startRowAbsolute: false, endRowAbsolute: false, startColumnAbsolute: false, endColumnAbsolute: false,
+  });
+}
+
+/** Areas joined by the union operator or a 3-D reference: errors pass on, values that are not references are #VALUE!. */
+function joined(parts: Arg[]): Arg {
+  const areas: RangeArg[] = [];
+  for (const part of parts) {
+    if (part instanceof FormulaError) return part;
+    if (!isRange(part)) return Err.value;
+    areas.push(part);
+  }
+  return areas.length === 1 ? areas[0]! : unionArg(areas);
+}
+
+/** A node where a reference is wanted (a function's argument, an area of a union): a cell stays a reference (SUM skips text there). */
+function asReference(ast: Ast, context: EvaluationContext): Arg {
+  return ast.kind === 'cell' ? context.range(ast) : evaluateAst(ast, context);
 }
 
 function evaluateAst(ast: Ast, context: EvaluationContext): Arg {
@@ -79,14 +113,22 @@ function evaluateAst(ast: Ast, context: EvaluationContext): Arg {
       return value instanceof FormulaError ? value : value / 100;
     }
     case 'binary':
+      if (ast.operator === ' ') return intersection(evaluateAst(ast.left, context), evaluateAst(ast.right, context), context);
       return binary(ast.operator, evaluateAst(ast.left, context), evaluateAst(ast.right, context), context);
+    case 'union':
+      return joined(ast.areas.map((area) => asReference(area, context)));
+    case 'cube': {
+      const sheets = context.sheetsBetween(ast.first, ast.last);
+      if (!sheets) return Err.ref;
+      return joined(sheets.map((sheet) => context.range({ ...ast.reference, sheet })));
+    }
     case 'call': {
       const fn = FUNCTIONS.get(ast.name);
       if (!fn) return Err.name;
       if (ast.args.length < fn.minArgs || ast.args.length > fn.maxArgs) return Err.value;
       if (fn.lazy) return fn.call(ast.args, (arg) => evaluateAst(arg, context));
       return fn.call(
-        ast.args.map((arg) => (arg.kind === 'cell' ? context.range(arg) : evaluateAst(arg, context))),
+        ast.args.map((arg) => asReference(arg, context)),
         context,
       );
     }
@@ -102,41 +144,36 @@ export function evaluateFormula(ast: Ast, context: EvaluationContext): CellValue
   return value === null ? 0 : value;
 }
 
-/** Whether the formula calls a function whose value changes with time (TODAY, NOW). */
-export function isVolatile(ast: Ast): boolean {
-  switch (ast.kind) {
-    case 'call':
-      return ast.name === 'TODAY' || ast.name === 'NOW' || ast.args.some(isVolatile);
-    case 'unary':
-    case 'percent':
-      return isVolatile(ast.operand);
-    case 'binary':
-      return isVolatile(ast.left) || isVolatile(ast.right);
-    default:
-      return false;
-  }
+/**
+ * Whether the formula calls a volatile function: `clock` when one reads the clock (TODAY, NOW: recomputed when
+ * asked, `recalculateVolatile`), `always` when one may change at any calculation (RAND, INDIRECT, OFFSET:
+ * recomputed after every change); `clock` wins, as such a formula is recomputed both ways.
+ */
+export function volatility(ast: Ast): 'clock' | 'always' | undefined {
+  let found: 'clock' | 'always' | undefined;
+  const visit = (node: Ast): void => {
+    if (node.kind === 'call') {
+      const kind = FUNCTIONS.get(node.name)?.volatile;
+      if (kind === 'clock' || (kind === 'always' && found === undefined)) found = kind;
+    }
+    for (const child of childrenOf(node)) visit(child);
+  };
+  visit(ast);
+  return found;
 }
 
-/** Every cell and range the formula refers to, for the dependency graph. */
-export function referencesOf(ast: Ast, found: Array<CellReference | RangeReference> = []): Array<CellReference | RangeReference> {
-  switch (ast.kind) {
-    case 'cell':
-    case 'range':
-      found.push(ast);
-      break;
-    case 'call':
-      for (const arg of ast.args) referencesOf(arg, found);
-      break;
-    case 'unary':
-    case 'percent':
-      referencesOf(ast.operand, found);
-      break;
-    case 'binary':
-      referencesOf(ast.left, found);
-      referencesOf(ast.right, found);
-      break;
-    default:
-      break;
-  }
+/**
+ * Every cell and range the formula refers to, for the dependency graph. A 3-D reference stands for its
+ * reference on each sheet `sheetsBetween` names (without it, on its first and last sheet).
+ */
+export function referencesOf(ast: Ast, sheetsBetween?: (first: string, last: string) => string[] | undefined): Array<CellReference | RangeReference> {
+  const found: Array<CellReference | RangeReference> = [];
+  const visit = (node: Ast): void => {
+    if (node.kind === 'cell' || node.kind === 'range') found.push(node);
+    else if (node.kind === 'cube') {
+      for (const sheet of sheetsBetween?.(node.first, node.last) ?? [node.first, node.last]) found.push({ ...node.reference, sheet });
+    } else for (const child of childrenOf(node)) visit(child);
+  };
+  visit(ast);
   return found;
 }

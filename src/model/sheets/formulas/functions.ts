@@ -1,5 +1,7 @@
-import { isRange, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { isRange, optionalInteger, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
 import { libraryFunctions } from './library.js';
+import { REFERENCE_FUNCTIONS } from './references.js';
+import { DATE_FUNCTIONS } from './dates.js';
 import { formatValue } from '../number-format.js';
 import { Err, FormulaError, compareValues, finite, satisfies, toBoolean, toNumber, toText, type CellValue, type ComparisonOperator } from './values.js';
 
@@ -203,13 +205,6 @@ function lineSearch(key: Exclude<CellValue, FormulaError>, line: CellValue[], ma
   return best;
 }
 
-/** An optional whole-number argument, or its default when left out or empty. */
-function optionalInteger(arg: Arg | undefined, fallback: number): number | FormulaError {
-  if (arg === undefined || arg === null) return fallback;
-  const value = toNumber(scalar(arg));
-  return value instanceof FormulaError ? value : Math.trunc(value);
-}
-
 const xmatch: FormulaFunction = {
   minArgs: 2,
   maxArgs: 4,
@@ -369,8 +364,9 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
       call([test, then, otherwise], evaluate) {
         const condition = toBoolean(scalar(evaluate(test!)));
         if (condition instanceof FormulaError) return condition;
-        if (condition) return scalar(evaluate(then!));
-        return otherwise === undefined ? false : scalar(evaluate(otherwise));
+        // the branch taken is the answer as it is: a reference stays one (`SUM(IF(x,A1:A3,B1:B3))`)
+        if (condition) return evaluate(then!);
+        return otherwise === undefined ? false : evaluate(otherwise);
       },
     },
   ],
@@ -381,8 +377,8 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
       minArgs: 2,
       maxArgs: 2,
       call([value, fallback], evaluate) {
-        const result = scalar(evaluate(value!));
-        return result instanceof FormulaError ? scalar(evaluate(fallback!)) : result;
+        const result = evaluate(value!);
+        return result instanceof FormulaError ? evaluate(fallback!) : result;
       },
     },
   ],
@@ -408,8 +404,10 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['TRIM', textual((text) => text.trim().replace(/ {2,}/g, ' '))],
   ['SUMIF', conditional(true)],
   ['COUNTIF', conditional(false)],
-  ['TODAY', { minArgs: 0, maxArgs: 0, call: (_args, context) => Math.floor(serialNow(context.now())) }],
-  ['NOW', { minArgs: 0, maxArgs: 0, call: (_args, context) => serialNow(context.now()) }],
+  ['TODAY', { minArgs: 0, maxArgs: 0, volatile: 'clock', call: (_args, context) => Math.floor(serialNow(context.now())) }],
+  ['NOW', { minArgs: 0, maxArgs: 0, volatile: 'clock', call: (_args, context) => serialNow(context.now()) }],
+  ...REFERENCE_FUNCTIONS,
+  ...DATE_FUNCTIONS,
   ['XLOOKUP', xlookup],
   ['XMATCH', xmatch],
   ['ROW', position('row')],
@@ -434,5 +432,11 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ],
 ]);
 
+/** Library functions whose value changes at every calculation. */
+const RANDOM = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY']);
+
 /** Every function of the engine: ours first, then the Excel functions @formulajs/formulajs computes (library.ts). */
-export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map([...OWN_FUNCTIONS, ...libraryFunctions(new Set(OWN_FUNCTIONS.keys()))]);
+export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map([
+  ...OWN_FUNCTIONS,
+  ...libraryFunctions(new Set(OWN_FUNCTIONS.keys())).map(([name, fn]): [string, FormulaFunction] => [name, RANDOM.has(name) ? { ...fn, volatile: 'always' } : fn]),
+]);

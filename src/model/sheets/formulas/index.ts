@@ -22,7 +22,8 @@
  *    const workbook = new Workbook([{ id: 's1', name: 'Sheet1', cells: [[0, 0, 2], [0, 1, '=A1*2']] }]);
  *    workbook.value('s1', 0, 1);                  // 4
  *    workbook.setCell('s1', 0, 0, 5);             // recomputes B1 → [{sheetId, row: 0, column: 0}, {… column: 1}]
- *    workbook.addSheet / renameSheet / removeSheet / recalculateVolatile (TODAY, NOW)
+ *    workbook.addSheet / renameSheet / removeSheet / recalculateVolatile (TODAY, NOW; RAND, INDIRECT and OFFSET
+ *    recompute after every change by themselves)
  *
  * Rows and columns inserted or deleted move references: `shiftFormula` rewrites one formula's text
  * (deleted cells become #REF!); the caller rewrites the stored formulas, the engine then follows the doc.

@@ -8,7 +8,8 @@ import { ERROR_CODES, numberToText, type ErrorCode } from './values.js';
  * `+ -`, `&`, comparisons. A reference off the grid (row past 1,048,576, column past XFD) reads as `#REF!`.
  */
 
-export type BinaryOperator = '+' | '-' | '*' | '/' | '^' | '&' | '=' | '<>' | '<' | '>' | '<=' | '>=';
+/** `' '` is Excel's intersection operator (`B1:C5 C2:D3` is C2:C3). */
+export type BinaryOperator = '+' | '-' | '*' | '/' | '^' | '&' | '=' | '<>' | '<' | '>' | '<=' | '>=' | ' ';
 
 export interface CellReference {
   kind: 'cell';
@@ -47,8 +48,12 @@ export type Ast =
   | RangeReference
   /** an argument left empty (`ROUND(x,)`, `IF(a,b,)`): an empty value, as Excel reads it */
   | { kind: 'missing' }
-  /** a name that is neither a function call nor a reference: `#NAME?` (there are no named ranges) */
+  /** a name that is neither a function call nor a reference: `#NAME?` (there are no named ranges); `Sheet1!Name` for a sheet's own */
   | { kind: 'name'; name: string }
+  /** a 3-D reference: the same cell or range on every sheet from `first` to `last` in the workbook's order (`Sheet1:Sheet3!A1`) */
+  | { kind: 'cube'; first: string; last: string; reference: CellReference | RangeReference }
+  /** Excel's union operator, a comma inside parentheses: `(A1:A3,C1)` is both areas as one reference */
+  | { kind: 'union'; areas: Ast[] }
   | { kind: 'unary'; operator: '-' | '+'; operand: Ast }
   | { kind: 'percent'; operand: Ast }
   | { kind: 'binary'; operator: BinaryOperator; left: Ast; right: Ast }
@@ -95,7 +100,8 @@ type Token =
   | { type: 'string'; value: string }
   | { type: 'error'; code: ErrorCode }
   | { type: 'reference'; ast: Ast }
-  | { type: 'identifier'; name: string }
+  /** `sheet`: the name was written after `Sheet!` (a defined name local to that sheet) */
+  | { type: 'identifier'; name: string; sheet?: string }
   /** `Table1[Col]`, `Table1[[#This Row],[Col]]`: the table's name and the text inside the outer brackets */
   | { type: 'structured'; table: string; specifier: string }
   | { type: 'function'; name: string }
@@ -186,6 +192,24 @@ function readReference(text: string, position: number, sheet: string | null): { 
   return undefined;
 }
 
+/**
+ * What follows `Sheet!` (or `First:Last!`, `last` then set) at `position`: a reference (3-D with two sheets),
+ * `#REF!` (a reference Excel found deleted: `'1'!#REF!`), or a defined name local to that sheet.
+ */
+function readQualified(text: string, position: number, first: string, last: string | null): { token: Token; end: number } {
+  const reference = readReference(text, position, first);
+  if (reference) {
+    const ast = reference.ast;
+    if (last === null || (ast.kind !== 'cell' && ast.kind !== 'range')) return { token: { type: 'reference', ast }, end: reference.end };
+    return { token: { type: 'reference', ast: { kind: 'cube', first, last, reference: { ...ast, sheet: null } } }, end: reference.end };
+  }
+  if (text.slice(position, position + 5).toUpperCase() === '#REF!') return { token: { type: 'reference', ast: REF_ERROR }, end: position + 5 };
+  IDENTIFIER.lastIndex = position;
+  const name = last === null ? IDENTIFIER.exec(text) : null;
+  if (name) return { token: { type: 'identifier', name: name[0], sheet: first }, end: position + name[0].length };
+  throw new ParseFailure(`expected a reference after ${formatSheetName(last === null ? first : `${first}:${last}`)}!`);
+}
+
 /** The bracket closing the one at `position`; `'` escapes the next character inside (a column named `a'[b`). */
 function closingBracket(text: string, position: number): number {
   let depth = 0;
@@ -223,7 +247,11 @@ function tokenize(text: string, start: number): Token[] {
   while (position < text.length) {
     const char = text[position] ?? '';
     if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {
-      position++;
+      while (/[ \t\n\r]/.test(text[position] ?? '')) position++;
+      // a space between two references is Excel's intersection operator (`B1:C5 C2:D3`)
+      const previous = tokens.at(-1);
+      const endsReference = previous !== undefined && (previous.type === 'reference' || previous.type === 'structured' || (previous.type === 'identifier' && !/^(TRUE|FALSE)$/i.test(previous.name)) || (previous.type === 'operator' && previous.value === ')'));
+      if (endsReference && /[$A-Za-z0-9_'(]/.test(text[position] ?? '')) tokens.push({ type: 'operator', value: ' ' });
       continue;
     }
     if (char === '"') {
@@ -235,10 +263,11 @@ function tokenize(text: string, start: number): Token[] {
     if (char === "'") {
       const quoted = readQuoted(text, position, "'");
       if (text[quoted.end] !== '!') throw new ParseFailure(`expected "!" after the sheet name '${quoted.value}'`);
-      const reference = readReference(text, quoted.end + 1, quoted.value);
-      if (!reference) throw new ParseFailure(`expected a reference after '${quoted.value}'!`);
-      tokens.push({ type: 'reference', ast: reference.ast });
-      position = reference.end;
+      // sheet names cannot hold ":": a quoted `'Jan 1:Mar 1'` is the sheets from one to the other
+      const colon = quoted.value.indexOf(':');
+      const qualified = colon < 0 ? readQualified(text, quoted.end + 1, quoted.value, null) : readQualified(text, quoted.end + 1, quoted.value.slice(0, colon), quoted.value.slice(colon + 1));
+      tokens.push(qualified.token);
+      position = qualified.end;
       continue;
     }
     if (char === '#') {
@@ -273,11 +302,20 @@ function tokenize(text: string, start: number): Token[] {
         continue;
       }
       if (text[next] === '!') {
-        const sheetReference = readReference(text, next + 1, name);
-        if (!sheetReference) throw new ParseFailure(`expected a reference after ${name}!`);
-        tokens.push({ type: 'reference', ast: sheetReference.ast });
-        position = sheetReference.end;
+        const qualified = readQualified(text, next + 1, name, null);
+        tokens.push(qualified.token);
+        position = qualified.end;
         continue;
+      }
+      if (text[next] === ':') {
+        IDENTIFIER.lastIndex = next + 1;
+        const last = IDENTIFIER.exec(text);
+        if (last && text[next + 1 + last[0].length] === '!') {
+          const qualified = readQualified(text, next + 2 + last[0].length, name, last[0]);
+          tokens.push(qualified.token);
+          position = qualified.end;
+          continue;
+        }
       }
       let after = next;
       while (text[after] === ' ') after++;
@@ -379,9 +417,13 @@ class Parser {
 
   private unary(): Ast {
     const operator = this.isOperator('-', '+');
-    if (!operator) return this.primary();
+    if (!operator) return this.intersection();
     this.index++;
     return this.nested(() => ({ kind: 'unary', operator: operator as '-' | '+', operand: this.unary() }));
+  }
+
+  private intersection(): Ast {
+    return this.binaryLevel([' '], () => this.primary());
   }
 
   private primary(): Ast {
@@ -398,10 +440,10 @@ class Parser {
         return token.ast;
       case 'identifier': {
         const upper = token.name.toUpperCase();
-        if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'boolean', value: upper === 'TRUE' };
-        const defined = this.definitions.names?.get(upper);
+        if (token.sheet === undefined && (upper === 'TRUE' || upper === 'FALSE')) return { kind: 'boolean', value: upper === 'TRUE' };
+        const defined = this.definitions.names?.get(token.sheet === undefined ? upper : `${token.sheet.toUpperCase()}!${upper}`);
         if (defined) this.resolved = true;
-        return defined ?? { kind: 'name', name: token.name };
+        return defined ?? { kind: 'name', name: token.sheet === undefined ? token.name : `${formatSheetName(token.sheet)}!${token.name}` };
       }
       case 'structured': {
         const table = this.definitions.tables?.get(token.table.toUpperCase());
@@ -413,8 +455,18 @@ class Parser {
       case 'operator':
         if (token.value === '(') {
           const inner = this.nested(() => this.comparison());
+          if (!this.isOperator(',')) {
+            this.expect(')');
+            return inner;
+          }
+          // a comma inside parentheses (not a function's) is the union operator: `(A1:A3,C1)`
+          const areas = [inner];
+          while (this.isOperator(',')) {
+            this.index++;
+            areas.push(this.nested(() => this.comparison()));
+          }
           this.expect(')');
-          return inner;
+          return { kind: 'union', areas };
         }
         throw new ParseFailure(`unexpected "${token.value}"`);
       case 'end':
@@ -523,7 +575,8 @@ function structuredReference(table: TableDefinition, specifier: string, row: num
   };
 }
 
-function childrenOf(ast: Ast): Ast[] {
+/** The operands or arguments of a node. */
+export function childrenOf(ast: Ast): Ast[] {
   switch (ast.kind) {
     case 'unary':
     case 'percent':
@@ -532,6 +585,8 @@ function childrenOf(ast: Ast): Ast[] {
       return [ast.left, ast.right];
     case 'call':
       return ast.args;
+    case 'union':
+      return ast.areas;
     default:
       return [];
   }
@@ -585,6 +640,7 @@ export function inlineDefinitions(text: string, definitions: ParseDefinitions): 
 function strength(ast: Ast): number {
   switch (ast.kind) {
     case 'binary':
+      if (ast.operator === ' ') return 8;
       if (COMPARISONS.has(ast.operator)) return 1;
       if (ast.operator === '&') return 2;
       if (ast.operator === '+' || ast.operator === '-') return 3;
@@ -595,7 +651,7 @@ function strength(ast: Ast): number {
     case 'unary':
       return 7;
     default:
-      return 8;
+      return 9;
   }
 }
 
@@ -649,6 +705,13 @@ function formatAst(ast: Ast): string {
       const left = strength(ast.left) < own ? `(${formatAst(ast.left)})` : formatAst(ast.left);
       const right = strength(ast.right) <= own ? `(${formatAst(ast.right)})` : formatAst(ast.right);
       return `${left}${ast.operator}${right}`;
+    }
+    case 'union':
+      return `(${ast.areas.map(formatAst).join(',')})`;
+    case 'cube': {
+      const plain = formatSheetName(ast.first) === ast.first && formatSheetName(ast.last) === ast.last;
+      const sheets = plain ? `${ast.first}:${ast.last}` : `'${`${ast.first}:${ast.last}`.replace(/'/g, "''")}'`;
+      return `${sheets}!${formatAst(ast.reference)}`;
     }
     case 'call':
       return `${ast.name}(${ast.args.map(formatAst).join(',')})`;

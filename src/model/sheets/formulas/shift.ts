@@ -80,6 +80,10 @@ function shiftAst(ast: Ast, ownSheet: string, edit: StructureEdit): Ast {
       const args = ast.args.map((arg) => shiftAst(arg, ownSheet, edit));
       return args.every((arg, i) => arg === ast.args[i]) ? ast : { ...ast, args };
     }
+    case 'union': {
+      const areas = ast.areas.map((area) => shiftAst(area, ownSheet, edit));
+      return areas.every((area, i) => area === ast.areas[i]) ? ast : { ...ast, areas };
+    }
     default:
       return ast;
   }

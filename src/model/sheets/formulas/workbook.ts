@@ -1,6 +1,6 @@
 import { MAX_COLUMNS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
-import { evaluateFormula, isVolatile, referencesOf } from './evaluate.js';
+import { evaluateFormula, referencesOf, volatility } from './evaluate.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
@@ -46,7 +46,7 @@ interface Formula {
   text: string;
   /** undefined: the text does not parse (#ERROR!) */
   ast: Ast | undefined;
-  volatile: boolean;
+  volatile: 'clock' | 'always' | undefined;
   /** where this formula is registered as a dependant, to unregister it when it changes */
   cellPrecedents: number[];
   rangePrecedents: RangeWatch[];
@@ -55,7 +55,14 @@ interface Formula {
 interface Entry {
   value: CellValue;
   formula?: Formula;
+  /** a formula to recompute in the recalculation under way: read before its turn, it is computed first */
+  dirty?: boolean;
+  /** being computed now: reading it again is a cycle */
+  evaluating?: boolean;
 }
+
+/** How deep formulas read before their turn compute one another before a read takes the value as it is. */
+const MAX_EARLY_DEPTH = 200;
 
 interface RangeWatch {
   sheet: SheetState;
@@ -99,15 +106,21 @@ function addressOf(key: number): { sheet: number; row: number; column: number } 
  * (values API, plain text); see index.ts and docs/SHEETS.md "Formulas".
  *
  * Dependencies are static (every reference a formula names, whichever IF branch is taken). After a change,
- * the changed cells' dependants are collected, ordered by their strongly connected components, and
- * evaluated once each in dependency order; the members of a reference cycle get `#REF!`, never a loop.
+ * the changed cells' dependants and every volatile formula (RAND, INDIRECT, OFFSET…) are collected, ordered by
+ * their strongly connected components, and evaluated once each in dependency order; the members of a reference
+ * cycle get `#REF!`, never a loop. A reference computed at evaluation time (INDIRECT, OFFSET) is not in that
+ * order: a formula it reads that is still to be recomputed is computed at that moment (and a read going round
+ * in a circle is `#REF!`).
  */
 export class Workbook {
   private readonly sheetsById = new Map<string, SheetState>();
   private readonly sheetsByNumber = new Map<number, SheetState>();
   private readonly sheetsByName = new Map<string, SheetState>();
   private readonly cellWatches = new Map<number, Set<number>>();
+  /** formulas calling a volatile function; `clock` those reading the clock (TODAY, NOW) */
   private readonly volatile = new Set<number>();
+  private readonly clock = new Set<number>();
+  private earlyDepth = 0;
   private nextSheetNumber = 1;
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
@@ -119,6 +132,7 @@ export class Workbook {
     this.context = {
       cell: (reference) => this.referencedValue(reference),
       range: (reference) => this.referencedRange(reference),
+      sheetsBetween: (first, last) => this.sheetsBetween(first, last),
       now: () => this.now(),
       position: () => addressOf(this.evaluatingKey),
     };
@@ -132,6 +146,7 @@ export class Workbook {
     this.sheetsByName.clear();
     this.cellWatches.clear();
     this.volatile.clear();
+    this.clock.clear();
     const formulas: number[] = [];
     for (const spec of sheets) {
       const sheet = this.createSheet(spec.id, spec.name);
@@ -240,7 +255,8 @@ export class Workbook {
       if (entry?.formula) formulas.push(key);
     }
     for (const key of formulas) this.watch(key);
-    const recomputed = this.recompute(changed);
+    // volatile formulas recompute after every change, as in Excel
+    const recomputed = this.recompute(changed.length === 0 ? [] : [...changed, ...this.volatile]);
     const result = new Set<number>(changed);
     for (const key of recomputed) result.add(key);
     return [...result].map((key) => this.addressOfKey(key));
@@ -248,8 +264,8 @@ export class Workbook {
 
   /** Recomputes formulas that read the clock (TODAY, NOW) and their dependants. */
   recalculateVolatile(): CellAddress[] {
-    if (this.volatile.size === 0) return [];
-    return this.recompute([...this.volatile]).map((key) => this.addressOfKey(key));
+    if (this.clock.size === 0) return [];
+    return this.recompute([...this.clock]).map((key) => this.addressOfKey(key));
   }
 
   private specs(): SheetSpec[] {
@@ -281,6 +297,7 @@ export class Workbook {
   private store(sheet: SheetState, row: number, column: number, input: CellInput): Entry | undefined {
     const key = sheet.key(row, column);
     this.volatile.delete(key);
+    this.clock.delete(key);
     if (input === null || input === '') {
       sheet.cells.delete(key);
       return undefined;
@@ -295,11 +312,20 @@ export class Workbook {
     }
     const parsed = parseFormula(input);
     const ast = parsed.ok ? parsed.ast : undefined;
-    const volatile = ast !== undefined && isVolatile(ast);
+    const volatile = ast && volatility(ast);
     if (volatile) this.volatile.add(key);
+    if (volatile === 'clock') this.clock.add(key);
     const entry: Entry = { value: null, formula: { text: input, ast, volatile, cellPrecedents: [], rangePrecedents: [] } };
     sheet.cells.set(key, entry);
     return entry;
+  }
+
+  private sheetsBetween(first: string, last: string): string[] | undefined {
+    const sheets = [...this.sheetsById.values()];
+    const from = sheets.indexOf(this.sheetsByName.get(first.toLowerCase())!);
+    const to = sheets.indexOf(this.sheetsByName.get(last.toLowerCase())!);
+    if (from < 0 || to < 0) return undefined;
+    return sheets.slice(Math.min(from, to), Math.max(from, to) + 1).map((sheet) => sheet.name);
   }
 
   private sheetNamed(name: string | null, own: SheetState): SheetState | undefined {
@@ -318,7 +344,7 @@ export class Workbook {
     if (!formula?.ast) return;
     const own = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
     if (!own) return;
-    for (const reference of referencesOf(formula.ast)) {
+    for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
       if (reference.kind === 'cell') {
@@ -391,23 +417,57 @@ export class Workbook {
       edges.set(key, dependants);
       for (const dependant of dependants) if (!edges.has(dependant)) pending.push(dependant);
     }
-    const updated: number[] = [];
     const components = stronglyConnected(edges);
     // Tarjan's algorithm finishes a component after everything depending on it: evaluate in reverse
+    const keys: number[] = [];
+    const entries: Entry[] = [];
+    const before: CellValue[] = [];
+    const cyclic: boolean[] = [];
     for (let i = components.length - 1; i >= 0; i--) {
       const component = components[i]!;
-      const cyclic = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
+      const inCycle = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
       for (const key of component) {
         const entry = this.entryAt(key);
         if (!entry?.formula) continue;
-        const value = cyclic ? Err.ref : this.evaluate(key, entry.formula);
-        if (value !== entry.value) {
-          entry.value = value;
-          updated.push(key);
-        }
+        keys.push(key);
+        entries.push(entry);
+        before.push(entry.value);
+        cyclic.push(inCycle);
+        entry.dirty = true;
       }
     }
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      // a formula read before its turn (through INDIRECT or OFFSET) is computed already
+      if (!entry.dirty) continue;
+      if (cyclic[i]) {
+        entry.value = Err.ref;
+        entry.dirty = false;
+        continue;
+      }
+      entry.evaluating = true;
+      entry.value = this.evaluate(keys[i]!, entry.formula!);
+      entry.evaluating = false;
+      entry.dirty = false;
+    }
+    const updated: number[] = [];
+    for (let i = 0; i < entries.length; i++) if (entries[i]!.value !== before[i]) updated.push(keys[i]!);
     return updated;
+  }
+
+  /** Computes a dirty formula now, keeping the evaluation under way (the reader's) as it was. */
+  private computeEntry(key: number, entry: Entry): void {
+    const formula = entry.formula!;
+    const [sheet, evaluatingKey] = [this.evaluatingSheet, this.evaluatingKey];
+    entry.evaluating = true;
+    try {
+      entry.value = this.evaluate(key, formula);
+    } finally {
+      entry.evaluating = false;
+      entry.dirty = false;
+      this.evaluatingSheet = sheet;
+      this.evaluatingKey = evaluatingKey;
+    }
   }
 
   private evaluate(key: number, formula: Formula): CellValue {
@@ -423,48 +483,70 @@ export class Workbook {
     }
   }
 
+  /**
+   * A cell's value as a formula reads it. A formula still to be recomputed in this recalculation (met through a
+   * reference computed at evaluation time) is computed first; one being computed is a cycle: `#REF!`.
+   */
+  private read(sheet: SheetState, key: number): CellValue {
+    const entry = sheet.cells.get(key);
+    if (!entry) return null;
+    if (entry.dirty) {
+      if (entry.evaluating) return Err.ref;
+      if (this.earlyDepth < MAX_EARLY_DEPTH) {
+        this.earlyDepth++;
+        try {
+          this.computeEntry(key, entry);
+        } finally {
+          this.earlyDepth--;
+        }
+      }
+    }
+    return entry.value;
+  }
+
   private referencedValue(reference: CellReference): CellValue {
     const sheet = this.evaluatingSheet && this.sheetNamed(reference.sheet, this.evaluatingSheet);
     if (!sheet) return Err.ref;
-    return sheet.cells.get(sheet.key(reference.row, reference.column))?.value ?? null;
+    return this.read(sheet, sheet.key(reference.row, reference.column));
   }
 
   private referencedRange(reference: RangeReference | CellReference): RangeArg | FormulaError {
     const sheet = this.evaluatingSheet && this.sheetNamed(reference.sheet, this.evaluatingSheet);
     if (!sheet) return Err.ref;
-    if (reference.kind === 'cell') return rangeOf(sheet, reference.row, reference.column, 1, 1);
+    if (reference.kind === 'cell') return this.rangeOf(sheet, reference.row, reference.column, 1, 1);
     // only the used area can hold values: A:A reads the rows in use, not a million
     const rows = Math.max(1, Math.min(reference.endRow, sheet.maxRow) - reference.startRow + 1);
     const columns = Math.max(1, Math.min(reference.endColumn, sheet.maxColumn) - reference.startColumn + 1);
-    return rangeOf(sheet, reference.startRow, reference.startColumn, rows, columns);
+    return this.rangeOf(sheet, reference.startRow, reference.startColumn, rows, columns);
   }
-}
 
-function rangeOf(sheet: SheetState, top: number, left: number, rows: number, columns: number): RangeArg {
-  return {
-    kind: 'range',
-    rows,
-    columns,
-    origin: { row: top, column: left },
-    get: (row, column) => sheet.cells.get(sheet.key(top + row, left + column))?.value ?? null,
-    forEach(visit) {
-      // probe the area when it is smaller than the sheet, else filter the sheet's cells
-      if (rows * columns <= sheet.cells.size) {
-        for (let row = 0; row < rows; row++) {
-          for (let column = 0; column < columns; column++) {
-            const value = sheet.cells.get(sheet.key(top + row, left + column))?.value;
-            if (value !== undefined && value !== null) visit(value, row, column);
+  private rangeOf(sheet: SheetState, top: number, left: number, rows: number, columns: number): RangeArg {
+    return {
+      kind: 'range',
+      rows,
+      columns,
+      origin: { row: top, column: left, sheet: sheet.name },
+      get: (row, column) => this.read(sheet, sheet.key(top + row, left + column)),
+      forEach: (visit) => {
+        // probe the area when it is smaller than the sheet, else filter the sheet's cells
+        if (rows * columns <= sheet.cells.size) {
+          for (let row = 0; row < rows; row++) {
+            for (let column = 0; column < columns; column++) {
+              const value = this.read(sheet, sheet.key(top + row, left + column));
+              if (value !== null) visit(value, row, column);
+            }
           }
+          return;
         }
-        return;
-      }
-      for (const [key, entry] of sheet.cells) {
-        if (entry.value === null) continue;
-        const at = addressOf(key);
-        if (at.row >= top && at.row < top + rows && at.column >= left && at.column < left + columns) visit(entry.value, at.row - top, at.column - left);
-      }
-    },
-  };
+        for (const key of sheet.cells.keys()) {
+          const at = addressOf(key);
+          if (at.row < top || at.row >= top + rows || at.column < left || at.column >= left + columns) continue;
+          const value = this.read(sheet, key);
+          if (value !== null) visit(value, at.row - top, at.column - left);
+        }
+      },
+    };
+  }
 }
 
 /** Strongly connected components (Tarjan, without recursion: a chain of 100,000 cells must not overflow the stack). */
