@@ -2,6 +2,10 @@ import { getSchema, getTextSerializersFromSchema } from '@tiptap/core';
 import { Node as SchemaNode, type NodeType } from '@tiptap/pm/model';
 import * as Y from 'yjs';
 import { documentExtensions } from './extensions.js';
+import type { ProseMirrorNode } from './node-json.js';
+
+// its own file so the node files can name it without importing the schema built from them
+export type { ProseMirrorNode } from './node-json.js';
 
 /**
  * Rich text in the shape ProseMirror/Tiptap editors bind through y-prosemirror: every node is a
@@ -9,14 +13,6 @@ import { documentExtensions } from './extensions.js';
  * whose formatting attributes are the marks (`{bold: {}}`, `{link: {href}}`).
  */
 
-/** A node in ProseMirror's JSON form, as editors and the bookmark API exchange document fragments. */
-export interface ProseMirrorNode {
-  type: string;
-  attrs?: Record<string, unknown>;
-  content?: ProseMirrorNode[];
-  text?: string;
-  marks?: Array<{ type: string; attrs?: Record<string, unknown> }>;
-}
 
 /**
  * The schema of rich text, built from the document's extensions (extensions.ts): the same Tiptap nodes and

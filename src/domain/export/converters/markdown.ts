@@ -1,18 +1,67 @@
+import { getExtensionField, resolveExtensions } from '@tiptap/core';
+import { documentExtensions } from '../../../model/rich-text/extensions.js';
+import type { MarkdownMarkForm, MarkdownNodeForm, MarkdownWriter } from '../../../model/rich-text/markdown.js';
 import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
 import { safeHref, type Progress } from './shared.js';
 
 /**
  * document / documentPro → Markdown (CommonMark with the GFM table, strike-through and task-list
- * extensions). Marks Markdown lacks (underline, highlight, sub/superscript) keep their text; images of the
- * file's app are embedded as data: URIs so the file stands alone; bookmarks keep their content; a page break
- * is a thematic break (`---`), Markdown having no pages; a callout is a GitHub alert (`> [!NOTE]`).
+ * extensions). Each node and mark writes itself: its `markdownForm`, in its own extension file
+ * (src/model/rich-text/markdown.ts); this walker owns what is common to all of them: escaping, the file's
+ * images as data: URIs (so the file stands alone), progress. What has no form keeps its content
+ * (MARKDOWN_CONTENT_ONLY).
  */
 
-interface Context {
-  images: ImageAssets;
-  progress: Progress;
+/**
+ * Nodes and marks with no Markdown form of their own, and why: a block among blocks writes its blocks, an
+ * inline node its text, a mark its text unmarked. test/export/markdown-forms.test.ts fails when a node or mark
+ * of the schema is neither here nor given a form.
+ */
+export const MARKDOWN_CONTENT_ONLY: { nodes: readonly string[]; marks: readonly string[] } = {
+  nodes: [
+    // the document itself and its text: the walker's (text is escaped and marked here)
+    'doc',
+    'text',
+    // written by their list or table (src/model/rich-text/nodes/{bullet-list,ordered-list,task-list,table}.ts)
+    'listItem',
+    'taskItem',
+    'tableRow',
+    'tableCell',
+    'tableHeader',
+    // Markdown has no bookmarks: the blocks it wraps stay
+    'bookmark',
+    // a mention reads as its text (`@name`, the file's name, the date): Markdown has no mentions
+    'mention',
+    'fileMention',
+    'dateMention',
+  ],
+  // Markdown has no underline, highlight, sub/superscript or text style: the text stays, unmarked
+  marks: ['underline', 'highlight', 'textStyle', 'subscript', 'superscript'],
+};
+
+interface Forms {
+  nodes: ReadonlyMap<string, MarkdownNodeForm>;
+  marks: ReadonlyMap<string, MarkdownMarkForm>;
 }
+
+/** The `markdownForm` of every node and mark of the document model, by name. */
+export function markdownForms(): Forms {
+  const nodes = new Map<string, MarkdownNodeForm>();
+  const marks = new Map<string, MarkdownMarkForm>();
+  for (const extension of resolveExtensions(documentExtensions())) {
+    if (extension.type === 'node') {
+      const form = getExtensionField<MarkdownNodeForm | undefined>(extension, 'markdownForm');
+      if (form) nodes.set(extension.name, form);
+    } else if (extension.type === 'mark') {
+      const form = getExtensionField<MarkdownMarkForm | undefined>(extension, 'markdownForm');
+      if (form) marks.set(extension.name, form);
+    }
+  }
+  return { nodes, marks };
+}
+
+const FORMS = markdownForms();
 
 /**
  * Text with every character that could start Markdown syntax escaped: inline punctuation anywhere (`&` too, or
@@ -26,132 +75,53 @@ function escapeText(text: string): string {
     .replace(/^(\s*\d+)([.)])/gm, '$1\\$2');
 }
 
-function imageMarkdown(context: Context, attrs: Record<string, unknown> | undefined): string {
-  const src = typeof attrs?.src === 'string' ? attrs.src : '';
-  const alt = escapeText(typeof attrs?.alt === 'string' ? attrs.alt : '');
-  const asset = context.images[src];
-  const target = asset ? `data:${asset.mimeType};base64,${Buffer.from(asset.data).toString('base64')}` : safeHref(src);
-  return target ? `![${alt}](<${target}>)` : alt;
-}
-
-function wrap(text: string, marker: string): string {
-  // emphasis markers must touch the text: keep surrounding white space outside them
+function wrap(text: string, delimiter: string): string {
+  // emphasis delimiters must touch the text: keep surrounding white space outside them
   const match = /^(\s*)(.*?)(\s*)$/s.exec(text)!;
-  return match[2] ? `${match[1]}${marker}${match[2]}${marker}${match[3]}` : text;
+  return match[2] ? `${match[1]}${delimiter}${match[2]}${delimiter}${match[3]}` : text;
 }
 
-function inline(context: Context, nodes: readonly ProseMirrorNode[] = []): string {
-  let out = '';
-  for (const node of nodes) {
-    if (node.type === 'text') {
-      const code = node.marks?.some((mark) => mark.type === 'code');
-      let text = code ? `\`${(node.text ?? '').replace(/`/g, 'ˋ')}\`` : escapeText(node.text ?? '');
-      for (const mark of node.marks ?? []) {
-        if (mark.type === 'bold') text = wrap(text, '**');
-        else if (mark.type === 'italic') text = wrap(text, '*');
-        else if (mark.type === 'strike') text = wrap(text, '~~');
-      }
-      const link = node.marks?.find((mark) => mark.type === 'link');
-      const href = link ? safeHref(link.attrs?.href) : undefined;
-      out += href ? `[${text}](<${href}>)` : text;
-    } else if (node.type === 'hardBreak') {
-      out += '\\\n';
-    } else if (node.type === 'image') {
-      out += imageMarkdown(context, node.attrs);
-    } else {
-      out += escapeText(nodeText(node));
-    }
-  }
-  return out;
+/** A text node with its marks: a literal mark's text unescaped, then emphasis in the order carried, a link last. */
+function markedText(writer: MarkdownWriter, node: ProseMirrorNode): string {
+  const forms = (node.marks ?? []).flatMap((mark) => {
+    const form = FORMS.marks.get(mark.type);
+    return form ? [{ form, attrs: mark.attrs }] : [];
+  });
+  const raw = node.text ?? '';
+  const literal = forms.find(({ form }) => form.kind === 'literal')?.form;
+  let text = literal?.kind === 'literal' ? literal.write(raw) : escapeText(raw);
+  for (const { form } of forms) if (form.kind === 'emphasis') text = wrap(text, form.delimiter);
+  const link = forms.find(({ form }) => form.kind === 'link');
+  return link?.form.kind === 'link' ? link.form.write(text, link.attrs, writer) : text;
 }
 
-function cellText(context: Context, cell: ProseMirrorNode): string {
-  return blocks(context, cell.content ?? [])
-    .join(' ')
-    .replace(/\n+/g, ' ')
-    .replace(/\|/g, '\\|')
-    .trim();
-}
-
-function tableMarkdown(context: Context, node: ProseMirrorNode): string {
-  const rows = (node.content ?? []).map((row) => (row.content ?? []).map((cell) => cellText(context, cell)));
-  const width = Math.max(1, ...rows.map((row) => row.length));
-  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, index) => cells[index] ?? '').join(' | ')} |`;
-  const [header = [], ...body] = rows;
-  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
-}
-
-function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((line, index) => (index === 0 || line.length === 0 ? line : by + line))
-    .join('\n');
-}
-
-/** Each block as Markdown text; the caller joins them with blank lines. */
-function blocks(context: Context, nodes: readonly ProseMirrorNode[]): string[] {
-  const out: string[] = [];
-  for (const node of nodes) {
-    context.progress.step();
-    switch (node.type) {
-      case 'paragraph':
-        out.push(inline(context, node.content));
-        break;
-      case 'heading': {
-        const level = Math.min(Math.max(Number(node.attrs?.level ?? 1) || 1, 1), 6);
-        out.push(`${'#'.repeat(level)} ${inline(context, node.content)}`);
-        break;
-      }
-      case 'codeBlock': {
-        const code = (node.content ?? []).map((child) => child.text ?? '').join('');
-        const fence = '`'.repeat(Math.max(3, ...[...code.matchAll(/`+/g)].map((match) => match[0].length + 1)));
-        const language = typeof node.attrs?.language === 'string' ? node.attrs.language.replace(/[^\w+-]/g, '') : '';
-        out.push(`${fence}${language}\n${code}\n${fence}`);
-        break;
-      }
-      case 'blockquote':
-      case 'callout': {
-        // a callout is a GitHub alert: a quote whose first line is its kind (src/model/rich-text/nodes/callout.ts)
-        const lines = blocks(context, node.content ?? []).join('\n\n').split('\n');
-        out.push((node.type === 'callout' ? ['[!NOTE]', ...lines] : lines).map((line) => (line ? `> ${line}` : '>')).join('\n'));
-        break;
-      }
-      case 'bulletList':
-      case 'orderedList':
-      case 'taskList': {
-        const start = Number(node.attrs?.start ?? 1) || 1;
-        out.push(
-          (node.content ?? [])
-            .map((item, index) => {
-              const marker = node.type === 'orderedList' ? `${start + index}.` : '-';
-              const task = node.type === 'taskList' ? (item.attrs?.checked === true || item.attrs?.checked === 'true' ? '[x] ' : '[ ] ') : '';
-              const body = blocks(context, item.content ?? []).join('\n\n');
-              return `${marker} ${task}${indent(body, ' '.repeat(marker.length + 1))}`;
-            })
-            .join('\n'),
-        );
-        break;
-      }
-      case 'table':
-        out.push(tableMarkdown(context, node));
-        break;
-      case 'image':
-        out.push(imageMarkdown(context, node.attrs));
-        break;
-      case 'horizontalRule':
-      case 'pageBreak':
-        // Markdown has no pages: a page break keeps its division as a thematic break (docs/IMPORT-EXPORT.md)
-        out.push('---');
-        break;
-      default:
-        // bookmarks and unknown containers: their content
-        if (node.content) out.push(...blocks(context, node.content));
-    }
-  }
-  return out;
+function markdownWriter(images: ImageAssets, progress: Progress): MarkdownWriter {
+  const writer: MarkdownWriter = {
+    inline: (nodes = []) =>
+      nodes
+        .map((node) => {
+          if (node.type === 'text') return markedText(writer, node);
+          const form = FORMS.nodes.get(node.type)?.inline;
+          return form ? form(node, writer) : escapeText(nodeText(node));
+        })
+        .join(''),
+    blocks: (nodes = []) =>
+      nodes.flatMap((node) => {
+        progress.step();
+        const form = FORMS.nodes.get(node.type)?.block;
+        return form ? [form(node, writer)] : node.content ? writer.blocks(node.content) : [];
+      }),
+    escape: escapeText,
+    imageTarget: (src) => {
+      const asset = images[src];
+      return asset ? `data:${asset.mimeType};base64,${Buffer.from(asset.data).toString('base64')}` : safeHref(src);
+    },
+    href: safeHref,
+  };
+  return writer;
 }
 
 export function toMarkdown(source: RichTextSource, progress: Progress): Uint8Array {
-  const text = blocks({ images: source.images, progress }, source.blocks).join('\n\n');
+  const text = markdownWriter(source.images, progress).blocks(source.blocks).join('\n\n');
   return new TextEncoder().encode(text.length > 0 ? `${text}\n` : '');
 }

@@ -10,6 +10,14 @@ export const link = Link.extend({
   // Tiptap makes the mark inclusive whenever autolink is on: text typed after a link at the end of a paragraph
   // would join the link. Office editors end the link there; autolink still links a typed address.
   inclusive: () => false,
+  // `[text](<address>)`; a link whose address is unsafe keeps only its text
+  markdownForm: {
+    kind: 'link',
+    write: (text, attrs, writer) => {
+      const href = writer.href(attrs?.href);
+      return href ? `[${text}](<${href}>)` : text;
+    },
+  },
 }).configure({
   openOnClick: false,
   autolink: true,

@@ -1,4 +1,5 @@
 import { mergeAttributes, Node, wrappingInputRule } from '@tiptap/core';
+import { markdownQuote } from '../markdown.js';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -30,10 +31,9 @@ export const Callout = Node.create({
     return ['div', mergeAttributes({ 'data-type': 'callout', class: 'callout' }, HTMLAttributes), 0];
   },
 
-  renderMarkdown: (node, helpers) => {
-    const body = helpers.renderChildren(node.content ?? [], '\n\n');
-    return ['[!NOTE]', ...body.split('\n')].map((line) => (line ? `> ${line}` : '>')).join('\n');
-  },
+  // the export's form, and @tiptap/markdown's for the editor's getMarkdownFromSelection: the same alert
+  markdownForm: { block: (node, writer) => markdownQuote(['[!NOTE]', ...writer.blocks(node.content).join('\n\n').split('\n')]) },
+  renderMarkdown: (node, helpers) => markdownQuote(['[!NOTE]', ...helpers.renderChildren(node.content ?? [], '\n\n').split('\n')]),
 
   addCommands() {
     return {

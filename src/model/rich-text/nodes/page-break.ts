@@ -42,7 +42,8 @@ export const PageBreak = Node.create<PageBreakOptions>({
     return ['div', mergeAttributes({ class: 'page-break', 'data-page-break': '', ...(this.options.label ? { 'data-label': this.options.label } : {}), style: 'break-after: page' }, HTMLAttributes)];
   },
 
-  // as the Markdown export writes it (Markdown has no pages): getMarkdownFromSelection keeps the division
+  // Markdown has no pages: the export (markdownForm) and getMarkdownFromSelection keep the division as a thematic break
+  markdownForm: { block: () => '---' },
   renderMarkdown: () => '---',
 
   addCommands() {
