@@ -181,7 +181,10 @@ describe('rich-text editor in a browser', () => {
     await picker.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     const image = alice.frame.locator('.ProseMirror img[alt="dot.png"]');
     await image.waitFor();
-    expect(await image.getAttribute('src')).toMatch(/^\/sdk\/v2\/attachments\/[^?]+\?signature=.+&token=/);
+    // the page's session ticket, never the integrator's token or signature (docs/SDK.md "Sessions without tokens in URLs")
+    const src = (await image.getAttribute('src'))!;
+    expect(src).toMatch(/^\/sdk\/v2\/attachments\/[^?]+\?sessionToken=svs_/);
+    expect(src).not.toMatch(/signature=|[?&]token=/);
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 
     await picker.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just text, not a picture') });
