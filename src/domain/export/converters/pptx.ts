@@ -110,12 +110,26 @@ export function oneParagraphPropertiesEach(slideXml: string): string {
   });
 }
 
-/** The file pptxgenjs wrote, each slide's paragraphs with one `a:pPr` (oneParagraphPropertiesEach). */
+/**
+ * `[Content_Types].xml` without the overrides of parts the package lacks: pptxgenjs names a slide master per slide
+ * (`slideMaster2.xml`…) but writes only the first, and a content type for a missing part breaks the package
+ * (ECMA-376 Part 2, 10.1.2.3).
+ */
+export function withoutMissingOverrides(contentTypes: string, parts: ReadonlySet<string>): string {
+  return contentTypes.replace(/<Override\b[^>]*?PartName="\/([^"]+)"[^>]*?\/>/g, (override, part: string) => (parts.has(part) ? override : ''));
+}
+
+/**
+ * The file pptxgenjs wrote, each slide's paragraphs with one `a:pPr` (oneParagraphPropertiesEach) and content types
+ * only for the parts it holds (withoutMissingOverrides).
+ */
 async function repaired(written: Buffer): Promise<Uint8Array> {
   const zip = await JSZip.loadAsync(written);
   for (const name of Object.keys(zip.files).filter((part) => /^ppt\/slides\/slide\d+\.xml$/.test(part))) {
     zip.file(name, oneParagraphPropertiesEach(await zip.file(name)!.async('string')));
   }
+  const contentTypes = zip.file('[Content_Types].xml');
+  if (contentTypes) zip.file('[Content_Types].xml', withoutMissingOverrides(await contentTypes.async('string'), new Set(Object.keys(zip.files))));
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
