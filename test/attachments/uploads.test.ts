@@ -127,8 +127,12 @@ for (const database of testDatabases()) {
       }
     });
 
-    it('the bucket defaults to images; a hostile filename is kept as a safe display name', async () => {
-      const ticket = await ticketFor(svc, { bucket: undefined, filename: '../../etc/pass\u0000wd\u202E\r\n.png' });
+    it('the bucket defaults to images; a hostile filename is kept as a safe display name, one with a NUL is refused', async () => {
+      // a NUL never reaches the service (400 / 127003, docs/ERRORS.md); line breaks and bidi controls are stripped
+      const refused = await requestTokens(svc, [uploadRequest({ filename: 'pass\u0000wd.png' })]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.status).toBe(127003);
+      const ticket = await ticketFor(svc, { bucket: undefined, filename: '../../etc/pass\u202Ewd\r\n.png' });
       expect(ticket.directory).toBe('images');
       const response = await upload(svc, { accessToken: ticket.accessToken, file: png(2, 2), filename: '..\\..\\win.ini' });
       expect(response.body.data.filename).toBe('passwd.png');
