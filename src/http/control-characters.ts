@@ -34,8 +34,14 @@ export async function refuseControlCharactersInUrl(request: FastifyRequest): Pro
   const path = queryStart < 0 ? url : url.slice(0, queryStart);
   if (CONTROL_IN_URL.test(path) || path.split('/').some((segment) => CONTROL_IN_URL.test(decoded(segment)))) refuse('the path');
   if (queryStart >= 0) {
-    const query = url.slice(queryStart + 1);
-    if (CONTROL_IN_URL.test(query) || query.split(/[&=]/).some((piece) => CONTROL_IN_URL.test(decoded(piece)))) refuse('the query');
+    // each parameter by its name, so the message says which one (`query.smParams`)
+    for (const parameter of url.slice(queryStart + 1).split('&')) {
+      const equals = parameter.indexOf('=');
+      const rawName = equals < 0 ? parameter : parameter.slice(0, equals);
+      const rawValue = equals < 0 ? '' : parameter.slice(equals + 1);
+      if (CONTROL_IN_URL.test(rawName) || CONTROL_IN_URL.test(decoded(rawName))) refuse('a query parameter name');
+      if (CONTROL_IN_URL.test(rawValue) || CONTROL_IN_URL.test(decoded(rawValue))) refuse(`query.${decoded(rawName)}`);
+    }
   }
 }
 
