@@ -289,20 +289,26 @@ interface ReaderInternals {
   _parseWorksheet(chunks: AsyncIterable<Buffer | string>, sheetNo: string): Iterable<unknown>;
   _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
   _parseRels(entry: Readable): Promise<void>;
+  _parseStyles(entry: Readable): Promise<void>;
   sharedStrings?: unknown[];
   workbookRels?: unknown[];
 }
 
 const SHARED_STRINGS_PART = 'xl/sharedStrings.xml';
 const WORKBOOK_RELS_PART = 'xl/_rels/workbook.xml.rels';
+const STYLES_PART = 'xl/styles.xml';
 
 /**
- * Gives the reader the shared strings and the workbook's relations before it sees any worksheet (read from the
- * bytes in memory, with its own parsers), and has it skip those parts when they come in the stream: it then
- * reads every worksheet as it streams, and writes no temporary file (docs/IMPORT-EXPORT.md "Temporary files").
+ * Gives the reader the shared strings, the workbook's relations and the styles before it sees any worksheet (read
+ * from the bytes in memory, with its own parsers), and has it skip those parts when they come in the stream: it
+ * then reads every worksheet as it streams, and writes no temporary file (docs/IMPORT-EXPORT.md "Temporary
+ * files"). The styles too: a worksheet read before them would lose every cell's style (workbooks written by exceljs
+ * store styles.xml after the worksheets).
  */
 async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<void> {
-  const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART]);
+  const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART, STYLES_PART]);
+  const styles = parts.get(STYLES_PART);
+  if (styles !== undefined) await reader._parseStyles(Readable.from([styles]));
   const rels = parts.get(WORKBOOK_RELS_PART);
   if (rels === undefined) reader.workbookRels = [];
   else await reader._parseRels(Readable.from([rels]));
@@ -312,6 +318,7 @@ async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<void
   Object.assign(reader, {
     _parseRels: async () => undefined,
     _parseSharedStrings: async function* skip() {},
+    _parseStyles: async () => undefined,
   });
 }
 
