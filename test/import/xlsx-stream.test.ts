@@ -117,8 +117,8 @@ describe('xlsx → spreadsheet, streamed from the reader to the encoder [sqlite]
     const done = await importAndWait(svc, { fileId: 'formatted', type: 'spreadsheet' }, { name: 'formatted.xlsx', data: new Uint8Array(await book.xlsx.writeBuffer()) });
     expect(done.body.status, done.text).toBe(0);
     const shown = await svc.call('GET', '/sdk/v2/api/files/formatted/sheets/values', { query: { range: 'A1:G1', valueRenderOption: 'FORMATTED_VALUE' } });
-    // a fraction format is not one the service shows: the cell keeps no format and shows as General
-    expect(shown.body.data.values).toEqual([['1,234.50', '25.6%', '2024-03-15', '2024-03-15 09:00', '(42)', '7', '0.5']]);
+    // fractions show as Excel shows them (numfmt): `# ?/?` keeps the space where the whole number would stand
+    expect(shown.body.data.values).toEqual([['1,234.50', '25.6%', '2024-03-15', '2024-03-15 09:00', '(42)', '7', ' 1/2']]);
     expect(await values('formatted', 'A1:C1')).toEqual([[1234.5, 0.256, 45366]]);
 
     const csv = new TextEncoder().encode('when,amount\n2024-03-15,12\n2024-03-16 08:30,13\n');
