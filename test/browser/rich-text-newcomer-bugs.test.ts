@@ -61,6 +61,9 @@ describe('newcomer bugs of the document editor', () => {
     await page.keyboard.type('Intro');
     await frame.locator('button[data-tool="table"]').click();
     await expect.poll(() => editor.locator('table').count()).toBe(1);
+    // keys go where the focus is: wait until the toolbar's click has handed it back to the editor
+    const editorFocused = () => editor.evaluate((root) => root.ownerDocument.activeElement === root);
+    await expect.poll(editorFocused).toBe(true);
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('After the table');
@@ -70,7 +73,7 @@ describe('newcomer bugs of the document editor', () => {
 
     await frame.locator('button[data-tool="bulletList"]').click();
     await expect.poll(() => editor.evaluate((root) => root.lastElementChild?.tagName)).toBe('UL');
-    await expect.poll(() => editor.evaluate((root) => root.ownerDocument.activeElement === root)).toBe(true);
+    await expect.poll(editorFocused).toBe(true);
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' and more');
