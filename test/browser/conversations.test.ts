@@ -116,7 +116,8 @@ async function converse(fileId: string, { page, frame }: Opened, options: { anch
   await poll(() => svc.integrator.events.filter((event) => event.eventClass === 'Comment').map((event) => event.body.action)).toEqual(['create', 'update', 'closeComments', 'delete']);
 }
 
-describe('one conversation panel in every editor (browser)', () => {
+// each test walks a whole conversation (mention, send, edit, resolve, delete) in a browser: minutes on a loaded two-core CI machine
+describe('one conversation panel in every editor (browser)', { timeout: 120_000 }, () => {
   it.each([
     { kind: 'document', fileId: 'doc-1', text: 'The budget needs review', word: 'budget', shot: 'conversation-document' },
     { kind: 'documentPro', fileId: 'pro-1', text: 'Quarterly plan', word: 'plan', shot: 'conversation-document-pro' },
