@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SignJWT } from 'jose';
+import { unusedPort } from '../test/support/ports.js';
+import type { ServerProbeReport } from './_server-probe.js';
 
 export interface BenchService {
   url: string;
@@ -16,22 +17,14 @@ export interface BenchService {
   /** user CPU + system CPU of the server process so far, in seconds */
   cpuSeconds(): number;
   memory(): { rssMiB: number; peakMiB: number };
+  /** what the process's probe (_server-probe.ts) saw since the previous call (or its start) */
+  probe(): Promise<ServerProbeReport>;
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // two minutes: several processes starting at once on a loaded 2-core machine take that long
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
@@ -48,12 +41,14 @@ const TICKS_PER_SECOND = 100;
 
 export async function startBenchService(options: { appId: string; secret: string; endpointUrl: string; env?: Record<string, string> }): Promise<BenchService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-  const port = await freePort();
+  const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const probeFile = path.join(dataDir, 'probe.json');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--import', './bench/_server-probe.ts', 'src/main.ts'], {
     env: {
       ...process.env,
+      BENCH_PROBE_FILE: probeFile,
       PORT: String(port),
       HOST: '127.0.0.1',
       SVC_DATA_DIR: dataDir,
@@ -67,6 +62,9 @@ export async function startBenchService(options: { appId: string; secret: string
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // a bench that fails leaves no service behind (it would hold the bench's output open)
+  const stop = () => child.kill('SIGKILL');
+  process.once('exit', stop);
   await waitForHealth(url, child);
   const pid = child.pid!;
   const signature = await new SignJWT({})
@@ -86,12 +84,30 @@ export async function startBenchService(options: { appId: string; secret: string
       const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return { rssMiB: Math.round(kib('VmRSS') / 1024), peakMiB: Math.round(kib('VmHWM') / 1024) };
     },
+    async probe() {
+      fs.rmSync(probeFile, { force: true });
+      child.kill('SIGUSR2');
+      for (let i = 0; i < 500 && !fs.existsSync(probeFile); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return JSON.parse(fs.readFileSync(probeFile, 'utf8')) as ServerProbeReport;
+    },
     async close() {
+      process.off('exit', stop);
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The machine's load average at a phase's start and now (1-minute figures), for a benchmark's output. */
+export function loadLine(before: number[]): string {
+  return `load average ${before[0]!.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end (${os.cpus().length} cores)`;
+}
+
+/** One line of a probe's report for a benchmark's output. */
+export function probeLine(report: ServerProbeReport): string {
+  const { loopDelayMs: loop, gc, frames } = report;
+  return `event loop delay p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms; GC ${gc.count}× ${gc.totalMs} ms (longest ${gc.maxMs} ms); ${frames.sent} WebSocket frames sent (${(frames.sent / report.seconds).toFixed(0)}/s, ${frames.sendMs} ms in send)`;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -10,11 +10,12 @@
  * process and on the other processes (the fan-out through Redis), plus each process's CPU.
  */
 import crypto from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
-import { percentile, startBenchService, type BenchService } from './_service.js';
+import { loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -73,6 +74,8 @@ export default async function clusterBench(args: string[]): Promise<void> {
         }
       });
     });
+    await Promise.all(services.map((service) => service.probe()));
+    const loadBefore = os.loadavg();
     const cpuBefore = services.map((service) => service.cpuSeconds());
     const started = performance.now();
     const total = Math.round(seconds * editsPerSecond);
@@ -89,6 +92,7 @@ export default async function clusterBench(args: string[]): Promise<void> {
     const expected = total * (clientCount - 1);
     await until(() => local.length + remote.length >= expected, () => `all ${expected} deliveries (got ${local.length + remote.length})`, 180_000);
     const elapsed = (performance.now() - started) / 1000;
+    const probes = await Promise.all(services.map((service) => service.probe()));
     const sorted = (values: number[]) => values.sort((a, b) => a - b);
     const line = (name: string, values: number[]) =>
       values.length === 0
@@ -99,6 +103,8 @@ export default async function clusterBench(args: string[]): Promise<void> {
     console.log(line('receiver on another process (through Redis)', sorted(remote)));
     console.log(line('all', sorted([...local, ...remote])));
     console.log(`  server CPU per process: ${services.map((service, i) => `${(((service.cpuSeconds() - cpuBefore[i]!) / elapsed) * 100).toFixed(0)}%`).join(', ')} of one core`);
+    probes.forEach((probe, i) => console.log(`  process ${i + 1}: ${probeLine(probe)}`));
+    console.log(`  ${loadLine(loadBefore)}`);
   } finally {
     for (const client of clients) disconnect(client);
     await Promise.all(services.map((service) => service.close()));

@@ -10,10 +10,11 @@
  *      GET plain-text 20 times while the document is open (live) and 20 times after every client left
  *      (built from storage each call) → p50/max.
  */
+import os from 'node:os';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
-import { percentile, startBenchService, type BenchService } from './_service.js';
+import { loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -65,6 +66,8 @@ export default async function collabBench(args: string[]): Promise<void> {
         }
       });
     });
+    await service.probe();
+    const loadBefore = os.loadavg();
     const cpuBefore = service.cpuSeconds();
     const clientCpuBefore = process.cpuUsage();
     const started = performance.now();
@@ -81,6 +84,7 @@ export default async function collabBench(args: string[]): Promise<void> {
     const expected = total * (clientCount - 1);
     await until(() => latencies.length >= expected, () => `all ${expected} deliveries (got ${latencies.length})`, 120_000);
     const elapsed = (performance.now() - started) / 1000;
+    const probe = await service.probe();
     const cpu = service.cpuSeconds() - cpuBefore;
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const clientSeconds = (clientCpu.user + clientCpu.system) / 1e6;
@@ -91,6 +95,8 @@ export default async function collabBench(args: string[]): Promise<void> {
     console.log(`  server CPU ${((cpu / elapsed) * 100).toFixed(0)}% of one core; RSS ${memory.rssMiB} MiB (peak ${memory.peakMiB} MiB)`);
     // the clients share one process (and the machine) with each other: when it is saturated, latency is theirs
     console.log(`  client process CPU ${((clientSeconds / elapsed) * 100).toFixed(0)}% of one core`);
+    console.log(`  server: ${probeLine(probe)}`);
+    console.log(`  ${loadLine(loadBefore)}`);
     for (const client of clients.splice(0)) disconnect(client);
 
     // 2. plain text of a large document

@@ -18,6 +18,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -28,7 +29,7 @@ import { EDITOR_ASSETS_PATH, hasEditor, pageAssets } from '../src/routes/editor-
 import { launchBrowser } from '../test/browser/support/browser.js';
 import { startHostPage, type HostPage } from '../test/browser/support/host-page.js';
 import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
-import { percentile, startBenchService, type BenchService } from './_service.js';
+import { loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -187,6 +188,8 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
         for (const widget of first?.querySelectorAll('.ProseMirror-widget') ?? []) widgets += widget.textContent?.length ?? 0;
         return (first?.textContent?.length ?? 0) - widgets;
       });
+    await service.probe();
+    const loadBefore = os.loadavg();
     let base = startLength;
     let unseen = 0;
     for (let i = 0; i < keystrokes; i++) {
@@ -215,10 +218,13 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
       latencies.push(seenAt - typedAt);
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
     }
+    const probe = await service.probe();
     if (unseen > 0) console.log(`  ${unseen} keystrokes were not seen within 10 s (left out of the figures below)`);
     latencies.sort((a, b) => a - b);
     console.log(`keystroke → other browser, 2 browsers + ${clientCount} headless clients on the document, ${keystrokes} keystrokes:`);
     console.log(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
+    console.log(`  server: ${probeLine(probe)}`);
+    console.log(`  ${loadLine(loadBefore)}`);
   } finally {
     clearInterval(background);
     for (const context of contexts) await context.close();

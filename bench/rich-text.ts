@@ -8,6 +8,7 @@
  * run), so two trees can be compared back to back on the same machine load.
  */
 import { toDocx } from '../src/domain/export/converters/docx.js';
+import { THEMES } from '../src/model/slides.js';
 import { toHtml } from '../src/domain/export/converters/html.js';
 import { toMarkdown } from '../src/domain/export/converters/markdown.js';
 import type { RichTextSource, SlidesSource } from '../src/domain/export/source.js';
@@ -79,9 +80,11 @@ export default async function richTextBench(args: string[]): Promise<void> {
     height: 540,
     images: {},
     slides: Array.from({ length: Math.max(1, Math.round(pages / 4)) }, (_, slide) => ({
+      theme: THEMES.plain,
+      notes: '',
       boxes: page(slide + 1)
         .slice(0, 6)
-        .map((block, index) => ({ type: 'text' as const, frame: { x: 40, y: 20 + index * 85, width: 880, height: 80 }, blocks: [block] })),
+        .map((block, index) => ({ type: 'text' as const, frame: { x: 40, y: 20 + index * 85, width: 880, height: 80 }, blocks: [block], style: {} })),
     })),
   };
   const figures: Array<[string, number]> = [

@@ -3,24 +3,27 @@
  * computed (`<f>` with `<v>` in the sheet XML), imported the way the service imports them (the xlsx reader and
  * the spreadsheet encoder), computed with our engine and compared with what Excel stored.
  *
- * `npm run oracle [-- --misses] [-- --functions N] [-- --only NAME-PART]` prints the agreement over all cells, averaged per workbook,
- * by file and by function (most missed first). test/sheets/formula-oracle.test.ts asserts a floor on both
+ * `npm run oracle [-- --misses] [-- --functions N] [-- --only NAME-PART] [-- --peer DIR]` prints the agreement over all cells,
+ * averaged per workbook, by file and by function (most missed first). `--peer DIR` also computes the same cells with
+ * HyperFormula installed in DIR (`npm install hyperformula` in a folder outside the repository, then
+ * `--peer /tmp/hf/node_modules/hyperformula`: GPL, measured, never shipped) and prints its figures beside ours. test/sheets/formula-oracle.test.ts asserts a floor on both
  * figures. The corpus lives outside the repository, at ../shared/formula-oracle from the repository root
  * (docs/FORMULAS.md "Agreement with Excel").
  */
 import fs from 'node:fs';
-import type * as Y from 'yjs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { joinParts } from '../src/domain/import/conversion.js';
 import { formatReader } from '../src/domain/import/formats/index.js';
 import { SpreadsheetEncoder } from '../src/domain/import/spreadsheet-encoder.js';
 import { readZipTexts } from '../src/domain/import/zip-guard.js';
-import { docFromState, sheetsOf } from '../src/model/content.js';
+import { docFromState } from '../src/model/content.js';
 import { columnIndex } from '../src/model/sheets/a1.js';
 import { referencesOf } from '../src/model/sheets/formulas/evaluate.js';
 import { parseFormula, SpreadsheetCalculation, type DisplayValue } from '../src/model/sheets/formulas/index.js';
-import { sheetIds } from '../src/model/sheets/sheet-model.js';
+import { cellInput } from '../src/model/sheets/formulas/yjs.js';
+import { sheetIds, sheetModels } from '../src/model/sheets/sheet-model.js';
 
 /** Functions whose value Excel computed at another moment or from the environment: left out, as the corpus says. */
 const VOLATILE = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY', 'NOW', 'TODAY', 'OFFSET', 'INDIRECT', 'CELL', 'INFO']);
@@ -38,7 +41,63 @@ export interface OracleCell {
   expected: StoredValue;
   actual: DisplayValue;
   agrees: boolean;
+  /** whether the peer engine (`--peer`) agrees on this cell; undefined without one */
+  peerAgrees?: boolean;
   functions: string[];
+}
+
+/** Another engine computing the same workbooks (HyperFormula, `--peer`): built from the imported cells, read cell by cell. */
+export interface PeerEngine {
+  build(sheets: Array<{ name: string; cells: Array<[row: number, column: number, input: string | number | boolean]> }>): (sheet: number, row: number, column: number) => DisplayValue;
+}
+
+interface HyperFormulaModule {
+  HyperFormula: {
+    buildFromSheets(sheets: Record<string, unknown[][]>, config: Record<string, unknown>, names: Array<{ name: string; expression: string }>): {
+      getCellValue(address: { sheet: number; row: number; col: number }): unknown;
+      getSheetId(name: string): number | undefined;
+    };
+  };
+}
+
+/**
+ * HyperFormula loaded from `directory` (its package folder), set up as its guide "Compatibility with Microsoft Excel"
+ * says (1900 leap-year bug, serial dates from 1899-12-30, array arithmetic, empty results as 0, TRUE/FALSE as names).
+ * Excel's storage prefixes (`_xlfn.`, `_xlws.`) are taken off the formulas it is given, as our parser reads them.
+ */
+export function hyperFormulaPeer(directory: string): PeerEngine {
+  const { HyperFormula } = createRequire(import.meta.url)(path.resolve(directory)) as HyperFormulaModule;
+  const config = {
+    licenseKey: 'gpl-v3', leapYear1900: true, nullDate: { year: 1899, month: 12, day: 30 }, useArrayArithmetic: true,
+    evaluateNullToZero: true, ignoreWhiteSpace: 'any', maxRows: 1_048_576, maxColumns: 16_384,
+  };
+  return {
+    build(sheets) {
+      const grids: Record<string, unknown[][]> = {};
+      for (const sheet of sheets) {
+        const grid: unknown[][] = [];
+        for (const [row, column, input] of sheet.cells) {
+          (grid[row] ??= [])[column] = typeof input === 'string' && input.startsWith('=') ? input.replace(/_xlfn\.|_xlws\./gi, '') : input;
+        }
+        grids[sheet.name] = Array.from(grid, (line) => Array.from(line ?? [], (value) => value ?? null));
+      }
+      let engine: ReturnType<HyperFormulaModule['HyperFormula']['buildFromSheets']>;
+      try {
+        engine = HyperFormula.buildFromSheets(grids, config, [{ name: 'TRUE', expression: '=TRUE()' }, { name: 'FALSE', expression: '=FALSE()' }]);
+      } catch {
+        return () => '#PEER-FAILED';
+      }
+      const ids = sheets.map((sheet) => engine.getSheetId(sheet.name));
+      return (sheet, row, column) => {
+        const id = ids[sheet];
+        if (id === undefined) return '#PEER-FAILED';
+        const value = engine.getCellValue({ sheet: id, row, col: column });
+        if (value === null || value === undefined) return 0;
+        if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+        return String((value as { value?: unknown }).value ?? '#PEER-FAILED');
+      };
+    },
+  };
 }
 
 export interface WorkbookResult {
@@ -188,7 +247,7 @@ function exclusion(formula: string, attributes: string, functions: string[], bui
 }
 
 /** Imports one workbook through the service's import path and compares every formula cell with Excel's value. */
-export async function compareWorkbook(file: string, builtIn: (name: string) => boolean): Promise<WorkbookResult> {
+export async function compareWorkbook(file: string, builtIn: (name: string) => boolean, peer?: PeerEngine): Promise<WorkbookResult> {
   const bytes = fs.readFileSync(file);
   const name = path.basename(file);
   const reader = await formatReader(path.extname(file).slice(1).toLowerCase());
@@ -202,27 +261,35 @@ export async function compareWorkbook(file: string, builtIn: (name: string) => b
   const doc = docFromState(joinParts(encoder.finish()));
   const calculation = new SpreadsheetCalculation(doc);
   const ids = sheetIds(doc);
-  const importedSheets = sheetsOf(doc).toArray();
+  const importedSheets = sheetModels(doc);
   const parts = await sheetParts(bytes);
   const xml = await readZipTexts(bytes, parts.map((part) => part.part));
   const cells: OracleCell[] = [];
   let excluded = 0;
   const allFormulas: Array<{ sheet: number; row: number; column: number; formula: string }> = [];
   importedSheets.forEach((sheet, index) => {
-    (sheet.get('cells') as Y.Map<unknown> | undefined)?.forEach((cell, key) => {
-      const formula = (cell as { f?: unknown }).f;
-      const [row, column] = key.split(':').map(Number);
-      if (typeof formula === 'string' && row !== undefined && column !== undefined) allFormulas.push({ sheet: index, row, column, formula });
+    sheet.forEachCell((row, column, cell) => {
+      if (typeof cell.f === 'string') allFormulas.push({ sheet: index, row, column, formula: cell.f });
     });
   });
   const names = parts.map((part) => part.name.toLowerCase());
+  const peerValue = peer?.build(
+    sheetModels(doc).map((sheet) => {
+      const cells: Array<[number, number, string | number | boolean]> = [];
+      sheet.forEachCell((row, column, cell) => {
+        const input = cellInput(cell);
+        if (input !== null) cells.push([row, column, input]);
+      });
+      return { name: sheet.name, cells };
+    }),
+  );
   const volatile = unreproducibleDependants(allFormulas, (name, own) => (name === null ? own : names.indexOf(name.toLowerCase()) >= 0 ? names.indexOf(name.toLowerCase()) : undefined), builtIn);
   parts.forEach((part, index) => {
     const sheetId = ids[index];
-    const cellsMap = importedSheets[index]?.get('cells') as { get(key: string): unknown } | undefined;
-    if (sheetId === undefined || !cellsMap) return;
+    const sheet = importedSheets[index];
+    if (sheetId === undefined || !sheet) return;
     for (const stored of storedFormulas(xml.get(part.part) ?? '')) {
-      const cell = cellsMap.get(`${stored.row}:${stored.column}`) as { f?: string } | undefined;
+      const cell = sheet.cell(stored.row, stored.column);
       // an array formula's other cells hold only values: they are not formulas of the import
       const formula = typeof cell?.f === 'string' ? cell.f : undefined;
       if (formula === undefined) {
@@ -235,7 +302,9 @@ export async function compareWorkbook(file: string, builtIn: (name: string) => b
         continue;
       }
       const actual = calculation.workbook.displayValue(sheetId, stored.row, stored.column);
-      cells.push({ sheet: part.name, address: stored.address, formula, expected: stored.value, actual, agrees: agrees(stored.value, actual), functions });
+      const compared: OracleCell = { sheet: part.name, address: stored.address, formula, expected: stored.value, actual, agrees: agrees(stored.value, actual), functions };
+      if (peerValue) compared.peerAgrees = agrees(stored.value, peerValue(index, stored.row, stored.column));
+      cells.push(compared);
     }
   });
   calculation.destroy();
@@ -254,14 +323,15 @@ export interface OracleSummary {
   byFunction: Array<{ name: string; cells: number; missed: number }>;
 }
 
-export function summarize(workbooks: WorkbookResult[]): OracleSummary {
+/** `agreesOf`: whose agreement is counted (ours by default; the peer's with `(cell) => cell.peerAgrees === true`). */
+export function summarize(workbooks: WorkbookResult[], agreesOf: (cell: OracleCell) => boolean = (cell) => cell.agrees): OracleSummary {
   let cells = 0;
   let agreed = 0;
   const shares: number[] = [];
   const functions = new Map<string, { cells: number; missed: number }>();
   for (const workbook of workbooks) {
     if (workbook.cells.length === 0) continue;
-    const good = workbook.cells.filter((cell) => cell.agrees).length;
+    const good = workbook.cells.filter(agreesOf).length;
     cells += workbook.cells.length;
     agreed += good;
     shares.push(good / workbook.cells.length);
@@ -269,7 +339,7 @@ export function summarize(workbooks: WorkbookResult[]): OracleSummary {
       for (const name of cell.functions) {
         const tally = functions.get(name) ?? { cells: 0, missed: 0 };
         tally.cells++;
-        if (!cell.agrees) tally.missed++;
+        if (!agreesOf(cell)) tally.missed++;
         functions.set(name, tally);
       }
     }
@@ -285,14 +355,14 @@ export function summarize(workbooks: WorkbookResult[]): OracleSummary {
 }
 
 /** Runs the whole corpus. */
-export async function runOracle(directory: string, builtIn: (name: string) => boolean, only = ''): Promise<OracleSummary> {
+export async function runOracle(directory: string, builtIn: (name: string) => boolean, only = '', peer?: PeerEngine): Promise<OracleSummary> {
   const corpus = path.join(directory, 'corpus');
   const files = fs
     .readdirSync(corpus)
     .filter((file) => /\.xls[xm]$/i.test(file) && file.includes(only))
     .sort();
   const workbooks: WorkbookResult[] = [];
-  for (const file of files) workbooks.push(await compareWorkbook(path.join(corpus, file), builtIn));
+  for (const file of files) workbooks.push(await compareWorkbook(path.join(corpus, file), builtIn, peer));
   return summarize(workbooks);
 }
 
@@ -313,7 +383,8 @@ async function main(args: string[]): Promise<void> {
   }
   const { isExcelFunction } = await import('../src/model/sheets/formulas/excel-functions.js');
   const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '') : '';
-  const summary = await runOracle(directory, isExcelFunction, only);
+  const peer = args.includes('--peer') ? hyperFormulaPeer(args[args.indexOf('--peer') + 1] ?? '') : undefined;
+  const summary = await runOracle(directory, isExcelFunction, only, peer);
   const functionCount = Number(args[args.indexOf('--functions') + 1]) || 40;
   console.log(`formula oracle: ${summary.workbooks.length} workbooks, ${summary.cells} formula cells compared, ${summary.workbooks.reduce((sum, w) => sum + w.excluded, 0)} left out`);
   console.log(`agreement over all cells:      ${percent(summary.overall)} (${summary.agreed} / ${summary.cells})`);
@@ -321,6 +392,12 @@ async function main(args: string[]): Promise<void> {
   const large = new Set(['sheetjs__large_strings.xlsx', 'poi__51710.xlsx']);
   const rest = summarize(summary.workbooks.filter((workbook) => !large.has(workbook.file)));
   console.log(`without the two largest workbooks: ${percent(rest.overall)} (${rest.agreed} / ${rest.cells})`);
+  if (peer) {
+    const peerAgrees = (cell: OracleCell) => cell.peerAgrees === true;
+    const theirs = summarize(summary.workbooks, peerAgrees);
+    const theirRest = summarize(summary.workbooks.filter((workbook) => !large.has(workbook.file)), peerAgrees);
+    console.log(`peer (HyperFormula) on the same cells: ${percent(theirs.overall)} (${theirs.agreed} / ${theirs.cells}), per workbook ${percent(theirs.perWorkbook)}, without the two largest ${percent(theirRest.overall)} (${theirRest.agreed} / ${theirRest.cells})`);
+  }
   console.log('\nby function (most missed first): name  missed / cells');
   for (const tally of summary.byFunction.slice(0, functionCount)) console.log(`  ${tally.name.padEnd(16)} ${String(tally.missed).padStart(6)} / ${tally.cells}`);
   console.log('\nby file: agreement  cells  file');
@@ -331,7 +408,8 @@ async function main(args: string[]): Promise<void> {
     }
     if (workbook.cells.length === 0) continue;
     const good = workbook.cells.filter((cell) => cell.agrees).length;
-    console.log(`  ${percent(good / workbook.cells.length).padStart(8)} ${String(workbook.cells.length).padStart(6)}  ${workbook.file}`);
+    const peerShare = peer ? ` ${percent(workbook.cells.filter((cell) => cell.peerAgrees === true).length / workbook.cells.length).padStart(8)}` : '';
+    console.log(`  ${percent(good / workbook.cells.length).padStart(8)}${peerShare} ${String(workbook.cells.length).padStart(6)}  ${workbook.file}`);
     if (args.includes('--misses')) {
       for (const cell of workbook.cells.filter((c) => !c.agrees).slice(0, 8)) console.log(`      ${cell.sheet}!${cell.address} ${cell.formula}  Excel ${show(cell.expected)}  ours ${show(cell.actual)}`);
     }

@@ -106,6 +106,8 @@ export const Errors = {
   notASpreadsheet: { http: 400, code: 72010, tableCode: 70000 },
   appendRequestReused: { http: 409, code: 72011, tableCode: 70000 },
   formulaTooLong: { http: 400, code: 72012, tableCode: 70000 },
+  // 1281xx: formulas (docs/FORMULAS.md).
+  formulaInvalid: { http: 400, code: 128100, tableCode: 70000 },
   // The kits' newer spreadsheet calls (issue 22 point 5; 1260xx: cell attributes).
   cellAttributesInvalid: { http: 400, code: 126001, tableCode: 70000 },
   cellAttributesRangeTooLarge: { http: 400, code: 126002, tableCode: 70000 },
@@ -185,6 +187,21 @@ export const Errors = {
   cellImageUrlForbidden: { http: 400, code: 126201, tableCode: 70000 },
   cellImageUrlUnreachable: { http: 502, code: 126202, tableCode: 10000 },
   cellImageUrlTimeout: { http: 504, code: 126203, tableCode: 10000 },
+  // 1282xx: sort and filter, conditional formats, validation of spreadsheets (docs/SHEETS.md "Sort and filter").
+  invalidSortParams: { http: 400, code: 128200, tableCode: 70000 },
+  sortRangeMerged: { http: 409, code: 128201, tableCode: 70000 },
+  sortRangeTooLarge: { http: 400, code: 128202, tableCode: 70000 },
+  rangeLocked: { http: 403, code: 128300, tableCode: 70000 },
+  // 1284xx: data validation of spreadsheets (docs/SHEETS.md "Data validation").
+  /** a write puts a value a `stop` rule refuses into a cell: nothing of the call is written */
+  dataValidationRefused: { http: 400, code: 128400, tableCode: 70000 },
+  /** data-validation: a rule that cannot be kept (the message says why) */
+  invalidDataValidation: { http: 400, code: 128401, tableCode: 70000 },
+  // 1288xx: saved table views (docs/TABLE-API.md "Views"); the table API answers these codes as they are.
+  invalidViewParams: { http: 400, code: 128800 },
+  viewNameTaken: { http: 409, code: 128801 },
+  defaultViewKept: { http: 409, code: 128802 },
+  viewLimitReached: { http: 409, code: 128803 },
   // 1270xx: trust (issue 27): faults survived, input refused cleanly (docs/ERRORS.md).
   /** a signature whose `exp` lies further ahead than SVC_SIGNATURE_MAX_LIFETIME_HOURS */
   signatureLifetimeTooLong: { http: 401, code: 127001, tableCode: 'unauthorized' },

@@ -14,6 +14,7 @@ import { browserCors } from './http/plugins/cors.js';
 import { kitDialect } from './http/plugins/kit-dialect.js';
 import { requestDrain } from './http/plugins/request-drain.js';
 import { signatureAuth } from './http/plugins/signature-auth.js';
+import { sharedSerializerFactory } from './http/serialization.js';
 import { formatValidationErrors, validatorCompiler } from './http/validation.js';
 import { backendApi } from './routes/backend/index.js';
 import { collaborationEndpoint } from './routes/collaboration.js';
@@ -53,6 +54,7 @@ export async function buildServer(services: Services, options: ServerOptions = {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     },
     schemaErrorFormatter: formatValidationErrors,
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializerFactory } },
     forceCloseConnections: true,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route (and its envelope) is chosen: answered in the envelope of

@@ -11,6 +11,7 @@ import { RevisionService } from './domain/content/revision-service.js';
 import { BehaviorHistoryService } from './domain/behavior-history/behavior-history-service.js';
 import { DocumentMarkdownService } from './domain/document-markdown/document-markdown-service.js';
 import { bodyDateMentionsHook } from './domain/conversations/body-date-mentions.js';
+import { suggestionEventsHook } from './domain/content/suggestion-events.js';
 import { bodyMentionsHook } from './domain/conversations/body-mentions.js';
 import { CommentService } from './domain/conversations/comment-service.js';
 import type { ConversationDeps } from './domain/conversations/conversation-deps.js';
@@ -132,6 +133,7 @@ export function createServices(config: Config, storage: Storage, cluster: Cluste
   const content = new ContentService(storage, files, outbox, { ...config.content, fanout: cluster.fanout });
   content.addRecordHook(bodyMentionsHook);
   content.addRecordHook(bodyDateMentionsHook);
+  content.addRecordHook(suggestionEventsHook);
   const seats = new SeatService(storage);
   const access = new AccessService(callbacks, config.integratorLink.permissionCacheMs, (app, userId) => seats.admit(app, userId), cluster.changes);
   cluster.changes.subscribe((change) => {

@@ -7,12 +7,13 @@ import { CollaboratorRoster } from './shared/collaborators.js';
 import { applyAnnouncement, PushNotices } from './shared/announcements.js';
 import { SessionKeeper } from './shared/credentials.js';
 import type { EditorModule } from './shared/editor-context.js';
-import { setLanguage, t } from './shared/i18n/index.js';
+import { setLanguage, t, type MessageKey } from './shared/i18n/index.js';
 import { routeLinkClicks } from './shared/links.js';
-import { Shell } from './shared/shell.js';
+import { Shell, writeModeOf } from './shared/shell.js';
 import { requestFirstScreen } from './spreadsheet/first-screen-request.js';
 import '@fontsource/noto-sans-sc/400.css';
 import { revisionRequest } from './shared/revisions.js';
+import { showWatermark } from './shared/watermark.js';
 import './shared/styles.css';
 
 /** The editor of each file kind, each its own chunk so a page loads only what its kind needs. */
@@ -32,8 +33,17 @@ function hideLoading(): void {
   document.getElementById('svc-loading')?.remove();
 }
 
+/** What the page says when the service ends its session with one of these close codes (others: disconnected). */
+const ENDED_MESSAGES = new Map<number, MessageKey>([
+  [CloseCode.accessRevoked, 'error.accessRevoked'],
+  [CloseCode.fileDeleted, 'error.fileDeleted'],
+  [CloseCode.outdatedEditor, 'error.outdatedEditor'],
+  [CloseCode.locked, 'error.locked'],
+]);
+
 async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   setLanguage(boot.lang);
+  showWatermark(boot.watermark);
   bridge.reportReadyState({ readyState: 'loading' });
   const api = new ServiceApi(boot);
   const shell = new Shell(document.getElementById('app')!, boot);
@@ -48,7 +58,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
     shell.showCollaborators(roster.list());
     for (const change of changes) bridge.emitEditorEvent(EditorEvent.collaboratorsChanged, change);
   };
-  let editable = boot.permissions.editable;
+  let writeMode = writeModeOf(boot.permissions, boot.fileType);
   let failedAttempts = 0;
   let lastConnectionStatus = '';
   const session = new CollaborationSession(boot, {
@@ -58,10 +68,11 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
     },
     collaborators: (states) => updateRoster(states),
     access: (permissions: Partial<EditorPermissions>) => {
-      if (permissions.editable === undefined || permissions.editable === editable) return;
-      editable = permissions.editable;
-      shell.showReadOnly(!editable);
-      if (editable) {
+      const mode = writeModeOf({ ...boot.permissions, ...permissions }, boot.fileType);
+      if (mode === writeMode) return;
+      writeMode = mode;
+      shell.showWriteMode(mode);
+      if (mode === 'edit') {
         shell.showSaveStatus(session.status);
         shell.showNotice(t('notice.editAllowed'), { label: t('notice.confirm'), then: () => undefined });
       } else {
@@ -78,7 +89,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
     ticketRefused: () => keeper.renewSoon(),
     message: (message) => applyAnnouncement(message, { boot, bridge, shell, session, notices }),
     ended: (code) => {
-      const key = code === CloseCode.accessRevoked ? 'error.accessRevoked' : code === CloseCode.fileDeleted ? 'error.fileDeleted' : 'error.disconnected';
+      const key = ENDED_MESSAGES.get(code) ?? 'error.disconnected';
       shell.showNotice(t(key));
       bridge.reportReadyState({ readyState: 'disconnected', fileType: boot.fileType, error: { code, message: t(key) } });
     },
@@ -123,7 +134,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
   shell.showSaveStatus(session.status);
   // the page's own awareness state was set before anyone listened to changes
   updateRoster(session.collaborators());
-  if (!boot.permissions.editable) shell.showReadOnly(true);
+  shell.showWriteMode(writeMode);
   hideLoading();
   bridge.reportReadyState({ readyState: 'ready', fileType: boot.fileType });
   bridge.editorRendered();

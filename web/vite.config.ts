@@ -1,5 +1,25 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+const serverNumberFormats = fileURLToPath(new URL('../src/model/sheets/number-format-engine.ts', import.meta.url));
+const editorNumberFormats = fileURLToPath(new URL('spreadsheet/number-format-loader.ts', import.meta.url));
+
+/**
+ * numfmt as a chunk of its own: the shared model takes its number formatter from number-format-engine.ts, which
+ * imports numfmt with it (the server formats from the start); in the editor that module is replaced by
+ * spreadsheet/number-format-loader.ts, which fetches numfmt while the first screen shows (docs/PERFORMANCE.md).
+ */
+function numberFormatsAfterFirstScreen(): Plugin {
+  return {
+    name: 'svc-number-formats-after-first-screen',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!source.endsWith('/number-format-engine.js')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === serverNumberFormats ? editorNumberFormats : null;
+    },
+  };
+}
 
 /**
  * The editor application served at `/sdk/v2/collab-files/{fileId}`: one entry (`main.ts`) that loads the
@@ -11,6 +31,7 @@ export default defineConfig({
   base: '/sdk/v2/editor/',
   publicDir: false,
   logLevel: 'warn',
+  plugins: [numberFormatsAfterFirstScreen()],
   // pdf.js's worker (preview/pdf-worker.ts) is a module worker, as the rest of the build is ES modules
   worker: { format: 'es' },
   build: {

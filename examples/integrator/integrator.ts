@@ -31,6 +31,8 @@ export interface User {
   avatar?: string;
   teamGuid?: string;
   departmentId?: string;
+  /** the lines of the user's watermark (`GET /users/{userId}/watermark`); absent or empty: the user has none */
+  watermark?: string[];
 }
 
 export interface File {
@@ -274,7 +276,7 @@ export class ReferenceIntegrator {
     if ((m = path.match(/^\/users\/([^/]+)$/))) return publicUser(this.userById(decodeURIComponent(m[1]!)));
     if ((m = path.match(/^\/users\/([^/]+)\/watermark$/))) {
       const user = this.userById(decodeURIComponent(m[1]!));
-      return { watermarks: [user.name, user.email ?? user.id] };
+      return { watermarks: user.watermark ?? [] };
     }
     if ((m = path.match(/^\/users\/([^/]+)\/department-paths$/))) return this.departmentPaths(this.userById(decodeURIComponent(m[1]!)));
     if (method === 'GET' && path === '/files') {

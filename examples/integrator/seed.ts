@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import pptxgenModule from 'pptxgenjs';
 import type { FileKind } from './intranet.js';
 
@@ -58,15 +59,26 @@ const REQUIREMENTS = `# Product requirements
 > Which export formats do the finance team need beyond xlsx and pdf?
 `;
 
-const BUDGET = [
-  'Item,Q1,Q2,Q3,Q4,Year',
-  'Salaries,120000,122000,125000,128000,=SUM(B2:E2)',
-  'Office,18000,18000,18500,18500,=SUM(B3:E3)',
-  'Travel,6000,9000,7000,11000,=SUM(B4:E4)',
-  'Software,4000,4000,4500,4500,=SUM(B5:E5)',
-  'Total,=SUM(B2:B5),=SUM(C2:C5),=SUM(D2:D5),=SUM(E2:E5),=SUM(F2:F5)',
-  'Share of year,=B6/$F$6,=C6/$F$6,=D6/$F$6,=E6/$F$6,=SUM(B7:E7)',
-].join('\r\n');
+/** The budget as a workbook: amounts grouped by thousands, the shares as percentages, the header row bold. */
+async function budget(): Promise<{ fileName: string; bytes: Uint8Array }> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Budget');
+  const quarters = ['B', 'C', 'D', 'E'];
+  sheet.addRow(['Item', 'Q1', 'Q2', 'Q3', 'Q4', 'Year']).font = { bold: true };
+  const items: Array<[string, number[]]> = [
+    ['Salaries', [120000, 122000, 125000, 128000]],
+    ['Office', [18000, 18000, 18500, 18500]],
+    ['Travel', [6000, 9000, 7000, 11000]],
+    ['Software', [4000, 4000, 4500, 4500]],
+  ];
+  for (const [at, [item, amounts]] of items.entries()) sheet.addRow([item, ...amounts, { formula: `SUM(B${at + 2}:E${at + 2})` }]);
+  const total = sheet.addRow(['Total', ...[...quarters, 'F'].map((column) => ({ formula: `SUM(${column}2:${column}5)` }))]);
+  total.font = { bold: true };
+  sheet.addRow(['Share of year', ...quarters.map((column) => ({ formula: `${column}6/$F$6` })), { formula: 'SUM(B7:E7)' }]);
+  for (let row = 2; row <= 6; row++) for (const column of [...quarters, 'F']) sheet.getCell(`${column}${row}`).numFmt = '#,##0';
+  for (const column of [...quarters, 'F']) sheet.getCell(`${column}7`).numFmt = '0.0%';
+  return { fileName: 'budget-2027.xlsx', bytes: new Uint8Array(await workbook.xlsx.writeBuffer()) };
+}
 
 const CHECKLIST = [
   'Task,Owner,Due,Done,Estimate (h)',
@@ -103,7 +115,7 @@ async function deck(): Promise<{ fileName: string; bytes: Uint8Array }> {
 export const SEED_FILES: SeedFile[] = [
   { name: 'Release checklist', type: 'table', creator: 'dan', content: text('release-checklist.csv', CHECKLIST) },
   { name: 'Quarterly review', type: 'presentation', creator: 'carol', content: deck },
-  { name: 'Budget 2027', type: 'spreadsheet', creator: 'bob', content: text('budget-2027.csv', BUDGET) },
+  { name: 'Budget 2027', type: 'spreadsheet', creator: 'bob', content: budget },
   { name: 'Product requirements', type: 'documentPro', creator: 'alice', content: text('product-requirements.md', REQUIREMENTS) },
   {
     name: 'Welcome to the intranet',

@@ -6,12 +6,19 @@ import type {
   afterUnloadDocumentPayload,
   beforeBroadcastStatelessPayload,
   Extension,
-  onAwarenessUpdatePayload,
   onChangePayload,
 } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
+import { WebSocket } from 'ws';
+import { RoundCollector, roundMessages, type AwarenessChange } from '../domain/content/coalesced-broadcast.js';
 import type { CollaborationFanout } from '../domain/content/content-service.js';
 import type { RedisLink } from './redis-link.js';
+
+/**
+ * How often at most a document changing here publishes its state vector to the other processes (the exchange
+ * that makes good a message lost on the way), and how long after its last change it does so once more.
+ */
+export const STATE_EXCHANGE_MS = 1000;
 
 /**
  * Hocuspocus's own Redis extension for one application, made to survive Redis going away:
@@ -20,11 +27,28 @@ import type { RedisLink } from './redis-link.js';
  * - a hook that fails because Redis is away does not fail the document or the broadcast (the storage poll
  *   carries content meanwhile); documents loaded while it was away are subscribed (and synced) when it returns;
  * - no store lock: the content engine stores each update itself before acknowledging it, on the process that
- *   received it (so recording happens there only), and never through Hocuspocus's store hooks.
+ *   received it (so recording happens there only), and never through Hocuspocus's store hooks;
+ * - coalesced as the local broadcast is (src/domain/content/coalesced-broadcast.ts): what a document received
+ *   from this process's editors during one round of input is published once when the round is over, its
+ *   updates merged into one message and its awareness changes into another, rather than a message per change
+ *   plus a state-vector exchange per change (which cost every other process two more publishes each, one per
+ *   update: O(processes²) messages per keystroke).
  */
 class AppFanout extends RedisExtension {
   /** documents open here that are not subscribed yet (loaded while Redis was away) */
   private readonly waiting = new Map<string, afterLoadDocumentPayload>();
+  /**
+   * what each document changed by this process's editors publishes at the end of the round: one message of its
+   * merged updates, one of its awareness changes
+   */
+  private readonly round = new RoundCollector((document, { updates, awarenessClients }) => {
+    const channel = `${this.configuration.prefix}:${document.name}`;
+    for (const message of roundMessages(document, updates, awarenessClients)) {
+      void this.quietly(() => this.pub.publish(channel, Buffer.concat([this.messagePrefix, message])), 0);
+    }
+  });
+  /** documents whose state vector is to be published (STATE_EXCHANGE_MS after a change, at most that often) */
+  private readonly exchanges = new Map<string, NodeJS.Timeout>();
 
   constructor(
     link: RedisLink,
@@ -42,12 +66,23 @@ class AppFanout extends RedisExtension {
   }
 
   override async afterLoadDocument(data: afterLoadDocumentPayload): Promise<void> {
+    const { document } = data;
+    // the awareness changes of this process's own connections (a connection's socket is the origin; null: a
+    // connection closed); those applied from Redis (no origin) are the other processes' and are not sent back
+    document.awareness.on('update', ({ added, updated, removed }: AwarenessChange, origin: unknown) => {
+      const local = origin === null || (origin instanceof WebSocket && document.connections.has(origin));
+      if (!local) return;
+      const clients = this.round.changesOf(document).awarenessClients;
+      for (const client of [...added, ...updated, ...removed]) clients.add(client);
+    });
     this.waiting.set(data.documentName, data);
     await this.subscribeWaiting();
   }
 
   override async afterUnloadDocument(data: afterUnloadDocumentPayload): Promise<void> {
     if (data.instance.documents.has(data.documentName)) return;
+    clearTimeout(this.exchanges.get(data.documentName));
+    this.exchanges.delete(data.documentName);
     this.waiting.delete(data.documentName);
     await this.sub.unsubscribe(`${this.configuration.prefix}:${data.documentName}`).catch(() => undefined);
   }
@@ -59,21 +94,26 @@ class AppFanout extends RedisExtension {
   /**
    * The extension announces a change by publishing the document's state vector, and the update itself follows
    * after two more trips through Redis (the others answer with theirs, this process with what they lack).
-   * Publishing the update first makes it one trip; the state vector still follows, so a message lost on the
-   * way is made good by that exchange.
+   * Here the update itself is published, once per round with the round's other updates merged into it; the
+   * state-vector exchange follows STATE_EXCHANGE_MS later (at most that often while the document keeps
+   * changing) as the safety net that makes good a message lost on the way.
    */
-  override onChange(data: onChangePayload): Promise<unknown> {
-    return this.quietly(async () => {
-      if (data.transactionOrigin !== this.redisTransactionOrigin) {
-        const message = new OutgoingMessage(data.documentName).createSyncMessage().writeUpdate(data.update).toUint8Array();
-        await this.pub.publish(`${this.configuration.prefix}:${data.documentName}`, Buffer.concat([this.messagePrefix, message]));
-      }
-      return super.onChange(data);
-    }, undefined);
+  override async onChange(data: onChangePayload): Promise<void> {
+    if (data.transactionOrigin === this.redisTransactionOrigin) return;
+    this.round.changesOf(data.document).updates.push(data.update);
+    if (this.exchanges.has(data.documentName)) return;
+    this.exchanges.set(
+      data.documentName,
+      setTimeout(() => {
+        this.exchanges.delete(data.documentName);
+        void this.quietly(() => super.onChange(data), undefined);
+      }, STATE_EXCHANGE_MS),
+    );
   }
 
-  override onAwarenessUpdate(data: onAwarenessUpdatePayload): Promise<number | undefined> {
-    return this.quietly(() => super.onAwarenessUpdate(data), undefined);
+  /** Published at the end of the round with the document's other awareness changes (afterLoadDocument). */
+  override async onAwarenessUpdate(): Promise<undefined> {
+    return undefined;
   }
 
   /** resolves to the number of Redis subscribers reached (0 while Redis is away) */

@@ -25,6 +25,24 @@ function pending(eventClass: EventClass, base: EventBase, body: Record<string, u
   };
 }
 
+/** The `suggestion` object of a Suggestion event (docs/PUSH-AND-EVENTS.md "Suggestion events"). */
+export interface SuggestionObject {
+  id: string;
+  kind: 'insertion' | 'deletion';
+  /** the suggested or struck text */
+  text: string;
+  /** the author's integrator user id; null for a suggestion imported from a Word revision */
+  authorId: string | null;
+  authorName: string | null;
+  /** ISO 8601, when it was made */
+  date: string | null;
+}
+
+/** A suggestion made, accepted or rejected in a document's body; `userId` is who made, accepted or rejected it. */
+export function suggestionEvent(input: EventBase & { action: 'create' | 'accept' | 'reject'; suggestion: SuggestionObject }): PendingEvent {
+  return pending('Suggestion', input, { kind: 'suggestion', type: 'suggestion', action: input.action, suggestion: input.suggestion, timestamp: Date.now() });
+}
+
 /** The `comment` object of spec 6. */
 export interface CommentObject {
   guid: string;

@@ -1,6 +1,7 @@
 /** Event classes named by `X-Svc-Sdk-Event` (spec 6, contract notes 4). */
 export type EventClass =
   | 'Comment'
+  | 'Suggestion'
   | 'Discussion'
   | 'MentionAt'
   | 'DateMention'

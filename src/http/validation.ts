@@ -11,33 +11,52 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   return ajv;
 }
 
+/** One per way of reading input; compiled validators stay in them, so they live as long as the process. */
+const strict = makeAjv(false);
+const coercing = makeAjv('array');
+/**
+ * Validators compiled so far, by the part of the request they read and the schema's text. Every server of a process
+ * compiles the same route schemas; compiling them is most of a server's start (about a second on two
+ * cores), and the test suite starts hundreds of servers in one process, so each schema is compiled once.
+ */
+const compiled = new Map<string, ReturnType<FastifySchemaCompiler<unknown>>>();
+
 /**
  * JSON bodies are validated as sent: `"fileId": 123` is an error, not the string "123". Query strings,
  * path parameters and headers are text on the wire, so their values are coerced to the schema's types.
  */
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const strict = makeAjv(false);
-  const coercing = makeAjv('array');
   return ({ schema, httpPart }) => {
-    if (httpPart === 'body') return strict.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
-    const validate = coercing.compile(schema as object);
-    const integers = integerProperties(schema);
-    if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
-    // Fastify reads a failed validation's errors from the function it was given: they are copied onto it
-    const checked = Object.assign(
-      (data: unknown) => {
-        const refused = integers.find((name) => !decimalIntegerText((data as Record<string, unknown> | undefined)?.[name]));
-        if (refused !== undefined) {
-          return { error: Object.assign(new Error(`${httpPart ?? 'input'}.${refused} must be a decimal integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`), { validation: [] }) };
-        }
-        const valid = validate(data);
-        checked.errors = validate.errors;
-        return valid;
-      },
-      { errors: null as typeof validate.errors },
-    );
-    return checked as ReturnType<FastifySchemaCompiler<unknown>>;
+    // the part is in the key: it decides the coercion and is named in the messages
+    const key = `${httpPart ?? 'input'} ${JSON.stringify(schema)}`;
+    let validator = compiled.get(key);
+    if (!validator) {
+      validator = httpPart === 'body' ? (strict.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>) : coercingValidator(schema, httpPart);
+      compiled.set(key, validator);
+    }
+    return validator;
   };
+}
+
+/** A validator of text input (query, path, headers): coerced by Ajv, integers checked as decimal text first. */
+function coercingValidator(schema: unknown, httpPart: string | undefined): ReturnType<FastifySchemaCompiler<unknown>> {
+  const validate = coercing.compile(schema as object);
+  const integers = integerProperties(schema);
+  if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+  // Fastify reads a failed validation's errors from the function it was given: they are copied onto it
+  const checked = Object.assign(
+    (data: unknown) => {
+      const refused = integers.find((name) => !decimalIntegerText((data as Record<string, unknown> | undefined)?.[name]));
+      if (refused !== undefined) {
+        return { error: Object.assign(new Error(`${httpPart ?? 'input'}.${refused} must be a decimal integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`), { validation: [] }) };
+      }
+      const valid = validate(data);
+      checked.errors = validate.errors;
+      return valid;
+    },
+    { errors: null as typeof validate.errors },
+  );
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
 }
 
 /** Names of the top-level properties an object schema declares as integers. */

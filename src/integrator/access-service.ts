@@ -5,6 +5,7 @@ import { concernsAnswer, type AppChange, type AppChanges } from '../apps/app-cha
 import { AnswerCache } from './answer-cache.js';
 import type { CallbackClient, CallContext } from './callback-client.js';
 import type { FileAccess, FileMetadata, IntegratorUser, Permission } from './types.js';
+import { watermarkLines } from '../model/watermark.js';
 
 /**
  * The first key parts of every remembered answer: the app and the address that gave it. An answer of the old
@@ -38,6 +39,7 @@ export class AccessService {
   private readonly users: AnswerCache<IntegratorUser>;
   private readonly files: AnswerCache<FileMetadata>;
   private readonly people: AnswerCache<IntegratorUser | null>;
+  private readonly watermarks: AnswerCache<string[]>;
 
   constructor(
     private readonly callbacks: CallbackClient,
@@ -48,6 +50,7 @@ export class AccessService {
     this.users = new AnswerCache(ttlMs);
     this.files = new AnswerCache(ttlMs);
     this.people = new AnswerCache(ttlMs);
+    this.watermarks = new AnswerCache(ttlMs);
     changes.subscribe((change) => this.changed(change));
   }
 
@@ -126,6 +129,22 @@ export class AccessService {
     return found;
   }
 
+  /**
+   * The lines of a user's watermark (`GET /users/{userId}/watermark`, made fit to draw by watermarkLines), asked
+   * with the caller's token. The watermark is optional, as the integrator's other optional answers (mention
+   * suggestions): an integrator that does not answer it, answers 404 or something malformed, or fails, gives no
+   * watermark and no error; the failure is recorded as any callback failure (a System event, docs/PUSH-AND-EVENTS.md)
+   * and not remembered, so the next page asks again.
+   */
+  async watermark(auth: RequestAuth, userId: string): Promise<string[]> {
+    const context = this.userContext(auth);
+    try {
+      return await this.watermarks.get([...origin(auth), userId], async () => watermarkLines(await this.callbacks.watermarks(context.call, userId)));
+    } catch {
+      return [];
+    }
+  }
+
   /** How to make a callback on the caller's behalf (their token forwarded, credential type 0). */
   callContext(auth: RequestAuth): CallContext {
     return this.userContext(auth).call;
@@ -141,6 +160,7 @@ export class AccessService {
     this.users.clear();
     this.files.clear();
     this.people.clear();
+    this.watermarks.clear();
   }
 
   /**
@@ -151,7 +171,7 @@ export class AccessService {
   private changed(change: AppChange): void {
     const { appId } = change;
     if (change.kind === 'settings') {
-      for (const cache of [this.users, this.files, this.people] as AnswerCache<unknown>[]) cache.forget((parts) => parts[0] === appId);
+      for (const cache of [this.users, this.files, this.people, this.watermarks] as AnswerCache<unknown>[]) cache.forget((parts) => parts[0] === appId);
       return;
     }
     if (change.kind === 'push' || change.kind === 'push-receipt') return;
@@ -162,6 +182,7 @@ export class AccessService {
     for (const [[app, , token], user] of this.users.answers()) if (app === appId && token !== undefined) userOfToken.set(token, user.id);
     this.users.forget(([app], user) => app === appId && concernsAnswer(change, undefined, user?.id));
     this.people.forget(([app, , userId]) => app === appId && concernsAnswer(change, undefined, userId));
+    this.watermarks.forget(([app, , userId]) => app === appId && concernsAnswer(change, undefined, userId));
     this.files.forget(([app, , token, fileId]) => app === appId && concernsAnswer(change, fileId, token === undefined ? undefined : userOfToken.get(token)));
   }
 

@@ -1,6 +1,12 @@
 import * as Y from 'yjs';
 import type { FileType } from './file-types.js';
 import type { CellStyle } from './sheets/cell-style.js';
+import { AXIS_CHARACTER } from './sheets/axis.js';
+import { newSlide } from './slides.js';
+import { pageSetupOf } from './rich-text/page-setup.js';
+
+// the presentation's slides and boxes are defined in slides.ts; these names stay importable from here
+export { BOX_TYPES, boxTypeOf, newImageBox, newSlide, newTextBox, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type BoxType } from './slides.js';
 
 /**
  * The Yjs model of every file kind, as docs/CONTENT-MODEL.md describes it for editors. Everything that
@@ -14,6 +20,9 @@ export type ContentKind = (typeof CONTENT_KINDS)[number];
 export function isContentKind(type: FileType | string): type is ContentKind {
   return (CONTENT_KINDS as readonly string[]).includes(type);
 }
+
+/** Kinds whose text takes suggestions (track changes): there a user who may comment but not edit may suggest. */
+export const SUGGESTIBLE_KINDS: readonly ContentKind[] = ['document', 'documentPro'];
 
 /** Root XmlFragment of document and documentPro: the field Tiptap's Collaboration extension binds by default. */
 export const RICH_TEXT_ROOT = 'default';
@@ -101,73 +110,34 @@ export function slideMaps(doc: Y.Doc): Array<Y.Map<unknown>> {
 }
 
 /** A new, empty sheet (integrate it into the document before reading it back). */
-export function newSheet(name: string, id: string = crypto.randomUUID()): Y.Map<unknown> {
+export function newSheet(name: string, id: string = crypto.randomUUID(), rows: number = DEFAULT_ROW_COUNT, columns: number = DEFAULT_COLUMN_COUNT): Y.Map<unknown> {
   const sheet = new Y.Map<unknown>();
   sheet.set('id', id);
   sheet.set('name', name);
-  sheet.set('rowCount', DEFAULT_ROW_COUNT);
-  sheet.set('columnCount', DEFAULT_COLUMN_COUNT);
-  sheet.set('cells', new Y.Map<Cell>());
+  // the grid model (src/model/sheets/sheet-model.ts): one character per row and column, whose Yjs ids are their stable ids
+  sheet.set(SHEET_MODEL_FIELD, SHEET_MODEL_VERSION);
+  sheet.set(SHEET_ROWS, new Y.Text(AXIS_CHARACTER.repeat(rows)));
+  sheet.set(SHEET_COLUMNS, new Y.Text(AXIS_CHARACTER.repeat(columns)));
+  sheet.set(SHEET_GRID, new Y.Map<Cell | null>());
+  sheet.set(SHEET_BLOCKS, new Y.Map<string>());
   sheet.set(STRUCTURE_EDITS, new Y.Array<SheetStructureEdit>());
   return sheet;
 }
 
-/** A new, empty slide: `id` and its ordered text `boxes`. */
-export function newSlide(id: string = crypto.randomUUID()): Y.Map<unknown> {
-  const slide = new Y.Map<unknown>();
-  slide.set('id', id);
-  slide.set('boxes', new Y.Array<Y.Map<unknown>>());
-  return slide;
-}
-
-/** The slide's size in points: a 16:9 stage; box positions and sizes are in the same points. */
-export const SLIDE_WIDTH = 960;
-export const SLIDE_HEIGHT = 540;
-
-/** What a box of a slide holds: rich text (`content`) or an image (`src`, `alt`). A box without `type` is a text box. */
-export const BOX_TYPES = ['text', 'image'] as const;
-export type BoxType = (typeof BOX_TYPES)[number];
-
-/** A box's position and size in points, from the slide's top left. */
-export interface BoxFrame {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export function boxTypeOf(box: Y.Map<unknown>): BoxType {
-  return box.get('type') === 'image' ? 'image' : 'text';
-}
-
-function newBox(type: BoxType, frame: BoxFrame, id: string): Y.Map<unknown> {
-  const box = new Y.Map<unknown>();
-  box.set('id', id);
-  box.set('type', type);
-  box.set('x', frame.x);
-  box.set('y', frame.y);
-  box.set('width', frame.width);
-  box.set('height', frame.height);
-  return box;
-}
-
-/** A text box of a slide: position and size in points, rich text in `content` (same nodes as documents). */
-export function newTextBox(frame: BoxFrame, id: string = crypto.randomUUID()): Y.Map<unknown> {
-  const box = newBox('text', frame, id);
-  box.set('content', new Y.XmlFragment());
-  return box;
-}
-
 /**
- * An image box: `src` is the credential-free attachment path `/sdk/v2/attachments/{guid}` (docs/ATTACHMENTS.md),
- * `alt` its text alternative. Images have no plain text.
+ * The spreadsheet grid model's version, stored in each sheet's `model` field. 1 (no field): cells keyed by
+ * position in a `cells` map, a `rowCount` and `columnCount`; 2: rows and columns as Yjs sequences whose item ids
+ * are their stable ids, cells keyed by those ids in `grid` (one entry per cell) and `blocks` (runs of imported
+ * cells); 3: as 2, formulas stored relative to their cell (sheets/formulas/relative.ts), so that inserting or
+ * deleting rows and columns rewrites only formulas whose references cross the edit. docs/CONTENT-MODEL.md
+ * "spreadsheet"; upgradeSpreadsheet (sheets/sheet-model.ts) converts 1 and 2 to 3.
  */
-export function newImageBox(frame: BoxFrame, image: { src: string; alt: string }, id: string = crypto.randomUUID()): Y.Map<unknown> {
-  const box = newBox('image', frame, id);
-  box.set('src', image.src);
-  box.set('alt', image.alt);
-  return box;
-}
+export const SHEET_MODEL_VERSION = 3;
+export const SHEET_MODEL_FIELD = 'model';
+export const SHEET_ROWS = 'rows';
+export const SHEET_COLUMNS = 'columns';
+export const SHEET_GRID = 'grid';
+export const SHEET_BLOCKS = 'blocks';
 
 /** The content a new file of `kind` starts with, as one Yjs update. */
 export function initialContent(kind: ContentKind): Uint8Array {
@@ -182,12 +152,21 @@ export function initialContent(kind: ContentKind): Uint8Array {
   return update;
 }
 
-/** The root shared types of `kind`; restore and copy replace exactly these. */
-export function rootsOf(doc: Y.Doc, kind: ContentKind): Array<Y.XmlFragment | Y.Array<Y.Map<unknown>>> {
+/** A root shared type of a file kind: the text, the sheets or slides, or a map of file settings (documentPro's page setup). */
+export type ContentRoot = Y.XmlFragment | Y.Array<Y.Map<unknown>> | Y.Map<unknown>;
+
+/**
+ * The root shared types of `kind`: everything a version of the file is. Restoring a revision replaces exactly
+ * these (a copy takes the whole document). Bookkeeping kept beside them is left out on purpose: the spreadsheet
+ * API's applied append requests (`svc:appendRequests`) stay as they are, so a retry after a restore still
+ * answers its first result instead of appending again.
+ */
+export function rootsOf(doc: Y.Doc, kind: ContentKind): ContentRoot[] {
   switch (kind) {
     case 'document':
-    case 'documentPro':
       return [richTextOf(doc)];
+    case 'documentPro':
+      return [richTextOf(doc), pageSetupOf(doc)];
     case 'spreadsheet':
       return [sheetsOf(doc)];
     case 'presentation':
@@ -195,16 +174,35 @@ export function rootsOf(doc: Y.Doc, kind: ContentKind): Array<Y.XmlFragment | Y.
   }
 }
 
+/** A value to store in another document: Yjs types are copied (a type belongs to one document), plain JSON as is. */
+function portable(value: unknown): unknown {
+  return value instanceof Y.AbstractType ? value.clone() : value;
+}
+
+/** Makes map `target` hold `source`'s entries: keys `source` lacks are deleted, plain values already equal are left alone. */
+function replaceEntries(target: Y.Map<unknown>, source: Y.Map<unknown>): void {
+  for (const key of [...target.keys()]) if (!source.has(key)) target.delete(key);
+  source.forEach((value, key) => {
+    const current = target.get(key);
+    const same = !(value instanceof Y.AbstractType) && !(current instanceof Y.AbstractType) && target.has(key) && JSON.stringify(current) === JSON.stringify(value);
+    if (!same) target.set(key, portable(value));
+  });
+}
+
 /**
  * Makes `target`'s content equal to `source`'s, as an ordinary change of `target` (so it merges with
- * concurrent edits and collaborators see it live): each root is emptied and refilled with deep copies.
- * Call inside a transaction of `target`.
+ * concurrent edits and collaborators see it live): each sequence root is emptied and refilled with deep copies,
+ * each map root gets the source's entries. Call inside a transaction of `target`.
  */
 export function replaceContent(target: Y.Doc, source: Y.Doc, kind: ContentKind): void {
   const targets = rootsOf(target, kind);
   const sources = rootsOf(source, kind);
   targets.forEach((root, index) => {
     const from = sources[index]!;
+    if (root instanceof Y.Map) {
+      if (from instanceof Y.Map) replaceEntries(root, from);
+      return;
+    }
     if (root.length > 0) root.delete(0, root.length);
     if (root instanceof Y.XmlFragment && from instanceof Y.XmlFragment) {
       root.insert(0, from.toArray().flatMap((node) => (node instanceof Y.XmlHook ? [] : [node.clone()])));

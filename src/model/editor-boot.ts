@@ -54,4 +54,6 @@ export interface EditorBoot {
   deviceMode: string | null;
   /** `userUuid` of the iframe URL, when sent */
   userUuid: string | null;
+  /** the lines of this user's watermark drawn over the editor (src/model/watermark.ts); empty: none */
+  watermark: string[];
 }

@@ -12,6 +12,7 @@ import { SERVICE_RESTART_CLOSE_CODE } from '../domain/content/content-service.js
 import { NO_PERMISSIONS, sessionPermissions } from '../domain/content/session-access.js';
 import { FILE_ID_PATTERN } from '../domain/files/file-service.js';
 import { ApiError, Errors, isApiError, type ErrorSpec } from '../errors.js';
+import { SHEET_MODEL_VERSION, SUGGESTIBLE_KINDS } from '../model/content.js';
 
 /** `/sdk/v2/collab-files/{fileId}/collaboration`: the WebSocket endpoint of one file (README "Collaboration"). */
 const COLLABORATION_PATH = /^\/sdk\/v2\/collab-files\/([^/]+)\/collaboration$/;
@@ -70,6 +71,7 @@ async function admit(app: FastifyInstance, auth: RequestAuth, fileId: string): P
     actor: { userId: user.id, token: auth.token, name: user.name },
     permissions: sessionPermissions(file.permissions),
     presenceOnly: kind === 'presence',
+    suggestible: kind !== 'presence' && SUGGESTIBLE_KINDS.includes(kind),
     recheck: async ({ fresh }) => {
       try {
         // a seat disabled (or a policy tightened) while the editor is open closes the session too
@@ -90,6 +92,12 @@ async function admit(app: FastifyInstance, auth: RequestAuth, fileId: string): P
 
 /** WebSocket close code for a connection whose first message carried no valid editor session ticket. */
 export const SESSION_REFUSED_CLOSE_CODE = 4401;
+/**
+ * WebSocket close code for an editor page of a spreadsheet whose code predates the current grid model: its URL
+ * does not carry `gridModel=SHEET_MODEL_VERSION` (docs/CONTENT-MODEL.md "Grid model versions"). Such a page would
+ * read the upgraded sheets as empty and write cells nobody reads, so it is refused and asked to reload.
+ */
+export const OUTDATED_EDITOR_CLOSE_CODE = 4426;
 /** How long an accepted socket may take to send its authentication message. */
 const FIRST_MESSAGE_MS = 10_000;
 /** Messages kept while the ticket is checked (a provider sends a handful); more closes the socket. */
@@ -106,7 +114,7 @@ function bytesOf(data: RawData): Uint8Array {
  * that arrive while the ticket is checked are kept and handed to Hocuspocus, in order, once it is admitted. A
  * socket without a valid ticket for this file is closed with 4401.
  */
-function admitOnFirstMessage(app: FastifyInstance, websocket: WebSocket, request: IncomingMessage, fileId: string): void {
+function admitOnFirstMessage(app: FastifyInstance, websocket: WebSocket, request: IncomingMessage, fileId: string, caps: SocketCaps): void {
   const { services } = app;
   const queued: Array<[RawData, boolean]> = [];
   const refuse = (reason: string) => websocket.close(SESSION_REFUSED_CLOSE_CODE, reason);
@@ -118,12 +126,22 @@ function admitOnFirstMessage(app: FastifyInstance, websocket: WebSocket, request
     clearTimeout(timer);
     const authentication = authenticationOf(bytesOf(data));
     if (!authentication || authentication.documentName !== fileId) return refuse('the first message must authenticate for this file');
+    const gridModel = new URL(request.url ?? '/', 'http://localhost').searchParams.get('gridModel');
     sessionAuth(services.sessionTickets, (id) => services.apps.find(id), authentication.token, undefined)
-      .then((auth) => admit(app, auth, fileId))
+      .then(async (auth) => {
+        const context = await admit(app, auth, fileId);
+        const outdated = gridModel !== String(SHEET_MODEL_VERSION) && (await services.content.sessionKind(context.appId, fileId)) === 'spreadsheet';
+        return { context, outdated };
+      })
       .then(
-        (context) => {
+        ({ context, outdated }) => {
           websocket.off('message', onMessage);
           if (websocket.readyState !== WebSocket.OPEN) return;
+          if (outdated) return websocket.close(OUTDATED_EDITOR_CLOSE_CODE, `this editor writes an older spreadsheet grid model: reload the page (gridModel ${SHEET_MODEL_VERSION})`);
+          // counted as a socket with credentials on its upgrade is: a ticket must not open more than a token
+          const taken = caps.take(context);
+          if ('refusal' in taken) return websocket.close(SOCKET_LIMIT_CLOSE_CODE, taken.refusal);
+          websocket.once('close', taken.release);
           services.content.handleConnection(websocket, request, context);
           for (const [message, binary] of queued) websocket.emit('message', message, binary);
         },
@@ -158,6 +176,11 @@ async function closeSockets(sockets: WebSocketServer): Promise<void> {
 
 /** Close code of a socket beyond the caps (4000 + the HTTP status it would be: too many requests). */
 export const SOCKET_LIMIT_CLOSE_CODE = 4429;
+
+/** Counts a socket admitted for `context` against the caps: why it is refused, or how to give its place back. */
+interface SocketCaps {
+  take(context: CollaborationContext): { refusal: string } | { release: () => void };
+}
 
 /**
  * Open collaboration sockets of this process, per user of an application and per file: one token opening a
@@ -204,6 +227,13 @@ export const collaborationEndpoint: FastifyPluginAsync = fp(
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
     const counts = new SocketCounts();
     const limits = app.services.config.collaborationSockets;
+    const caps: SocketCaps = {
+      take: (context) =>
+        counts.take([
+          { key: `user:${context.appId}:${context.actor.userId}`, limit: limits.perUser, what: 'per user (SVC_COLLAB_SOCKETS_PER_USER)' },
+          { key: `file:${context.appId}:${context.fileId}`, limit: limits.perFile, what: 'per file (SVC_COLLAB_SOCKETS_PER_FILE)' },
+        ]),
+    };
     app.services.content.setLogger(app.log.child({ component: 'content' }));
 
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -224,15 +254,12 @@ export const collaborationEndpoint: FastifyPluginAsync = fp(
       // credentials on the upgrade: a server-side client; none: an editor page, which authenticates in its first message
       const fromServer = ['signature', 'token'].some((name) => url.searchParams.has(name) || typeof request.headers[`x-svc-${name}`] === 'string');
       if (!fromServer) {
-        sockets.handleUpgrade(request, socket, head, (websocket) => admitOnFirstMessage(app, websocket, request, fileId));
+        sockets.handleUpgrade(request, socket, head, (websocket) => admitOnFirstMessage(app, websocket, request, fileId, caps));
         return;
       }
       requestAuth(app, request, url).then((auth) => admit(app, auth, fileId)).then(
         (context) => {
-          const taken = counts.take([
-            { key: `user:${context.appId}:${context.actor.userId}`, limit: limits.perUser, what: 'per user (SVC_COLLAB_SOCKETS_PER_USER)' },
-            { key: `file:${context.appId}:${context.fileId}`, limit: limits.perFile, what: 'per file (SVC_COLLAB_SOCKETS_PER_FILE)' },
-          ]);
+          const taken = caps.take(context);
           if ('release' in taken) socket.once('close', taken.release);
           sockets.handleUpgrade(request, socket, head, (websocket) => {
             // refused after the upgrade, so that the editor reads why in the close reason (a refused upgrade is opaque to a page)

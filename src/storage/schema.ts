@@ -33,6 +33,7 @@ export interface Database {
   export_files: ExportFilesTable;
   behavior_histories: BehaviorHistoriesTable;
   editor_sessions: EditorSessionsTable;
+  suggestion_notices: SuggestionNoticesTable;
 }
 
 export interface AppsTable {
@@ -94,6 +95,10 @@ export interface TableViewsTable {
   name: string;
   /** 0 is the default view */
   position: number;
+  /** grid, kanban, gallery or form (src/model/tables/views.ts) */
+  kind: string;
+  /** the kind's settings, JSON text */
+  settings: string;
   created_at: number;
 }
 
@@ -292,6 +297,22 @@ export interface MentionNoticesTable {
   file_id: string;
   place: string;
   user_id: string;
+  created_at: number;
+}
+
+/** A suggestion of a document announced by a Suggestion event (migration 0017). */
+export interface SuggestionNoticesTable {
+  app_id: string;
+  file_id: string;
+  kind: string;
+  suggestion_id: string;
+  /** the announced suggestion object, JSON (SuggestionObject) */
+  suggestion: string;
+  /** the Yjs id of its first character when announced */
+  item_client: number;
+  item_clock: number;
+  /** 1 once its acceptance or rejection was announced */
+  decided: number;
   created_at: number;
 }
 

@@ -27,6 +27,14 @@ export function png(width: number, height: number, colour: [number, number, numb
   return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
+/** A real RGB PNG whose left half is one colour and right half another (what a crop keeps shows in a render). */
+export function halvesPng(width: number, height: number, left: [number, number, number], right: [number, number, number]): Buffer {
+  const header = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 2, 0, 0, 0])]);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, (_, x) => (x < width / 2 ? left : right)).flat())]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
 /** A real RGB PNG of random pixels: it does not compress, so the file is about width × height × 3 bytes. */
 export function noisyPng(width: number, height: number): Buffer {
   const header = Buffer.concat([u32be(width), u32be(height), Buffer.from([8, 2, 0, 0, 0])]);

@@ -5,6 +5,7 @@ import { startService, type TestService } from '../support/service.js';
 import { createBase, createTable, insertRows } from '../tables/helpers.js';
 import { browserForThisFile } from './support/browser-per-file.js';
 import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+import { sheetIn } from './support/spreadsheet.js';
 import { gridCell } from './support/table-editor.js';
 import { selectWord } from './support/panels.js';
 
@@ -146,9 +147,18 @@ describe('one conversation panel in every editor (browser)', { timeout: 120_000 
     // files come through the same @ list, in their own group, and are sent as fileMention nodes
     const panel = commentsRegion(opened.frame);
     await panel.getByRole('button', { name: 'Comment', exact: true }).click();
+    // keys typed before the box has the focus go elsewhere on a loaded machine
+    const box = panel.getByRole('textbox', { name: 'Write a comment…' });
+    await poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
     await opened.page.keyboard.type('See @Budg');
     await poll(() => panel.getByRole('option', { name: 'Budget plan' }).count()).toBe(1);
     expect(await panel.locator('.svc-mention-group').allTextContents()).toContain('Files');
+    // a collaborator's comment redraws the panel while the list is open: the box keeps the focus and the list stays
+    const sheetId = await sheetIn(opened.page).call<string>('getActiveSheetId');
+    expect((await svc.call('POST', '/sdk/v2/collab-files/sheet-1/comments', { token: 'token-2', body: { selection: { sheetId, range: 'D4' }, content: 'Meanwhile' } })).status).toBe(200);
+    await poll(() => panel.locator('.svc-thread').count()).toBe(1);
+    await poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await panel.getByRole('option', { name: 'Budget plan' }).isVisible()).toBe(true);
     await opened.page.keyboard.press('Enter');
     await opened.page.keyboard.press('Enter');
     await poll(() => panel.locator('.svc-comment-body .svc-file-mention').textContent()).toBe('Budget plan');

@@ -150,7 +150,7 @@ describe('reported events change open editors', () => {
       await expect.poll(() => frame.locator('.svc-title').textContent(), { timeout: 1000, interval: 50 }).toBe('Plan for 2027');
       await expect.poll(async () => (await recorded(page, 'editorEvents')).filter((event) => event.name === 'titleChange').map((event) => event.payload)).toEqual(['Plan for 2027']);
 
-      svc.integrator.grant('plan', 'user-1', { editable: false });
+      svc.integrator.grant('plan', 'user-1', { editable: false, commentable: false });
       const started = Date.now();
       expect((await report([{ type: 'file.permissionChanged', fileId: 'plan' }])).body.status).toBe(0);
       await expect.poll(() => frame.locator('.svc-status').getAttribute('data-status'), { timeout: 1000, interval: 50 }).toBe('readOnly');

@@ -106,7 +106,7 @@ describe.each(testDatabases().slice(0, 1))('JS SDK: events and host callbacks ac
     const opened = { name: 'openLink', args: ['https://intranet.example/wiki?page=1', '_blank'] };
     await expect.poll(async () => (await recorded(page, 'hostCalls')).filter((call) => call.name === 'openLink')).toEqual([opened]);
     // a reader's click (read-only content) opens it once too
-    svc.integrator.grant('doc', 'bob', { editable: false });
+    svc.integrator.grant('doc', 'bob', { editable: false, commentable: false });
     svc.services.access.forget();
     const reader = await browser.newContext();
     const readerPage = await reader.newPage();
@@ -193,7 +193,7 @@ describe.each(testDatabases().slice(0, 1))('JS SDK: events and host callbacks ac
     const bob = await browser.newContext();
     const page = await bob.newPage();
     expect(await openInHost(page, host, { fileId: 'doc', token: 'bob-token', signature, lang: 'en' })).toMatchObject({ ok: true });
-    svc.integrator.grant('doc', 'bob', { editable: false });
+    svc.integrator.grant('doc', 'bob', { editable: false, commentable: false });
     svc.services.access.forget();
     const confirm = page.frameLocator('iframe').locator('.svc-notice-confirm');
     await expect.poll(() => confirm.count(), { timeout: 10_000 }).toBe(1);

@@ -40,6 +40,17 @@ describe('editing formulas in the spreadsheet editor (issue 23 point 4)', () => 
     await expect.poll(() => hint.locator('b').textContent()).toBe('num_digits');
     await page.keyboard.press('Escape');
     expect(errors).toEqual([]);
+    // in a page in Chinese the arguments are named in Chinese
+    const chinese = await suite.open('assist-1', undefined, 'zh-CN');
+    await chinese.sheet.go('B5');
+    await chinese.page.keyboard.type('=SUMIF(');
+    const chineseHint = chinese.sheet.frame.getByRole('tooltip');
+    await expect.poll(() => chineseHint.textContent()).toBe('SUMIF(区域, 条件, [求和区域])');
+    expect(await chineseHint.locator('b').textContent()).toBe('区域');
+    await chinese.page.screenshot({ path: '/tmp/shots/spreadsheet-argument-hint-zh.png' });
+    await chinese.page.keyboard.press('Escape');
+    expect(chinese.errors).toEqual([]);
+    await chinese.close();
   });
 
   it('AutoSum sums the numbers above (Alt+=) or each selected column (the toolbar button)', { timeout: 120_000 }, async () => {
@@ -158,7 +169,20 @@ describe('editing formulas in the spreadsheet editor (issue 23 point 4)', () => 
       'Delete rows',
       'Delete columns',
       'Merge cells',
+      'Sort A to Z',
+      'Sort Z to A',
+      'Filter',
+      'Hide rows',
+      'Hide columns',
+      'Unhide rows',
+      'Unhide columns',
+      'Row height…',
+      'Data validation…',
+      'Conditional formatting…',
       'Clear contentsDelete',
+      'Protect range…',
+      'Protect sheet…',
+      'Remove protection',
     ]);
     await page.screenshot({ path: '/tmp/shots/spreadsheet-context-menu.png' });
     await menu.getByRole('menuitem', { name: 'Merge cells' }).click();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import type { App } from '../../src/apps/app.js';
 import { Errors } from '../../src/errors.js';
+import { applyStored, ContentStore } from '../../src/storage/content-store.js';
 import type { ReferenceIntegrator } from '../../examples/integrator/integrator.js';
 import { connectEditor, type Editor } from '../content/support.js';
 import { eventually, startTestIntegrator } from '../support/integrator.js';
@@ -160,6 +161,44 @@ describe.skipIf(!available)('three service processes on PostgreSQL + Redis', { t
     const announced = await call(cluster.nodes[0]!, app, 'POST', `/sdk/v2/api/license/apps/${app.id}/permission-changes`, { fileIds: ['guarded'] }, { license: true });
     expect(announced.body.status).toBe(0);
     await eventually(() => guest.closes.includes(4403), 'the guest closed with 4403 on process C');
+  });
+
+  it('editors on three processes converge after bursts coalesced through Redis; a read-only editor still cannot write', async () => {
+    const app = await newApp();
+    integrator.addUser({ id: 'viewer', name: 'Viewer', token: 'viewer-token' });
+    integrator.addFile({ id: 'bursts', type: 'document', grants: { 'user-1': { readable: true, editable: true }, viewer: { readable: true, editable: false, commentable: false } } });
+    await call(cluster.nodes[0]!, app, 'POST', '/sdk/v2/api/files', { type: 'document', fileId: 'bursts' });
+    const writers = await Promise.all(Array.from({ length: 12 }, (_, i) => editor(i % 3, app, 'bursts')));
+    const viewer = await connectEditor(asApp(cluster.nodes[1]!, app), 'bursts', { token: 'viewer-token' });
+    editors.push(viewer);
+    expect(viewer.readOnly).toBe(true);
+    const items = (doc: Y.Doc) => doc.getArray<string>('items').toArray().filter((item) => item !== 'not allowed').sort();
+    // each round, every writer sends 3 updates and moves its cursor in one tick: each process publishes the
+    // round's updates merged and its awareness changes once (collaboration-fanout.ts)
+    const rounds = 4;
+    for (let round = 0; round < rounds; round++) {
+      writers.forEach((writer, index) => {
+        for (let i = 0; i < 3; i++) writer.doc.getArray<string>('items').push([`${index}-${round}-${i}`]);
+        writer.provider.setAwarenessField('cursor', { index, round });
+      });
+      if (round === 1) viewer.doc.getArray<string>('items').push(['not allowed']);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(writers.map((writer) => writer.saved()));
+    const sent = writers.length * rounds * 3;
+    await eventually(() => [...writers, viewer].every((each) => items(each.doc).length === sent), 'every editor on every process has every update');
+    const reference = items(writers[0]!.doc);
+    for (const writer of writers) {
+      expect(items(writer.doc)).toEqual(reference);
+      expect(writer.doc.getArray<string>('items').toArray()).not.toContain('not allowed');
+    }
+    expect(items(viewer.doc)).toEqual(reference);
+    const lastCursors = (each: Editor) => [...each.provider.awareness!.getStates().values()].filter((state) => (state.cursor as { round?: number } | undefined)?.round === rounds - 1).length;
+    await eventually(() => [...writers, viewer].every((each) => lastCursors(each) === writers.length), 'every cursor seen on every process');
+    // and what was stored (each update once, by the process that received it)
+    const stored = new Y.Doc();
+    applyStored(stored, (await new ContentStore(cluster.storage).load(app.id, 'bursts'))!, null, () => undefined);
+    expect(stored.getArray<string>('items').toArray().sort()).toEqual(reference);
   });
 
   it('loses no acknowledged edit when a process is killed during editing', async () => {

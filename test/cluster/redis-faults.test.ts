@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,6 +9,7 @@ import { eventually, startTestIntegrator } from '../support/integrator.js';
 import type { ReferenceIntegrator } from '../../examples/integrator/integrator.js';
 import { projectRoot, typescriptProcess } from '../support/processes.js';
 import { asApp, call, clusterPrerequisites, REDIS_URL, startCluster, type TestCluster } from './support.js';
+import { unusedPort } from '../support/ports.js';
 
 const redisAnswers = await (async () => {
   const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -47,14 +47,6 @@ function startMain(env: Record<string, string>) {
   };
 }
 
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('REDIS_URL at start', { timeout: 120_000 }, () => {
   it('refuses a malformed REDIS_URL with a clear message', () => {
     for (const [value, message] of [
@@ -83,7 +75,7 @@ describe('REDIS_URL at start', { timeout: 120_000 }, () => {
   });
 
   it('serves without a Redis that does not answer, and says so in /healthz', async () => {
-    const service = startMain({ REDIS_URL: `redis://127.0.0.1:${await deadPort()}` });
+    const service = startMain({ REDIS_URL: `redis://127.0.0.1:${await unusedPort()}` });
     try {
       const url = await service.url;
       const health = await fetch(`${url}/healthz`);

@@ -1,8 +1,9 @@
+import { IncomingMessage, MessageType } from '@hocuspocus/server';
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyStored } from '../../src/storage/content-store.js';
 import { testDatabases } from '../support/databases.js';
-import { eventually } from '../support/integrator.js';
+import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { appendParagraph, connectEditor, rawCollaborationClient, type Editor } from './support.js';
 
@@ -22,6 +23,13 @@ function varUint(value: number): number[] {
 /** A Hocuspocus sync "update" message (Sync, update, varUint8Array) without the document name. */
 function syncUpdate(update: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from([0, 2, ...varUint(update.length)]), Buffer.from(update)]);
+}
+
+/** Whether a message the server sent is a sync "update" (a broadcast change, not a sync answer or an acknowledgement). */
+function isBroadcastUpdate(message: Uint8Array): boolean {
+  const incoming = new IncomingMessage(message);
+  incoming.readVarString();
+  return incoming.readVarUint() === MessageType.Sync && incoming.readVarUint() === 2;
 }
 
 function paragraphs(doc: Y.Doc): string[] {
@@ -92,6 +100,64 @@ for (const database of testDatabases()) {
       for (const editor of editors) expect(Y.encodeStateVector(editor.doc)).toEqual(reference);
       expect(expected(await stored('doc-load'))).toEqual(complete);
       expect(paragraphs(await stored('doc-load'))).toEqual(paragraphs(typists[0]!.doc));
+    });
+
+    it('50 editors converge after bursts sent to them coalesced, and a read-only editor still cannot write', async () => {
+      await createFile('doc-fanout');
+      svc.integrator.addUser({ id: 'reader', name: 'Reader', token: 'reader-token' });
+      svc.integrator.addUser({ id: 'writer-2', name: 'Second writer', token: 'writer-2-token' });
+      const editable = { readable: true, editable: true };
+      svc.integrator.addFile({ id: 'doc-fanout', type: 'document', grants: { [DEFAULT_USER.id]: editable, 'writer-2': editable, reader: { readable: true, editable: false, commentable: false } } });
+      // two users: one user may hold 50 sockets (SVC_COLLAB_SOCKETS_PER_USER), and the observer below is a 51st
+      const writers = await Promise.all(Array.from({ length: 50 }, (_, i) => connectEditor(svc, 'doc-fanout', i % 2 === 0 ? {} : { token: 'writer-2-token' })));
+      const reader = await connectEditor(svc, 'doc-fanout', { token: 'reader-token' });
+      editors.push(...writers, reader);
+      expect(reader.readOnly).toBe(true);
+      const observer = await rawCollaborationClient(svc, 'doc-fanout');
+      const seenBefore = observer.received.length;
+      // the first writer's own changes, one undo step per transaction: undoing must still reach everyone
+      const undo = new Y.UndoManager(writers[0]!.doc.getXmlFragment('default'), { captureTimeout: 0 });
+
+      // each round: every writer sends 3 updates (3 transactions) and moves its cursor, all in one tick, as a
+      // loaded server reads them: what it received in one round of input goes out as one merged frame
+      const rounds = 4;
+      const perWriter = 3;
+      for (let round = 0; round < rounds; round++) {
+        writers.forEach((writer, index) => {
+          for (let i = 0; i < perWriter; i++) appendParagraph(writer.doc, `${index}-${round}-${i}`);
+          writer.provider.setAwarenessField('cursor', { index, round });
+        });
+        if (round === 1) appendParagraph(reader.doc, 'not allowed');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await Promise.all(writers.map((writer) => writer.saved()));
+
+      const sent = writers.length * rounds * perWriter;
+      const written = (doc: Y.Doc) => paragraphs(doc).filter((text) => text !== 'not allowed').sort();
+      await eventually(() => [...writers, reader].every((editor) => written(editor.doc).length === sent), 'every editor has every update', 20_000);
+      const reference = written(writers[0]!.doc);
+      const vector = Y.encodeStateVector(writers[0]!.doc);
+      for (const writer of writers) {
+        expect(written(writer.doc)).toEqual(reference);
+        expect(paragraphs(writer.doc)).not.toContain('not allowed');
+        expect(Y.encodeStateVector(writer.doc)).toEqual(vector);
+      }
+      expect(written(reader.doc)).toEqual(reference);
+      expect(paragraphs(await stored('doc-fanout'))).toEqual(paragraphs(writers[0]!.doc));
+      // awareness converges too: everyone sees every writer's last cursor
+      const lastCursors = (editor: Editor) => [...editor.provider.awareness!.getStates().values()].filter((state) => (state.cursor as { round?: number } | undefined)?.round === rounds - 1).length;
+      await eventually(() => [...writers, reader].every((editor) => lastCursors(editor) === writers.length), 'every cursor seen by everyone');
+
+      // undoing the first writer's last round (3 updates) reaches every editor, coalesced as well
+      for (let i = 0; i < perWriter; i++) undo.undo();
+      const undone = (doc: Y.Doc) => written(doc).filter((text) => !text.startsWith(`0-${rounds - 1}-`));
+      await eventually(() => writers.every((writer) => written(writer.doc).length === sent - perWriter), 'the undo reached every editor');
+      for (const writer of writers) expect(written(writer.doc)).toEqual(undone(writers[1]!.doc));
+
+      // one frame per update would be `sent` frames; each round of input went out as a handful
+      const broadcastFrames = observer.received.slice(seenBefore).filter(isBroadcastUpdate).length;
+      expect(broadcastFrames).toBeGreaterThan(0);
+      expect(broadcastFrames).toBeLessThan(sent / 5);
     });
 
     it('stores every acknowledged update, also those that wait for a missing earlier one', async () => {

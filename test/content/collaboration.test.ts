@@ -82,7 +82,7 @@ for (const database of testDatabases()) {
       svc.integrator.addFile({
         id: 'doc-r',
         type: 'document',
-        grants: { [DEFAULT_USER.id]: { readable: true, editable: true }, 'user-2': { readable: true, editable: false }, 'user-3': { readable: false } },
+        grants: { [DEFAULT_USER.id]: { readable: true, editable: true }, 'user-2': { readable: true, editable: false, commentable: false }, 'user-3': { readable: false } },
       });
 
       const writer = await open('doc-r');
@@ -106,6 +106,37 @@ for (const database of testDatabases()) {
       expect(plainHttp.body.status).toBe(42600);
       const missing = await refusedUpgrade(await collaborationUrl(svc, 'no-such-file'));
       expect(missing.status).toBe(404);
+    });
+
+    it('lets a user who may comment but not edit suggest, and refuses anything more from them whole', async () => {
+      await createFile('doc-s');
+      svc.integrator.addFile({ id: 'doc-s', type: 'document', grants: { [DEFAULT_USER.id]: { readable: true, editable: true }, 'user-2': { readable: true, editable: false, commentable: true } } });
+      const writer = await open('doc-s');
+      appendParagraph(writer.doc, 'Hello world');
+      await writer.saved();
+      const commenter = await open('doc-s', 'token-2');
+      expect(commenter.readOnly).toBe(false);
+      const textOf = (doc: Y.Doc) => (doc.getXmlFragment('default').get(0) as Y.XmlElement).get(0) as Y.XmlText;
+      const by = (author: string) => ({ id: `s-${author}`, author, authorName: author, date: '2026-11-27T12:00:00.000Z' });
+
+      // a suggested insertion of their own goes through, live and stored
+      textOf(commenter.doc).insert(6, 'big ', { insertion: by('user-2') });
+      await commenter.saved();
+      await eventually(() => textOf(writer.doc).toString().includes('big '), 'the writer sees the suggestion');
+      expect(await plainText(svc, 'doc-s')).toBe('Hello big world');
+
+      // a direct edit is refused whole: the connection closes, nothing is stored or sent on
+      textOf(commenter.doc).insert(0, 'X');
+      await eventually(() => commenter.closes.includes(4400), 'the commenter is closed with 4400');
+      await commenter.close();
+      expect(await plainText(svc, 'doc-s')).toBe('Hello big world');
+      expect(textOf(writer.doc).toString()).not.toContain('X');
+
+      // so is a suggestion made in someone else's name
+      const again = await open('doc-s', 'token-2');
+      textOf(again.doc).insert(0, 'Y', { insertion: by(DEFAULT_USER.id) });
+      await eventually(() => again.closes.includes(4400), 'a suggestion in another name is refused');
+      expect(await plainText(svc, 'doc-s')).toBe('Hello big world');
     });
 
     it('gives a table base a presence-only session that hears of every table change', async () => {
@@ -147,7 +178,7 @@ for (const database of testDatabases()) {
       appendParagraph(editor.doc, 'while allowed');
       await editor.saved();
 
-      svc.integrator.grant('doc-g', DEFAULT_USER.id, { readable: true, editable: false });
+      svc.integrator.grant('doc-g', DEFAULT_USER.id, { readable: true, editable: false, commentable: false });
       svc.services.access.forget();
       await new Promise((resolve) => setTimeout(resolve, 800));
       appendParagraph(editor.doc, 'after edit was revoked');

@@ -1,12 +1,14 @@
 import * as Y from 'yjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newImageBox, newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src/model/content.js';
+import { newImageBox, newTextBox, richTextOf, slidesOf, type Cell } from '../../src/model/content.js';
 import { plainTextOf } from '../../src/domain/content/plain-text.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, plainText, type Editor } from './support.js';
+import { appendSheet, sheetModels } from '../../src/model/sheets/sheet-model.js';
+import { pageNumbersShown, setPageNumbersShown } from '../../src/model/rich-text/page-setup.js';
 
 const FAST_CONTENT = { coalesceMs: 100, coalesceMaxMs: 1000, pollMs: 50, compactAfter: 500, permissionRecheckMs: 60_000 };
 const author = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name };
@@ -59,8 +61,11 @@ for (const database of testDatabases()) {
       });
     const setCells = (fileId: string, cells: Record<string, Cell>, sheet = 0) =>
       svc.services.content.change(svc.app.id, fileId, author, (doc) => {
-        const map = sheetsOf(doc).get(sheet).get('cells') as Y.Map<Cell>;
-        for (const [key, cell] of Object.entries(cells)) map.set(key, cell);
+        // keys "row:column", zero-based
+        for (const [key, cell] of Object.entries(cells)) {
+          const [row, column] = key.split(':').map(Number);
+          sheetModels(doc)[sheet]!.setCell(row!, column!, cell);
+        }
       });
     const fillAllKinds = async () => {
       await createFile('doc', 'document');
@@ -74,10 +79,7 @@ for (const database of testDatabases()) {
       await createFile('sheet', 'spreadsheet');
       await setCells('sheet', { '0:0': { v: 'Name' }, '0:1': { v: 'Score' }, '1:0': { v: 'Ann' }, '1:1': { v: 9.5 }, '3:2': { f: '=SUM(B2:B3)' }, '2:0': { v: true } });
       await svc.services.content.change(svc.app.id, 'sheet', author, (doc) => {
-        const second = sheetsOf(doc).get(0).clone();
-        second.set('name', 'Second');
-        second.set('cells', new Y.Map<Cell>([['0:0', { v: 'other sheet' }]]));
-        sheetsOf(doc).push([second]);
+        appendSheet(doc, 'Second').setCell(0, 0, { v: 'other sheet' });
       });
       await createFile('deck', 'presentation');
       await svc.services.content.change(svc.app.id, 'deck', author, (doc) => {
@@ -290,6 +292,62 @@ for (const database of testDatabases()) {
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions/nope/restore')).body.status).toBe(60010);
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: 'x', docHistoryId: 'nope' } })).body.status).toBe(60011);
       expect((await svc.call('POST', '/sdk/v2/collab-files/rev/revisions', { body: { title: '' } })).body.status).toBe(60012);
+    });
+
+    it("restores a documentPro's page setup with its text, and a copy keeps it", async () => {
+      await createFile('paged', 'documentPro');
+      const editor = await connectEditor(svc, 'paged');
+      editors.push(editor);
+      // what the SDK's removeAllPageNums / addPageNum do in the editor: change the file's page setup
+      const edit = async (words: string, pageNumbers: boolean) => {
+        editor.doc.transact(() => {
+          const node = new Y.XmlElement('paragraph');
+          node.insert(0, [new Y.XmlText(words)]);
+          richTextOf(editor.doc).insert(richTextOf(editor.doc).length, [node]);
+          setPageNumbersShown(editor.doc, pageNumbers);
+        });
+        await editor.saved();
+      };
+      const revise = async (title: string) => {
+        await svc.services.content.flush(svc.app.id, 'paged');
+        const revision = await svc.call('POST', '/sdk/v2/collab-files/paged/revisions', { body: { title } });
+        expect(revision.status, revision.text).toBe(200);
+        return revision.body.data.id as string;
+      };
+      const restore = async (revisionId: string) => {
+        const restored = await svc.call('POST', `/sdk/v2/collab-files/paged/revisions/${revisionId}/restore`);
+        expect(restored.status, restored.text).toBe(200);
+      };
+      /** The setting as a client that opens the file now reads it. */
+      const storedPageNumbers = async (fileId: string) => {
+        const reader = await connectEditor(svc, fileId);
+        try {
+          return pageNumbersShown(reader.doc);
+        } finally {
+          await reader.close();
+        }
+      };
+
+      const numbered = await revise('Numbered'); // nothing set yet: pages are numbered
+      await edit('no numbers', false);
+      const unnumbered = await revise('Unnumbered');
+      await edit('numbers again', true);
+
+      await restore(unnumbered);
+      expect(await plainText(svc, 'paged')).toBe('no numbers');
+      await eventually(() => !pageNumbersShown(editor.doc), 'the open editor hides its page numbers');
+      expect(await storedPageNumbers('paged')).toBe(false);
+
+      const copied = await svc.call('POST', '/sdk/v2/collab-files/paged/copy', { body: { fileId: 'paged-copy' } });
+      expect(copied.status, copied.text).toBe(200);
+      expect(await storedPageNumbers('paged-copy')).toBe(false);
+
+      await restore(numbered);
+      expect(await plainText(svc, 'paged')).toBe('');
+      await eventually(() => pageNumbersShown(editor.doc), 'the open editor shows its page numbers again');
+      expect(await storedPageNumbers('paged')).toBe(true);
+      // the copy is its own file: restoring the original leaves its setting alone
+      expect(await storedPageNumbers('paged-copy')).toBe(false);
     });
 
     it('keeps the content of the newest history entries and of those revisions name; older entries stay listed without it', async () => {

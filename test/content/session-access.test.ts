@@ -49,10 +49,11 @@ for (const database of testDatabases()) {
       await pause(500);
       expect(accessMessages(seen)).toEqual([]);
 
-      svc.integrator.grant('doc-a', DEFAULT_USER.id, { editable: false });
+      // (a user left `commentable` would be left suggesting: collaboration.test.ts)
+      svc.integrator.grant('doc-a', DEFAULT_USER.id, { editable: false, commentable: false });
       svc.services.access.forget();
       await eventually(() => accessMessages(seen).length === 1, 'svc:access after editable was taken away');
-      expect(accessMessages(seen)[0]).toEqual({ type: 'svc:access', permissions: { readable: true, editable: false, commentable: true } });
+      expect(accessMessages(seen)[0]).toEqual({ type: 'svc:access', permissions: { readable: true, editable: false, commentable: false } });
       appendParagraph(editor.doc, 'after edit was revoked');
       await pause(400);
       expect(await plainText(svc, 'doc-a')).toBe('while allowed');
@@ -60,16 +61,16 @@ for (const database of testDatabases()) {
       // only a change is told: the next rechecks, same answer, say nothing
       await pause(500);
       expect(accessMessages(seen)).toHaveLength(1);
-      svc.integrator.grant('doc-a', DEFAULT_USER.id, { commentable: false });
+      svc.integrator.grant('doc-a', DEFAULT_USER.id, { commentable: true });
       svc.services.access.forget();
-      await eventually(() => accessMessages(seen).length === 2, 'svc:access after commentable was taken away');
-      expect(accessMessages(seen)[1]!.permissions).toEqual({ readable: true, editable: false, commentable: false });
+      await eventually(() => accessMessages(seen).length === 2, 'svc:access after commentable was given');
+      expect(accessMessages(seen)[1]!.permissions).toEqual({ readable: true, editable: false, commentable: true });
 
       svc.integrator.grant('doc-a', DEFAULT_USER.id, { readable: false });
       svc.services.access.forget();
       await eventually(() => seen.some((entry) => 'close' in entry), 'session closed');
       const last = seen.slice(-2);
-      expect(last).toEqual([{ stateless: { type: 'svc:access', permissions: { readable: false, editable: false, commentable: false } } }, { close: 4403 }]);
+      expect(last).toEqual([{ stateless: { type: 'svc:access', permissions: { readable: false, editable: false, commentable: true } } }, { close: 4403 }]);
     });
 
     it('gives editing back when editable returns', async () => {
@@ -93,13 +94,13 @@ for (const database of testDatabases()) {
       const fileCallbacks = () => svc.integrator.calls.filter((call) => call.path === '/files/doc-c').length;
 
       // still inside the answer cache (SVC_PERMISSION_CACHE_MS): only a fresh question sees the change
-      svc.integrator.grant('doc-c', DEFAULT_USER.id, { editable: false });
+      svc.integrator.grant('doc-c', DEFAULT_USER.id, { editable: false, commentable: false });
       const before = fileCallbacks();
       const asked = Date.now();
       editor.provider.sendStateless(RECHECK);
       await eventually(() => accessMessages(seen).length === 1, 'svc:access after the page asked', 3000);
       expect(Date.now() - asked).toBeLessThan(1500);
-      expect(accessMessages(seen)[0]!.permissions).toEqual({ readable: true, editable: false, commentable: true });
+      expect(accessMessages(seen)[0]!.permissions).toEqual({ readable: true, editable: false, commentable: false });
       expect(fileCallbacks()).toBe(before + 1);
       appendParagraph(editor.doc, 'refused');
       await pause(300);

@@ -16,8 +16,8 @@ describe('collaboration socket caps', () => {
   const open: WebSocket[] = [];
   beforeAll(async () => {
     svc = await startService(sqlite!, { integrator: true, collaborationSockets: { perUser: 3, perFile: 5 } });
-    for (const [id, token] of [['user-2', 'token-2'], ['user-3', 'token-3']] as const) svc.integrator.addUser({ id, name: id, token });
-    for (const fileId of ['doc', 'other']) expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId } })).status).toBe(200);
+    for (const [id, token] of [['user-2', 'token-2'], ['user-3', 'token-3'], ['user-4', 'token-4']] as const) svc.integrator.addUser({ id, name: id, token });
+    for (const fileId of ['doc', 'other', 'third']) expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId } })).status).toBe(200);
   });
   afterAll(async () => {
     for (const socket of open) socket.terminate();
@@ -64,5 +64,26 @@ describe('collaboration socket caps', () => {
     expect(beyond).toEqual({ code: 4429, reason: expect.stringMatching(/^127004: more than 5 collaboration sockets per file \(SVC_COLLAB_SOCKETS_PER_FILE\)/) });
     // another file is not affected
     expect((await connect('other', 'token-3')).closed).toBeUndefined();
+  });
+
+  it('counts sockets that authenticate with a session ticket in their first message (editor pages) alike', async () => {
+    const session = await svc.call('POST', '/sdk/v2/collab-files/third/editor-session', { token: 'token-4' });
+    expect(session.status, session.text).toBe(200);
+    const ticket = session.body.data.ticket as string;
+    /** A bare socket whose first message is Hocuspocus' authentication message with the ticket; its close, if any. */
+    const withTicket = async () => {
+      const socket = new WebSocket(`${svc.url.replace(/^http/, 'ws')}/sdk/v2/collab-files/third/collaboration`);
+      open.push(socket);
+      await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
+      // lib0 varStrings: a one-byte length for these short ASCII strings
+      const varString = (text: string) => [text.length, ...Buffer.from(text)];
+      socket.send(Buffer.from([...varString('third'), 2 /* Auth */, 0 /* token */, ...varString(ticket)]));
+      return new Promise<{ code: number; reason: string } | undefined>((resolve) => {
+        socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+        setTimeout(() => resolve(undefined), 1000);
+      });
+    };
+    expect([await withTicket(), await withTicket(), await withTicket()]).toEqual([undefined, undefined, undefined]);
+    expect(await withTicket()).toEqual({ code: 4429, reason: expect.stringMatching(/^127004: more than 3 collaboration sockets per user/) });
   });
 });

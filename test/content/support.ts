@@ -49,17 +49,23 @@ export async function connectEditor(svc: { url: string; sign: TestService['sign'
 
 /**
  * A bare collaboration WebSocket that speaks just enough of the Hocuspocus protocol (the auth message) to send
- * hand-made messages: `send(bytes)` prefixes the document name; `closed` resolves with the close code.
+ * hand-made messages: `send(bytes)` prefixes the document name; `closed` resolves with the close code;
+ * `received` holds every message the server sent it, as sent (one per WebSocket frame).
  */
-export async function rawCollaborationClient(svc: { url: string; sign: TestService['sign'] }, fileId: string): Promise<{ send(message: number[] | Buffer): void; closed: Promise<number> }> {
+export async function rawCollaborationClient(
+  svc: { url: string; sign: TestService['sign'] },
+  fileId: string,
+): Promise<{ send(message: number[] | Buffer): void; closed: Promise<number>; received: Buffer[] }> {
   const socket = new WebSocket(await collaborationUrl(svc, fileId));
   const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  const received: Buffer[] = [];
+  socket.on('message', (data: Buffer) => received.push(data));
   await new Promise((resolve) => socket.on('open', resolve));
   const name = Buffer.from(fileId);
   const send = (message: number[] | Buffer) => socket.send(Buffer.concat([Buffer.from([name.length]), name, Buffer.from(message)]));
   send([2, 0, 0]); // Auth, token message, empty token
   await new Promise((resolve) => setTimeout(resolve, 100));
-  return { send, closed };
+  return { send, closed, received };
 }
 
 /** Answer of an upgrade the server refused: HTTP status and the backend envelope. */

@@ -9,6 +9,7 @@ import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, startPeer, type Editor } from '../content/support.js';
 import { createFile as createTestFile, data, FAST_CONTENT, talk } from './support.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 
 const writer: ContentActor = { userId: DEFAULT_USER.id, name: DEFAULT_USER.name, token: DEFAULT_USER.token };
 
@@ -254,7 +255,7 @@ for (const database of testDatabases()) {
         },
       });
       await createFile('sheet', 'spreadsheet');
-      await changeAndRecord('sheet', (doc) => (sheetsOf(doc).get(0).get('cells') as Y.Map<Cell>).set('0:0', { v: '@user-2' }));
+      await changeAndRecord('sheet', (doc) => sheetModels(doc)[0]!.setCell(0, 0, { v: '@user-2' }));
       await createFile('doc', 'document');
       await appendRichText('doc', [paragraph(text('Text'))]);
       expect(called).toEqual(['document v1']);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
+import { SHEET_MODEL_VERSION } from '../../src/model/content.js';
 import { appendParagraph } from '../content/support.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
@@ -29,11 +30,13 @@ describe.each(testDatabases())('editor sessions ($name)', (db) => {
       svc.integrator.addFile({ id, type: 'document', name: id, grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS }, reader: { readable: true } } });
       expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId: id } })).status).toBe(200);
     }
+    svc.integrator.addFile({ id: 'sheet', type: 'spreadsheet', name: 'sheet', grants: { [DEFAULT_USER.id]: { ...ALL_PERMISSIONS } } });
+    expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'spreadsheet', fileId: 'sheet' } })).status).toBe(200);
   });
   afterAll(async () => svc.close());
 
-  const openPage = async (token = 'user-token') => {
-    const response = await fetch(`${svc.url}/sdk/v2/collab-files/doc?${new URLSearchParams({ token, signature, lang: 'en' })}`);
+  const openPage = async (token = 'user-token', fileId = 'doc') => {
+    const response = await fetch(`${svc.url}/sdk/v2/collab-files/${fileId}?${new URLSearchParams({ token, signature, lang: 'en' })}`);
     const html = await response.text();
     const boot = JSON.parse(/<script type="application\/json" id="svc-boot">([^<]*)<\/script>/.exec(html)![1]!) as { session: { ticket: string; expiresAt: number; signatureExpiresAt: number } };
     return { html, session: boot.session };
@@ -120,6 +123,31 @@ describe.each(testDatabases())('editor sessions ($name)', (db) => {
     };
     expect(await refusedWith('svs_not-a-ticket')).toBe(4401);
     expect(await refusedWith(session.ticket, 'other')).toBe(4401);
+  });
+
+  it('a spreadsheet editor page that does not state the current grid model is closed with 4426; one that does syncs', async () => {
+    const { session } = await openPage('user-token', 'sheet');
+    const base = `${svc.url.replace(/^http/, 'ws')}/sdk/v2/collab-files/sheet/collaboration`;
+    const closedWith = async (url: string) => {
+      const socket = new WebSocket(url);
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      await new Promise((resolve) => socket.on('open', resolve));
+      const varString = (text: string) => [...(text.length < 128 ? [text.length] : [(text.length & 127) | 128, text.length >> 7]), ...Buffer.from(text)];
+      socket.send(Buffer.from([...varString('sheet'), 2 /* Auth */, 0 /* token */, ...varString(session.ticket)]));
+      return closed;
+    };
+    // version 1's editor code states no grid model; a page of a newer or older model states another
+    expect(await closedWith(base)).toBe(4426);
+    expect(await closedWith(`${base}?gridModel=1`)).toBe(4426);
+    // version 2's pages write formulas in A1 form, which version 3 reads as relative to their cells
+    expect(await closedWith(`${base}?gridModel=2`)).toBe(4426);
+    const doc = new Y.Doc();
+    const socket = new HocuspocusProviderWebsocket({ url: `${base}?gridModel=${SHEET_MODEL_VERSION}`, WebSocketPolyfill: WebSocket });
+    const provider = new HocuspocusProvider({ websocketProvider: socket, name: 'sheet', document: doc, token: session.ticket });
+    provider.attach();
+    await eventually(() => provider.isSynced, 'synced with the current grid model');
+    provider.destroy();
+    socket.destroy();
   });
 
   it('no log line holds the token, the signature or a ticket', async () => {

@@ -188,6 +188,23 @@ for (const database of testDatabases()) {
       expect(workbook.getWorksheet('Second')!.getCell('A1').value).toEqual({ formula: 'Sheet1!B4*2', result: 27 });
     });
 
+    it('spreadsheet → xlsx: each formula with its cached value of every kind, newer functions with Excel\'s _xlfn. prefix', async () => {
+      await createFile(svc, 'cached', 'spreadsheet', 'Cached');
+      await setCells(svc, 'cached', {
+        A1: { v: 'Ann' }, B1: { v: 4 },
+        A2: { f: '=A1&"!"' }, A3: { f: '=B1>3' }, A4: { f: '=CONCAT(A1,B1)' }, A5: { f: '=XLOOKUP(4,B1:B1,A1:A1)' }, A6: { f: '=LET(x,B1,x*2)' }, A7: { f: '=IFERROR(1/0,"none")' },
+      });
+      const sheet = (await workbookOf((await exportFile(svc, 'cached', 'xlsx')).bytes)).getWorksheet('Sheet1')!;
+      expect(['A2', 'A3', 'A4', 'A5', 'A6', 'A7'].map((address) => sheet.getCell(address).value)).toEqual([
+        { formula: 'A1&"!"', result: 'Ann!' },
+        { formula: 'B1>3', result: true },
+        { formula: '_xlfn.CONCAT(A1,B1)', result: 'Ann4' },
+        { formula: '_xlfn.XLOOKUP(4,B1:B1,A1:A1)', result: 'Ann' },
+        { formula: '_xlfn.LET(_xlpm.x,B1,_xlpm.x*2)', result: 8 },
+        { formula: 'IFERROR(1/0,"none")', result: 'none' },
+      ]);
+    });
+
     it('spreadsheet → csv: the first sheet, computed values, quoted where needed, UTF-8 with BOM', async () => {
       await setCells(svc, 'sheet', { A7: { v: 'a, "quoted"\nline' } });
       const { bytes, response } = await exportFile(svc, 'sheet', 'csv');

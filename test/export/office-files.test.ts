@@ -6,7 +6,7 @@ import { newTextBox, slidesOf } from '../../src/model/content.js';
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { oneParagraphPropertiesEach } from '../../src/domain/export/converters/pptx.js';
 import { testDatabases } from '../support/databases.js';
-import { ooxmlProblems } from '../support/ooxml.js';
+import { ooxmlProblems, ooxmlSchemaFolder } from '../support/ooxml.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait } from '../import/support.js';
 import { author, createFile, exportFile, paragraph, setCells, text, writeRichText } from './support.js';
@@ -105,7 +105,7 @@ for (const database of testDatabases()) {
   });
 }
 
-describe('the Office structure checks catch what the schemas forbid', () => {
+describe('the Office checks catch what the schemas forbid', () => {
   /** A package of `parts` with content types for xml and rels. */
   async function pack(parts: Record<string, string>): Promise<Uint8Array> {
     const zip = new JSZip();
@@ -116,31 +116,51 @@ describe('the Office structure checks catch what the schemas forbid', () => {
     for (const [name, content] of Object.entries(parts)) zip.file(name, content);
     return zip.generateAsync({ type: 'uint8array' });
   }
-  const A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"';
   const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  /** A slide with one text box holding `paragraphs` (DrawingML a:p elements). */
+  const slideOf = (paragraphs: string) =>
+    '<p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree>' +
+    '<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>' +
+    `<p:sp><p:nvSpPr><p:cNvPr id="2" name="Text"/><p:cNvSpPr/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${paragraphs}</p:txBody></p:sp>` +
+    '</p:spTree></p:cSld></p:sld>';
 
   it('a second a:pPr in a paragraph, which oneParagraphPropertiesEach removes', async () => {
-    const slide = `<a:txBody ${A}><a:p><a:pPr marL="0"><a:buNone/></a:pPr><a:r><a:t>x</a:t></a:r><a:pPr marL="0"/><a:r><a:t>y</a:t></a:r></a:p></a:txBody>`;
-    expect(await ooxmlProblems(await pack({ 'slide.xml': slide }))).toEqual([expect.stringMatching(/^slide\.xml: a:p: a:pPr not allowed at child 3/)]);
-    expect(await ooxmlProblems(await pack({ 'slide.xml': oneParagraphPropertiesEach(slide) }))).toEqual([]);
+    const slide = slideOf('<a:p><a:pPr marL="0"><a:buNone/></a:pPr><a:r><a:t>x</a:t></a:r><a:pPr marL="0"/><a:r><a:t>y</a:t></a:r></a:p>');
+    // the structural check always, the schema's validator too where the schemas are placed
+    expect(await ooxmlProblems(await pack({ 'ppt/slides/slide1.xml': slide }))).toEqual([
+      ...(ooxmlSchemaFolder ? [expect.stringMatching(/^ppt\/slides\/slide1\.xml: line 1: Element '\{[^}]+\}pPr': This element is not expected/)] : []),
+      expect.stringMatching(/^ppt\/slides\/slide1\.xml: a:p: a:pPr not allowed at child 3/),
+    ]);
+    expect(await ooxmlProblems(await pack({ 'ppt/slides/slide1.xml': oneParagraphPropertiesEach(slide) }))).toEqual([]);
   });
 
-  it('a w:tblHeader of false, an empty table cell, malformed XML, a relationship to a missing part, a part without a type', async () => {
-    const document = `<w:document ${W}><w:body><w:tbl><w:tblPr/><w:tblGrid/><w:tr><w:trPr><w:tblHeader w:val="false"/></w:trPr><w:tc><w:tcPr/></w:tc></w:tr></w:tbl></w:body></w:document>`;
+  it.skipIf(!ooxmlSchemaFolder)('extensions marked ignorable (mc:Ignorable) are skipped as a reader that does not know them skips them (needs the ECMA-376 schemas: test/fixtures/ooxml-xsd/README.md)', async () => {
+    const extended = slideOf('<a:p><a:r><a:t>x</a:t></a:r></a:p>').replace('<p:sld ', '<p:sld xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:x="urn:svc:test:extension" mc:Ignorable="x" x:note="kept by readers that know it" ').replace('<p:spPr/>', '<p:spPr x:shade="1"/>');
+    expect(await ooxmlProblems(await pack({ 'ppt/slides/slide1.xml': extended }))).toEqual([]);
+    // the same attribute without mc:Ignorable is refused
+    expect(await ooxmlProblems(await pack({ 'ppt/slides/slide1.xml': extended.replace(' mc:Ignorable="x"', '') }))).toEqual([
+      expect.stringMatching(/attribute '\{urn:svc:test:extension\}note': The attribute .* is not allowed/),
+      expect.stringMatching(/attribute '\{urn:svc:test:extension\}shade': The attribute .* is not allowed/),
+    ]);
+  });
+
+  it('a w:tblHeader of false, an empty table cell, a cell ending with a table, malformed XML, a relationship to a missing part, a part without a type', async () => {
+    const document = `<w:document ${W}><w:body><w:tbl><w:tblPr/><w:tblGrid/><w:tr><w:trPr><w:tblHeader w:val="false"/></w:trPr><w:tc><w:tcPr/></w:tc></w:tr><w:tr><w:tc><w:tbl><w:tblPr/><w:tblGrid/></w:tbl></w:tc></w:tr></w:tbl></w:body></w:document>`;
     const problems = await ooxmlProblems(
       await pack({
         'word/document.xml': document,
         'word/broken.xml': '<w:p>',
-        'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Target="media/gone.png"/></Relationships>',
+        'word/_rels/document.xml.rels': '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/gone.png"/></Relationships>',
         'word/media/here.png': 'png',
       }),
     );
-    expect(problems).toHaveLength(5);
+    expect(problems).toHaveLength(6);
     expect(problems).toEqual(expect.arrayContaining([
       '[Content_Types].xml: no content type for word/media/here.png',
       expect.stringMatching(/^word\/broken\.xml: not well-formed XML/),
       expect.stringMatching(/^word\/document\.xml: w:tblHeader: a row that is not a header row/),
       expect.stringMatching(/^word\/document\.xml: w:tc: expected w:p or w:tbl/),
+      'word/document.xml: w:tc: a table cell must end with a w:p',
       'word/_rels/document.xml.rels: relationship rId1 points to word/media/gone.png, which is not in the package',
     ]));
   });

@@ -75,6 +75,10 @@ describe.each(testDatabases())('README "What works" stays true ($name)', (databa
       const works = { 'values by A1 range': values.status, 'named bookmarks': bookmarks.status, 'table data API': tables.status };
       for (const [api, status] of Object.entries(works)) expect([api, status === 200]).toEqual([api, claim === api]);
     },
+    'sort (editor and `sheets/sort`) and a shared filter (editor, xlsx auto filter)': async (kind, claim) => {
+      const sorted = await svc.call('POST', `/sdk/v2/api/files/f-${kind}/sheets/sort`, { body: { range: 'A1:B2', keys: [{ column: 'A' }] } });
+      expect([kind, sorted.status === 200]).toEqual([kind, claim === 'yes']);
+    },
   };
 
   it('has a probe for every face and a cell for every kind', () => {

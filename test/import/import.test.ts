@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Document, HeadingLevel, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
+import { Bookmark, Document, HeadingLevel, InternalHyperlink, Packer, PageBreak, Paragraph, Table, TableCell, TableRow, TextRun } from 'docx';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import pptxgen from 'pptxgenjs';
@@ -14,6 +14,7 @@ import { DEFAULT_USER } from '../support/integrator.js';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait as importAndWaitRaw, postImport, PROGRESS, waitForTask } from './support.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
 
@@ -60,6 +61,9 @@ async function xlsxFixture(): Promise<Uint8Array> {
   sales.addRow(['Item', 'Qty', 'Price', 'Total', 'Day']);
   sales.addRow(['Pens', 3, 1.5, { formula: 'B2*C2', result: 4.5 }, new Date(Date.UTC(2024, 4, 1))]);
   sales.addRow(['Ink', 2, 10, { formula: 'B3*C3', result: 20 }, new Date(Date.UTC(2024, 4, 2))]);
+  // LAMBDAs called in place, which the engine now reads and computes (it once kept Excel's stored values for them)
+  sales.getCell('G2').value = { formula: '_xlfn.LAMBDA(_xlpm.x,_xlpm.x+1)(2)', result: 3 };
+  sales.getCell('G3').value = { formula: '_xlfn.LAMBDA(_xlpm.s,_xlpm.s&"!")("hi")', result: 'hi!' };
   const notes = workbook.addWorksheet('Notes');
   notes.getCell('B2').value = 'second sheet';
   return new Uint8Array(await workbook.xlsx.writeBuffer());
@@ -74,6 +78,45 @@ async function pptxFixture(): Promise<Uint8Array> {
 }
 
 const PptxGen = pptxgen as unknown as typeof import('pptxgenjs').default;
+
+/** Word's Title, Quote and HTML Preformatted styles and a link to a bookmark, as Word writes them. */
+async function styledDocx(): Promise<Uint8Array> {
+  const doc = new Document({
+    styles: {
+      paragraphStyles: [
+        { id: 'Quote', name: 'Quote', basedOn: 'Normal', run: { italics: true } },
+        { id: 'HTMLPreformatted', name: 'HTML Preformatted', basedOn: 'Normal', run: { font: 'Courier New' } },
+      ],
+    },
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: 'Annual plan', heading: HeadingLevel.TITLE }),
+          new Paragraph({ text: 'Plans are nothing', style: 'Quote' }),
+          new Paragraph({ children: [new TextRun('Costs: '), new InternalHyperlink({ anchor: 'budget', children: [new TextRun('see the budget')] })] }),
+          new Paragraph({ children: [new Bookmark({ id: 'budget', children: [new TextRun('Budget')] })] }),
+          new Paragraph({ text: 'total = 0', style: 'HTMLPreformatted' }),
+          new Paragraph({ text: 'for cost in costs:', style: 'HTMLPreformatted' }),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
+/** A slide table whose first cell spans two columns, a bold figure in it. */
+async function pptxTableFixture(): Promise<Uint8Array> {
+  const pptx = new PptxGen();
+  pptx.layout = 'LAYOUT_16x9';
+  pptx.addSlide().addTable(
+    [
+      [{ text: 'Region', options: { colspan: 2 } }, { text: 'Total' }],
+      [{ text: 'North' }, { text: 'East' }, { text: '7', options: { bold: true } }],
+    ],
+    { x: 1, y: 1, w: 6, colW: [2, 2, 2] },
+  );
+  return new Uint8Array((await pptx.write({ outputType: 'nodebuffer' })) as Buffer);
+}
 const dataUrl = (mimeType: string, bytes: Uint8Array) => `${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
 
 /** Pictures on slides: a PNG beside a text box and an SVG (not kept), a JPEG in a group, the same PNG again on slide 2. */
@@ -173,7 +216,10 @@ for (const database of testDatabases()) {
       const doc = await svc.services.content.read(svc.app.id, 'book');
       const sheets = doc.getArray<any>('sheets').toArray();
       expect(sheets.map((sheet) => sheet.get('name'))).toEqual(['Sales', 'Notes']);
-      expect(sheets[0].get('cells').get('1:3')).toEqual({ f: '=B2*C2' });
+      expect(sheetModels(doc)[0]!.cell(1, 3)).toEqual({ f: '=B2*C2' });
+      // computed by the engine as Excel did, the text kept without the storage prefixes
+      expect((await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Sales!G2:G3' } })).body.data.values).toEqual([[3], ['hi!']]);
+      expect(sheetModels(doc)[0]!.cell(1, 6)).toEqual({ f: '=LAMBDA(x,x+1)(2)' });
       const notes = await svc.call('GET', '/sdk/v2/api/files/book/sheets/values', { query: { range: 'Notes!B2' } });
       expect(notes.body.data.values).toEqual([['second sheet']]);
     });
@@ -293,6 +339,41 @@ for (const database of testDatabases()) {
       ]);
       expect(pictures[1]!.map(pointsOf)).toEqual([[0, 0, 960, 480]]);
       expect((pictures[0]![0] as { base64: string }).base64).toBe(`data:${dataUrl('image/png', png(40, 20))}`);
+    });
+
+    it('Word styles and links: Title becomes a heading, Quote a quote, HTML Preformatted a code block, a link to a bookmark comes back as a Word internal link to the bookmark', async () => {
+      await importAndWait(svc, { fileId: 'styled', type: 'document' }, { name: 'styled.docx', data: await styledDocx() });
+      const doc = await svc.services.content.read(svc.app.id, 'styled');
+      const xml = doc.getXmlFragment('default').toString();
+      expect(xml).toContain('<heading level="1">Annual plan</heading>');
+      expect(xml).toMatch(/<blockquote><paragraph[^>]*>Plans are nothing<\/paragraph><\/blockquote>/);
+      expect(xml).toMatch(/<link [^>]*href="#budget"[^>]*>see the budget<\/link>/);
+      // the link's target: the bookmark around the paragraph holding Word's bookmark
+      expect(xml).toMatch(/<bookmark name="budget"><paragraph[^>]*>Budget<\/paragraph><\/bookmark>/);
+      // consecutive preformatted paragraphs are one code block, a line each
+      expect(xml).toMatch(/<codeblock[^>]*>total = 0\nfor cost in costs:<\/codeblock>/);
+      const exported = await JSZip.loadAsync((await exportFile(svc, 'styled', 'docx')).bytes);
+      const body = await exported.file('word/document.xml')!.async('string');
+      expect(body).toMatch(/<w:hyperlink [^>]*w:anchor="budget"[^>]*>[\s\S]*?see the budget[\s\S]*?<\/w:hyperlink>/);
+      expect(body).toMatch(/<w:bookmarkStart [^>]*w:name="budget"[^>]*\/>[\s\S]*?Budget/);
+      expect(body).toMatch(/<w:pStyle w:val="Heading1"\/>[\s\S]*?Annual plan/);
+    });
+
+    it('a slide table with merged cells becomes a text box holding the table, and a PowerPoint table again on export', async () => {
+      await importAndWait(svc, { fileId: 'figures', type: 'presentation' }, { name: 'figures.pptx', data: await pptxTableFixture() });
+      const doc = await svc.services.content.read(svc.app.id, 'figures');
+      const [box] = (doc.getArray<Y.Map<any>>('slides').get(0).get('boxes') as Y.Array<Y.Map<unknown>>).toArray();
+      expect(box!.toJSON()).toMatchObject({ type: 'text', x: 96, y: 96, width: 576 });
+      const table = (box!.get('content') as Y.XmlFragment).toString();
+      // pptxtojson gives every run its size and font, which the model keeps as textStyle
+      expect(table).toMatch(/^<table><tablerow><tablecell colspan="2"[^>]*><paragraph>(<[^>]+>)*Region(<[^>]+>)*<\/tablecell><tablecell colspan="1"[^>]*><paragraph>(<[^>]+>)*Total/);
+      expect(table).toMatch(/<tablerow>(<tablecell colspan="1" rowspan="1">.*?<\/tablecell>){3}<\/tablerow><\/table>$/);
+      expect(table).toMatch(/<bold>(<[^>]+>)*7</);
+      const exported = await JSZip.loadAsync((await exportFile(svc, 'figures', 'pptx')).bytes);
+      const slide = await exported.file('ppt/slides/slide1.xml')!.async('string');
+      expect(slide).toContain('<a:tbl>');
+      expect(slide).toMatch(/<a:tc gridSpan="2"[^>]*>[\s\S]*?Region/);
+      expect(slide).toMatch(/<a:rPr[^>]*b="1"[^>]*>[\s\S]*?<a:t>7<\/a:t>/);
     });
 
     it('a fileUrl on the (allowed) loopback network is fetched; a metadata address is refused at once', async () => {

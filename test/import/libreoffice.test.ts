@@ -21,6 +21,7 @@ import { DEFAULT_USER } from '../support/integrator.js';
 import { renderedPages } from '../preview/support.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait, postImport, waitForTask } from './support.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 
 /**
  * The legacy binary formats through the real LibreOffice, when `soffice` is on the PATH (machines without it run
@@ -136,8 +137,8 @@ describe.runIf(soffice)('legacy formats through the real LibreOffice [sqlite]', 
       ['Item', 'Cost', 'Count', 'Total'],
       ['Chairs', 25, 4, 100],
     ]);
-    const sheet = (await svc.services.content.read(svc.app.id, 'budget')).getArray<Y.Map<unknown>>('sheets').get(0);
-    expect((sheet.get('cells') as Y.Map<unknown>).get('1:3')).toEqual({ f: '=B2*C2' });
+    const sheet = sheetModels(await svc.services.content.read(svc.app.id, 'budget'))[0]!;
+    expect(sheet.cell(1, 3)).toEqual({ f: '=B2*C2' });
 
     expect(await plainText('deck')).toContain('Legacy deck');
     const boxes = ((await svc.services.content.read(svc.app.id, 'deck')).getArray<Y.Map<unknown>>('slides').get(0).get('boxes') as Y.Array<Y.Map<unknown>>).toArray();

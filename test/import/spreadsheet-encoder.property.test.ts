@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, sheetsOf } from '../../src/model/content.js';
+import { formulaInA1, formulaRelative } from '../../src/model/sheets/formulas/relative.js';
 import { SheetModel } from '../../src/model/sheets/sheet-model.js';
 import { addressOf, putCells, storedCells } from '../sheets/stored-cells.js';
 import { joinParts, type ReadCell } from '../../src/domain/import/conversion.js';
@@ -27,6 +28,17 @@ const sheet: fc.Arbitrary<StreamedSheet> = fc.record({
     .uniqueArray(fc.integer({ min: 0, max: 3000 }), { maxLength: 12 })
     .chain((indexes) => fc.tuple(...[...indexes].sort((a, b) => a - b).map((index) => fc.array(cell, { maxLength: 30 }).map((cells) => ({ index, cells }))))),
 });
+
+/**
+ * A formula as grid model 3 gives it back: stored relative to its cell and read in A1 form, a reference is spelled
+ * anew (`Ab03` is `AB3`, as Excel writes it); nothing but letter case and a row's leading zeros may change.
+ */
+function spelledByModel(formula: string, row: number, column: number): string {
+  const spelled = formulaInA1(formulaRelative(formula, row, column), row, column);
+  const caseAndZerosAside = (text: string) => text.toUpperCase().replace(/(?<![0-9.])0+(?=[0-9])/g, '');
+  expect(caseAndZerosAside(spelled)).toBe(caseAndZerosAside(formula));
+  return spelled;
+}
 
 function encode(sheets: readonly StreamedSheet[]): Y.Doc {
   const encoder = new SpreadsheetEncoder();
@@ -56,13 +68,14 @@ describe('SpreadsheetEncoder: rows streamed to Yjs structs', () => {
           for (const row of streamed.rows) {
             row.cells.forEach((value, column) => {
               if (!value) return;
-              expected.set(addressOf(row.index, column), value.f !== undefined ? { f: value.f } : { v: value.v });
+              // imported cells are stored in blocks as JSON, which has no negative zero: -0 reads back as 0, as Excel shows it
+              expected.set(addressOf(row.index, column), value.f !== undefined ? { f: spelledByModel(value.f, row.index, column) } : { v: Object.is(value.v, -0) ? 0 : value.v });
               columns = Math.max(columns, column + 1);
             });
           }
           expect(storedCells(doc, place)).toEqual(Object.fromEntries(expected));
-          expect(map.get('rowCount')).toBe(Math.max(DEFAULT_ROW_COUNT, (streamed.rows.at(-1)?.index ?? -1) + 1));
-          expect(map.get('columnCount')).toBe(Math.max(DEFAULT_COLUMN_COUNT, columns));
+          expect(SheetModel.of(map).rowCount).toBe(Math.max(DEFAULT_ROW_COUNT, (streamed.rows.at(-1)?.index ?? -1) + 1));
+          expect(SheetModel.of(map).columnCount).toBe(Math.max(DEFAULT_COLUMN_COUNT, columns));
           if (streamed.name.trim() !== '') expect(names[place]!.startsWith(streamed.name.trim().slice(0, 28))).toBe(true);
         });
       }),

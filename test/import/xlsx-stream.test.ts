@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService, type TestService } from '../support/service.js';
 import { importAndWait } from './support.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 
 const TASKS = { worker: true, concurrency: 2, perAppConcurrency: 2, pollMs: 50, leaseMs: 10_000, maxAttempts: 2, retentionMs: 3_600_000 };
 /** More cells than one block of the spreadsheet encoder (32,768), so the sheet's structs span several blocks. */
@@ -81,9 +82,10 @@ describe('xlsx → spreadsheet, streamed from the reader to the encoder [sqlite]
     const doc = await svc.services.content.read(svc.app.id, 'streamed');
     const sheets = doc.getArray<any>('sheets').toArray();
     expect(sheets.map((sheet) => sheet.get('name'))).toEqual(['Big', 'Totals', 'Blank']);
-    expect(sheets.map((sheet) => sheet.get('cells').size)).toEqual([BIG_ROWS * 10 - BIG_ROWS / 2, 4, 0]);
-    expect(sheets[0].get('rowCount')).toBe(BIG_ROWS);
-    expect(sheets[0].get('cells').get(`${BIG_ROWS - 1}:9`)).toEqual({ f: `=B${BIG_ROWS}+H${BIG_ROWS}` });
+    const models = sheetModels(doc);
+    expect(models.map((sheet) => sheet.cellCount)).toEqual([BIG_ROWS * 10 - BIG_ROWS / 2, 4, 0]);
+    expect(models[0]!.rowCount).toBe(BIG_ROWS);
+    expect(models[0]!.cell(BIG_ROWS - 1, 9)).toEqual({ f: `=B${BIG_ROWS}+H${BIG_ROWS}` });
 
     expect(await values('streamed', 'Big!A1:J2')).toEqual([
       ['Item 1', 1, 0.5, false, DAY_SERIAL, 0.5, 'note 1', -1, '', 0],

@@ -45,7 +45,9 @@ for (const database of testDatabases()) {
       expect(await c.user(user(), 'u2')).toMatchObject({ id: 'u2', name: 'Second' });
       expect((await c.users(user(), ['u2', DEFAULT_USER.id, 'ghost'])).map((u) => u.id)).toEqual(['u2', DEFAULT_USER.id]);
       expect(await c.currentTeam(user())).toEqual({ id: 'team-1', name: 'Team One', memberCount: 2 });
-      expect(await c.watermarks(user(), DEFAULT_USER.id)).toEqual([DEFAULT_USER.name, DEFAULT_USER.email]);
+      expect(await c.watermarks(user(), DEFAULT_USER.id)).toEqual([]);
+      svc.integrator.addUser({ id: 'marked', name: 'Marked', watermark: ['Marked', 'Internal'] });
+      expect(await c.watermarks(user(), 'marked')).toEqual(['Marked', 'Internal']);
       expect(await c.departmentPaths(user(), DEFAULT_USER.id)).toEqual([[{ id: 'd-root', name: 'Company' }, { id: 'd-eng', name: 'Engineering' }]]);
       expect(await c.file(user(), 'doc')).toMatchObject({ id: 'doc', type: 'document', permissions: { manageable: true } });
       expect(await c.file(system('doc'), 'doc')).toMatchObject({ id: 'doc', permissions: { readable: true } });

@@ -144,6 +144,19 @@ for (const database of testDatabases()) {
       expect(Buffer.from(await image.arrayBuffer()).equals(png(40, 30))).toBe(true);
     });
 
+    it("the viewer carries the watermark of the user whose token opened it; opened without a token, or for a user without one, none", async () => {
+      addPreviewFile(svc, 'marked', 'Marked.png', 'png', `${fixtureUrl}/picture.png`);
+      svc.integrator.addUser({ id: 'marked-user', name: 'Marked', token: 'marked-token', watermark: ['Marked', 'Internal only'] });
+      svc.integrator.grant('marked', 'marked-user', { readable: true });
+      expect((await svc.call('POST', create('marked'))).status).toBe(200);
+      expect(viewerData(await settledPage(svc, 'marked')).watermark).toEqual([]);
+      const shown = await svc.call('GET', page('marked'), { query: { lang: 'en' }, token: 'marked-token' });
+      expect(shown.status, shown.text).toBe(200);
+      expect(viewerData(shown).watermark).toEqual(['Marked', 'Internal only']);
+      const anonymous = await svc.call('GET', page('marked'), { query: { lang: 'en' }, token: null });
+      expect(viewerData(anonymous).watermark).toEqual([]);
+    });
+
     it('a pdf is checked and kept as it is, its page count recorded; the viewer fetches it from its link', async () => {
       addPreviewFile(svc, 'three', 'Three.pdf', 'pdf', `${fixtureUrl}/three.pdf`);
       expect((await svc.call('POST', create('three'))).status).toBe(200);

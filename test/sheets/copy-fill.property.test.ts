@@ -5,7 +5,7 @@ import { fillLine } from '../../src/model/sheets/fill.js';
 import { copyFormula } from '../../src/model/sheets/formula-copy.js';
 import { EXCEL_FUNCTIONS } from '../../src/model/sheets/formulas/excel-functions.js';
 import { formulaContext } from '../../web/spreadsheet/formula-context.js';
-import { spelledFunctions } from '../../web/spreadsheet/function-signatures.js';
+import { argumentsOf, spelledFunctions, untranslatedArguments } from '../../web/spreadsheet/function-signatures.js';
 import { parseTyped, typedText } from '../../web/spreadsheet/typed-input.js';
 
 /** A reference as the reference model keeps it: zero-based position and its anchors. */
@@ -132,5 +132,13 @@ describe('function hints', () => {
 
   it('spells arguments of Excel functions only', () => {
     expect(spelledFunctions().filter((name) => !EXCEL_FUNCTIONS.has(name))).toEqual([]);
+  });
+
+  it('names every argument in each language of the page (function hints in Chinese too)', () => {
+    expect(untranslatedArguments()).toEqual([]);
+    expect(argumentsOf('SUMIF', 'zh-CN')).toEqual(['区域', '条件', '[求和区域]']);
+    expect(argumentsOf('INDIRECT', 'zh-CN')).toEqual(['引用文本', '[A1 样式]']);
+    expect(argumentsOf('COUNTIFS', 'zh-CN')).toEqual(['条件区域1', '条件1', '[条件区域2', '条件2]', '…']);
+    expect(argumentsOf('SUMIF', 'en')).toEqual(['range', 'criteria', '[sum_range]']);
   });
 });

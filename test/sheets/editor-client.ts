@@ -1,13 +1,14 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { sheetModels, type SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { TestService } from '../support/service.js';
 
 /** A collaboration client connected to a file, as a spreadsheet editor in a browser would be. */
 export interface EditorClient {
   doc: Y.Doc;
-  /** the first sheet's cells, as the editor sees them */
-  cells(sheetIndex?: number): Y.Map<unknown>;
+  /** a sheet (the first by default) as the editor sees it, through the sheet model */
+  sheet(sheetIndex?: number): SheetModel;
   close(): void;
 }
 
@@ -28,7 +29,7 @@ export async function connectEditor(svc: TestService, fileId: string, token = 'u
   });
   return {
     doc,
-    cells: (sheetIndex = 0) => doc.getArray<Y.Map<unknown>>('sheets').get(sheetIndex).get('cells') as Y.Map<unknown>,
+    sheet: (sheetIndex = 0) => sheetModels(doc)[sheetIndex]!,
     close() {
       provider.destroy();
       socket.destroy();

@@ -4,6 +4,7 @@ import { sheetsOf } from '../../src/model/content.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 
 const FILE = 'screen';
 const FIRST_SCREEN = `/sdk/v2/api/files/${FILE}/sheets/first-screen`;
@@ -29,6 +30,10 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
       sheet.set('columnWidths', widths);
       widths.set('1', 180);
       sheet.set('frozenRows', 1);
+      // row 3 of a height of its own, and one below the first screen
+      const model = sheetModels(doc)[0]!;
+      model.setRowHeight(2, 60);
+      model.setRowHeight(300, 90);
     });
   });
   afterAll(async () => svc.close());
@@ -42,6 +47,7 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
     // 100 + 180 + 100 pixels reach past 350: three columns
     expect(screen.columnWidths).toEqual([100, 180, 100]);
     expect(screen.columns).toBe(3);
+    expect(screen.rowHeights).toEqual([{ row: 2, height: 60 }]);
     const shown = Object.fromEntries(screen.cells.map((cell: { row: number; column: number; text: string; kind: string }) => [`${cell.row}:${cell.column}`, [cell.text, cell.kind]]));
     expect(shown).toEqual({
       '0:0': ['name', 'text'],
@@ -68,9 +74,10 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
   it('shows numbers under their number formats, cells with their styles', async () => {
     const values = `/sdk/v2/api/files/${FILE}/sheets/values`;
     await svc.services.content.change(svc.app.id, FILE, { userId: 'editor' }, (doc) => {
-      const cells = sheetsOf(doc).get(1).get('cells') as Y.Map<unknown>;
-      cells.set('1:0', { v: 0.256, z: '0.00%', s: { b: true, c: '#C92A2A', junk: 1 } });
-      cells.set('2:0', { v: 45366, z: 'yyyy-mm-dd', s: { bg: 'red' } });
+      const notes = sheetModels(doc)[1]!;
+      // malformed styles as a broken client might store them
+      notes.setCell(1, 0, { v: 0.256, z: '0.00%', s: { b: true, c: '#C92A2A', junk: 1 } as { b: true } });
+      notes.setCell(2, 0, { v: 45366, z: 'yyyy-mm-dd', s: { bg: 'red' } });
     });
     const formatted = (await svc.call('GET', values, { query: { range: 'Notes!A2:A3', valueRenderOption: 'FORMATTED_VALUE' } })).body.data.values;
     const screen = (await svc.call('GET', FIRST_SCREEN, { query: { sheetName: 'Notes', rows: 5 } })).body.data;

@@ -16,7 +16,9 @@ import {
   type CellInput,
   type StructureEdit,
 } from '../../src/model/sheets/formulas/index.js';
-import { inlineDefinitions, type TableDefinition } from '../../src/model/sheets/formulas/parser.js';
+import { formulaFormat, withFormulaFormat } from '../../src/model/sheets/formulas/auto-format.js';
+import { inlineDefinitions, type ArrayElement, type TableDefinition } from '../../src/model/sheets/formulas/parser.js';
+import { appendSheet, SheetModel } from '../../src/model/sheets/sheet-model.js';
 
 const SHEET = 's1';
 
@@ -156,8 +158,9 @@ describe('Excel semantics measured by the formula oracle (issue 23)', () => {
     expect(compute(formula)).toEqual(expected);
   });
 
-  it('a one-column reference in an operator reads the cell in the formula\'s own row', () => {
-    const workbook = sheetOf([[1, '=A:A*10'], [2, '=A1:A3*10'], [3, '=A1:A2*10']]);
+  it('a whole column in an operator, or a reference after @, reads the cell in the formula\'s own row', () => {
+    // without @ a range of cells spills (test/sheets/dynamic-arrays.test.ts); an imported legacy formula gets the @
+    const workbook = sheetOf([[1, '=A:A*10'], [2, '=@A1:A3*10'], [3, '=@A1:A2*10']]);
     expect([0, 1, 2].map((row) => workbook.displayValue(SHEET, row, 1))).toEqual([10, 20, '#VALUE!']);
   });
 
@@ -181,6 +184,61 @@ describe('Excel semantics measured by the formula oracle (issue 23)', () => {
   });
 });
 
+describe('array constants and LET (issue 23)', () => {
+  it.each([
+    ['=SUM({1,2;3,4})', 10],
+    ['=SUM({1,-2,"a",TRUE})', -1],
+    ['={7,8,9}', 7],
+    ['=MATCH(3,{1,2,3},0)', 3],
+    ['=VLOOKUP(2,{1,"a";2,"b"},2,FALSE)', 'b'],
+    ['=MMULT({1,2},{3;4})', 11],
+    ['=COUNTA({1,#N/A})', 2],
+    ['=LET(x,2,y,x*3,x+y)', 8],
+    ['=LET(x,A1:A3,SUM(x))', 6],
+    ['=LET(x,1,LET(y,x+1,x+y))', 3],
+    ['=LET(total,SUM(B1:B3),total/3)', 20],
+    ['=LET(x,1,y)', '#NAME?'],
+    ['=LET(x,1)', '#VALUE!'],
+  ] as const)('%s is %s', (formula, expected) => {
+    expect(compute(formula)).toBe(expected);
+  });
+
+  it('an array constant whose rows differ in length, or that holds a reference, does not parse', () => {
+    expect(parseFormula('={1,2;3}')).toMatchObject({ ok: false, reason: /same number of values/ });
+    expect(parseFormula('={A1,2}')).toMatchObject({ ok: false, reason: /numbers, text, TRUE, FALSE or error values/ });
+    expect(formatFormula((parseFormula('={1,-2.5;"a""b",#N/A}') as { ast: Ast }).ast)).toBe('={1,-2.5;"a""b",#N/A}');
+  });
+});
+
+describe('formats of formula results (Excel\'s automatic formats, issue 23)', () => {
+  const formats: Record<string, string> = { A1: 'yyyy-mm-dd', B1: '0.00%', 'Other!C3': 'hh:mm' };
+  const formatOf = (sheet: string | null, row: number, column: number) => formats[`${sheet === null ? '' : `${sheet}!`}${String.fromCharCode(65 + column)}${row + 1}`];
+  it.each([
+    ['=DATE(2024,3,15)', 'yyyy-mm-dd'],
+    ['=TODAY()+7', 'yyyy-mm-dd'],
+    ['=(NOW())', 'yyyy-mm-dd hh:mm'],
+    ['=TIME(9,30,0)', 'h:mm AM/PM'],
+    ['=A1+7', 'yyyy-mm-dd'],
+    ['=$A$1-A2', 'yyyy-mm-dd'],
+    ['=Other!C3+1', 'hh:mm'],
+    ['=7+A1', undefined],
+    ['=A2/B2', undefined],
+    ['=B1*2', undefined],
+    ['=YEAR(A1)', undefined],
+    ['=DATEVALUE("2024-01-01")', undefined],
+    ['=SUM(A1:A3)', undefined],
+    ['=DATE(2024,', undefined],
+  ] as const)('%s → %s', (formula, expected) => {
+    expect(formulaFormat(formula, formatOf)).toBe(expected);
+  });
+
+  it('a cell with a format keeps it; a formula cell without one is given the chosen one', () => {
+    expect(withFormulaFormat({ f: '=TODAY()', z: '0.00' }, formatOf)).toEqual({ f: '=TODAY()', z: '0.00' });
+    expect(withFormulaFormat({ f: '=TODAY()' }, formatOf)).toEqual({ f: '=TODAY()', z: 'yyyy-mm-dd' });
+    expect(withFormulaFormat<{ v?: number; f?: string; z?: string }>({ v: 3 }, formatOf)).toEqual({ v: 3 });
+  });
+});
+
 describe('formula errors', () => {
   it.each([
     ['=1/0', '#DIV/0!'],
@@ -196,7 +254,7 @@ describe('formula errors', () => {
     ['=undefinedName+1', '#NAME?'],
     ['="abc"+1', '#VALUE!'],
     ['=A4*2', '#VALUE!'],
-    ['=A1:A3+1', '#VALUE!'],
+    ['=@A1:A3+1', '#VALUE!'],
     ['=ABS()', '#VALUE!'],
     ['=VLOOKUP(9,A1:B3,2,FALSE)', '#N/A'],
     ['=SQRT(-1)', '#NUM!'],
@@ -211,6 +269,16 @@ describe('formula errors', () => {
     ['=IFERROR(#REF!,#N/A)', '#N/A'],
   ] as const)('%s gives %s', (formula, expected) => {
     expect(compute(formula)).toBe(expected);
+  });
+
+  it('a formula that does not parse shows the value stored with it (an import keeps Excel\'s), else #ERROR!', () => {
+    const workbook = new Workbook([{ id: SHEET, name: 'Sheet1', cells: [[0, 0, '=LAMBDA(x,x)(1)', 1], [0, 1, '=A1+1'], [0, 2, '=X(', '#N/A'], [0, 3, '=X(']] }]);
+    expect([0, 1, 2, 3].map((column) => workbook.displayValue(SHEET, 0, column))).toEqual([1, 2, '#N/A', '#ERROR!']);
+    // kept through a reload (a sheet added), dropped when the cell is given a formula that parses
+    workbook.addSheet({ id: 's2', name: 'Sheet2' });
+    expect(workbook.displayValue(SHEET, 0, 1)).toBe(2);
+    workbook.setCells([{ sheetId: SHEET, row: 0, column: 0, input: '=5' }]);
+    expect(workbook.displayValue(SHEET, 0, 1)).toBe(6);
   });
 
   it('an enormous or deeply nested formula is #ERROR!, with the reason, and never throws', () => {
@@ -255,7 +323,7 @@ describe('references computed at evaluation time, 3-D references, union and inte
     ['=SUM((A1:A2,B3))', 33],
     ['=COUNT((A1,A2,A4))', 2],
     ['=RANK(A2,(A1,A2,A3),1)', 2],
-    ['=A1:B2 B1:B3', '#VALUE!'],
+    ['=@(A1:B2 B1:B3)', '#VALUE!'],
     ['=SUM(A1:B2 B1:B3)', 30],
     ['=A1:B1 B1:B2', 10],
     ['=A1:A2 B1:B2', '#NULL!'],
@@ -390,6 +458,16 @@ describe('incremental recompute', () => {
     expect(workbook.value(SHEET, 0, 0)).toBeNull();
   });
 
+  it('a small range watched cell by cell is followed, and forgotten when the formula changes', () => {
+    const workbook = sheetOf([[1, 2, '=SUM(A1:B2)'], [3, 4]]);
+    expect(workbook.setCell(SHEET, 1, 1, 40)).toContainEqual({ sheetId: SHEET, row: 0, column: 2 });
+    expect(workbook.value(SHEET, 0, 2)).toBe(46);
+    workbook.setCell(SHEET, 0, 2, '=A1');
+    // B2 is no longer read: changing it recomputes nothing
+    expect(workbook.setCell(SHEET, 1, 1, 5)).toEqual([{ sheetId: SHEET, row: 1, column: 1 }]);
+    expect(workbook.value(SHEET, 0, 2)).toBe(1);
+  });
+
   it('aggregates over a whole column of 200,000 numbers compute (no argument spreading)', () => {
     const cells: Array<[number, number, CellInput]> = Array.from({ length: 200_000 }, (_, row) => [row, 0, row % 1000]);
     cells.push([0, 1, '=MAX(A:A)'], [1, 1, '=MIN(A:A)'], [2, 1, '=COUNT(A:A)'], [3, 1, '=AVERAGE(A:A)']);
@@ -452,6 +530,25 @@ describe('formula parser (property-based)', () => {
     cell,
     range,
     fc.constantFrom('price', 'x_1', 'net.total').map((name): Ast => ({ kind: 'name', name })),
+    // an array constant: rows of equal length, negative numbers among the elements
+    fc
+      .record({
+        width: fc.integer({ min: 1, max: 3 }),
+        elements: fc.array(
+          fc.oneof(
+            fc.double({ min: -1e300, max: 1e300, noNaN: true }).filter((value) => !Object.is(value, -0)).map((value): ArrayElement => ({ kind: 'number', value })),
+            fc.string({ maxLength: 4 }).map((value): ArrayElement => ({ kind: 'string', value })),
+            fc.boolean().map((value): ArrayElement => ({ kind: 'boolean', value })),
+            fc.constantFrom(...ERROR_CODES).map((code): ArrayElement => ({ kind: 'error', code })),
+          ),
+          { minLength: 1, maxLength: 9 },
+        ),
+      })
+      .map(({ width, elements }): Ast => {
+        const rows: ArrayElement[][] = [];
+        for (let i = 0; i + width <= elements.length; i += width) rows.push(elements.slice(i, i + width));
+        return { kind: 'array', rows: rows.length > 0 ? rows : [elements.slice(0, 1)] };
+      }),
   );
   const plainReference = fc.oneof(cell, range).map((reference): Ast => ({ ...(reference as Extract<Ast, { kind: 'cell' | 'range' }>), sheet: null }));
   const cube = fc
@@ -588,32 +685,28 @@ describe('calculation following a spreadsheet document', () => {
     const doc = docFromState(initialContent('spreadsheet'));
     const sheet = doc.getArray<Y.Map<unknown>>('sheets').get(0);
     const sheetId = sheet.get('id') as string;
-    const cells = sheet.get('cells') as Y.Map<unknown>;
-    cells.set('0:0', { v: 2 });
-    cells.set('0:1', { f: '=A1*2', v: 'stale' });
+    const model = SheetModel.of(sheet);
+    model.setCell(0, 0, { v: 2 });
+    model.setCell(0, 1, { f: '=A1*2', v: 'stale' });
     const calculation = new SpreadsheetCalculation(doc);
     expect(calculation.workbook.value(sheetId, 0, 1)).toBe(4);
 
     // a change arriving as an update from elsewhere
     const remote = new Y.Doc();
     Y.applyUpdate(remote, Y.encodeStateAsUpdate(doc));
-    (remote.getArray<Y.Map<unknown>>('sheets').get(0).get('cells') as Y.Map<unknown>).set('0:0', { v: 21 });
+    SheetModel.of(remote.getArray<Y.Map<unknown>>('sheets').get(0)).setCell(0, 0, { v: 21 });
     Y.applyUpdate(doc, Y.encodeStateAsUpdate(remote, Y.encodeStateVector(doc)));
     expect(calculation.flush()).toEqual(expect.arrayContaining([{ sheetId, row: 0, column: 1 }]));
     expect(calculation.workbook.value(sheetId, 0, 1)).toBe(42);
 
     doc.transact(() => {
-      const added = new Y.Map<unknown>();
-      added.set('id', 'second');
-      added.set('name', 'Two');
-      added.set('cells', new Y.Map<unknown>());
-      doc.getArray<Y.Map<unknown>>('sheets').push([added]);
-      cells.set('0:2', { f: '=Two!A1+A1' });
+      appendSheet(doc, 'Two', 'second');
+      model.setCell(0, 2, { f: '=Two!A1+A1' });
     });
     expect(calculation.flush()).toBe('all');
     expect(calculation.workbook.value(sheetId, 0, 2)).toBe(21);
     calculation.destroy();
-    cells.set('0:0', { v: 1 });
+    model.setCell(0, 0, { v: 1 });
     expect(calculation.flush()).toEqual([]);
   });
 });

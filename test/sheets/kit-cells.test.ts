@@ -121,7 +121,7 @@ for (const database of testDatabases()) {
       expect(await cells()).toEqual({ A1: { v: 'kept' } });
     });
 
-    it('answers no locks and lockedStatus 0: the spreadsheet has no locks yet', async () => {
+    it('answers no locks and lockedStatus 0 for a spreadsheet without locks', async () => {
       const locks = await svc.call('GET', `${API}/sheets/locks`);
       expect([locks.status, locks.body.data]).toEqual([200, { locks: [] }]);
       const locked = await svc.call('GET', `${API}/judge-table-locked`);

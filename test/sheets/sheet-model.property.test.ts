@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { docFromState, initialContent, type Cell } from '../../src/model/content.js';
+import { docFromState, initialContent, SHEET_MODEL_VERSION, type Cell } from '../../src/model/content.js';
 import { calculationOf } from '../../src/model/sheets/formulas/index.js';
-import { appendSheet, applyStructureEdit, moveSheet, observeSheets, sheetIds, sheetModels, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
+import { appendSheet, applyStructureEdit, moveSheet, observeSheets, sheetIds, sheetModels, spreadsheetModelVersion, upgradeSpreadsheet, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 
 /**
  * The sheet model (src/model/sheets/sheet-model.ts) against a reference: a plain map of positions to cells with
@@ -159,7 +159,7 @@ describe('SheetModel', () => {
     expect(seen).toHaveLength(count);
   });
 
-  it('opens documents of the first model version (cells keyed "row:column" in one map) unchanged', () => {
+  it('converts documents of the first model version (cells keyed "row:column" in one map) with nothing lost, once', () => {
     // the stored form docs/CONTENT-MODEL.md describes, written by hand as a v1 client wrote it
     const doc = new Y.Doc();
     const sheet = new Y.Map<unknown>();
@@ -172,6 +172,10 @@ describe('SheetModel', () => {
     sheet.set('columnWidths', new Y.Map<number>([['1', 180]]));
     sheet.set('frozenRows', 1);
     const opened = docFromState(Y.encodeStateAsUpdate(doc));
+    expect(spreadsheetModelVersion(opened)).toBe(1);
+    expect(upgradeSpreadsheet(opened)).toBe(true);
+    expect(spreadsheetModelVersion(opened)).toBe(SHEET_MODEL_VERSION);
+    expect(upgradeSpreadsheet(opened)).toBe(false);
     const model = sheetModels(opened)[0]!;
     expect([model.id, model.name, model.rowCount, model.columnCount, model.frozenRows, model.columnWidth(1), model.columnWidth(2)]).toEqual(['v1-sheet', 'Old', 40, 6, 1, 180, 100]);
     expect(cellsOf(opened)).toEqual(new Map<string, Cell>([['0,0', { v: 'Name' }], ['1,0', { v: 3, z: '0.00' }], ['2,0', { f: '=A2*2' }], ['5,3', { s: { bg: '#fff3bf' } }]]));

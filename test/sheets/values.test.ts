@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
-import { docFromState, sheetsOf } from '../../src/model/content.js';
+import { docFromState } from '../../src/model/content.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
 import { startService, type TestService } from '../support/service.js';
@@ -384,22 +385,22 @@ for (const database of testDatabases()) {
       const editor = await connectEditor(svc, FILE);
       try {
         expect((await write('B2:C2', [['from api', 7]])).status).toBe(200);
-        await eventually(() => JSON.stringify(editor.cells().get('1:2')) === JSON.stringify({ v: 7 }), 'the editor to see the API write');
-        expect(editor.cells().get('1:1')).toEqual({ v: 'from api' });
+        await eventually(() => JSON.stringify(editor.sheet().cell(1, 2)) === JSON.stringify({ v: 7 }), 'the editor to see the API write');
+        expect(editor.sheet().cell(1, 1)).toEqual({ v: 'from api' });
 
         editor.doc.transact(() => {
-          editor.cells().set('3:0', { v: 'typed in editor' });
-          editor.cells().set('3:1', { f: '=C2*2', v: 14 });
+          editor.sheet().setCell(3, 0, { v: 'typed in editor' });
+          editor.sheet().setCell(3, 1, { f: '=C2*2', v: 14 });
         });
         await eventually(async () => JSON.stringify(await valuesOf('A4:B4')) === JSON.stringify([['typed in editor', 14]]), 'the API to see the edit');
         expect((await read('B4', { valueRenderOption: 'FORMULA' })).body.data.values).toEqual([['=C2*2']]);
 
         // an append and a row deletion also reach the editor
         await append('A:C', [['appended', 1, 2]]);
-        await eventually(() => JSON.stringify(editor.cells().get('4:0')) === JSON.stringify({ v: 'appended' }), 'the editor to see the append');
+        await eventually(() => JSON.stringify(editor.sheet().cell(4, 0)) === JSON.stringify({ v: 'appended' }), 'the editor to see the append');
         await svc.call('DELETE', `/sdk/v2/api/files/${FILE}/sheets/Sheet1/rows/0`);
-        await eventually(() => JSON.stringify(editor.cells().get('3:0')) === JSON.stringify({ v: 'appended' }), 'the editor to see the rows move up');
-        expect(editor.cells().get('4:0')).toBeUndefined();
+        await eventually(() => JSON.stringify(editor.sheet().cell(3, 0)) === JSON.stringify({ v: 'appended' }), 'the editor to see the rows move up');
+        expect(editor.sheet().cell(4, 0)).toBeUndefined();
       } finally {
         editor.close();
       }
@@ -429,7 +430,7 @@ for (const database of testDatabases()) {
               ["=VLOOKUP(\"gbp\",'Rates 2025'!A1:B2,2,FALSE)"],
               ['=1/0'],
               ['=NOPE(1)'],
-              ['=SUM(1,'],
+              ['=SUM(1,{1,2})'],
               ['=A99999999'],
               ['=A8'],
               ['=A7'],
@@ -437,7 +438,27 @@ for (const database of testDatabases()) {
             ])
           ).status,
         ).toBe(200);
-        expect(await valuesOf('A1:A9')).toEqual([[6], [1.3], ['#DIV/0!'], ['#NAME?'], ['#ERROR!'], ['#REF!'], ['#REF!'], ['#REF!'], ['big 6']]);
+        expect(await valuesOf('A1:A9')).toEqual([[6], [1.3], ['#DIV/0!'], ['#NAME?'], [4], ['#REF!'], ['#REF!'], ['#REF!'], ['big 6']]);
+      });
+
+      it('a formula written into a General cell takes the format Excel gives its result: DATE, TODAY a date, a date\'s reference plus days a date', async () => {
+        expect((await write('A1:D1', [['=DATE(2024,3,15)', '=A1+7', '=YEAR(A1)', '=6/8']])).status).toBe(200);
+        expect(await valuesOf('A1:D1', { valueRenderOption: 'FORMATTED_VALUE' })).toEqual([['2024-03-15', '2024-03-22', '2024', '0.75']]);
+        expect(await valuesOf('A1:D1')).toEqual([[45366, 45373, 2024, 0.75]]);
+      });
+
+      it('a formula that does not parse is refused with 128100, the reason given, and nothing is written', async () => {
+        await write('A1', [['keep']]);
+        const before = await version();
+        for (const [formula, reason] of [['=SUM(1,', /ends too early/], ['=1+', /ends too early/], ['=#BOGUS!', /unknown error value/], ['={1,2;3}', /same number of values/]] as const) {
+          const response = await write('A1:B1', [['overwritten?', formula]]);
+          expect(response.status).toBe(400);
+          expect(response.body.status).toBe(128100);
+          expect(response.body.message).toMatch(reason);
+          expect(response.body.data).toMatchObject({ row: 0, column: 1 });
+        }
+        expect(await version()).toBe(before);
+        expect(await valuesOf('A1:B1')).toEqual([['keep']]);
       });
 
       it('an enormous formula is refused with 72012 and nothing is written', async () => {
@@ -471,7 +492,7 @@ for (const database of testDatabases()) {
         expect(await valuesOf('B1')).toEqual([[20]]);
         const editor = await connectEditor(svc, FILE);
         try {
-          editor.cells().set('0:0', { v: 7 });
+          editor.sheet().setCell(0, 0, { v: 7 });
           await eventually(async () => JSON.stringify(await valuesOf('B1')) === '[[70]]', 'the API to compute from the edit');
         } finally {
           editor.close();
@@ -489,7 +510,7 @@ for (const database of testDatabases()) {
         for (const entry of stored!.updates) Y.applyUpdate(other, entry.update);
         const storeElsewhere = async (value: number) => {
           const before = Y.encodeStateVector(other);
-          (sheetsOf(other).get(0).get('cells') as Y.Map<unknown>).set('0:0', { v: value });
+          other.transact(() => sheetModels(other)[0]!.setCell(0, 0, { v: value }));
           await svc.services.content.store.append(svc.app.id, FILE, Y.encodeStateAsUpdate(other, before), null);
         };
         await storeElsewhere(41);

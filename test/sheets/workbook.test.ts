@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { ApiError } from '../../src/errors.js';
 import { docFromState, initialContent } from '../../src/model/content.js';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { formatSheetName, parseA1 } from '../../src/model/sheets/a1.js';
 import type { CellInput } from '../../src/model/sheets/cells.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
@@ -16,10 +17,6 @@ function newSpreadsheet(): Y.Doc {
 const read = (doc: Y.Doc, range: string, render: 'value' | 'formula' = 'value') => readValues(doc, parseA1(range), render);
 const write = (doc: Y.Doc, range: string, values: CellInput[][]) => writeValues(doc, parseA1(range), values);
 const append = (doc: Y.Doc, range: string, values: CellInput[][]) => appendValues(doc, parseA1(range), values);
-
-function sheetField(doc: Y.Doc, index: number, field: string): unknown {
-  return doc.getArray<Y.Map<unknown>>('sheets').get(index).get(field);
-}
 
 function errorCode(run: () => unknown): number | undefined {
   try {
@@ -58,8 +55,7 @@ describe('spreadsheet model operations', () => {
     expect(read(doc, 'A1:B1').values).toEqual([[2, 4]]);
     expect(read(doc, 'A1:B1', 'formula').values).toEqual([[2, '=A1*2']]);
     // a value stored beside a formula (by an older editor) is not what reads show: the engine computes
-    const cells = doc.getArray<Y.Map<unknown>>('sheets').get(0).get('cells') as Y.Map<unknown>;
-    cells.set('0:1', { f: '=A1*2', v: 'stale' });
+    sheetModels(doc)[0]!.setCell(0, 1, { f: '=A1*2', v: 'stale' });
     expect(read(doc, 'A1:B1').values).toEqual([[2, 4]]);
     write(doc, 'A1', [[5]]);
     expect(read(doc, 'A1:B1').values).toEqual([[5, 10]]);
@@ -94,11 +90,9 @@ describe('spreadsheet model operations', () => {
   it('grows the sheet to hold what is written, up to the limits', () => {
     const doc = newSpreadsheet();
     write(doc, 'AB2000', [['far']]);
-    expect(sheetField(doc, 0, 'rowCount')).toBe(2000);
-    expect(sheetField(doc, 0, 'columnCount')).toBe(28);
+    expect([sheetModels(doc)[0]!.rowCount, sheetModels(doc)[0]!.columnCount]).toEqual([2000, 28]);
     write(doc, 'XFD1048576', [[1]]);
-    expect(sheetField(doc, 0, 'rowCount')).toBe(1_048_576);
-    expect(sheetField(doc, 0, 'columnCount')).toBe(16_384);
+    expect([sheetModels(doc)[0]!.rowCount, sheetModels(doc)[0]!.columnCount]).toEqual([1_048_576, 16_384]);
     expect(read(doc, 'XFD1048576').values).toEqual([[1]]);
   });
 

@@ -1,17 +1,27 @@
 import JSZip from 'jszip';
+import { XmlBufferInputProvider, XmlDocument, XmlElement as LibxmlElement, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
+import { xmlRegisterFsInputProviders } from 'libxml2-wasm/lib/nodejs.mjs';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
+import { outsideDataDirectory } from '../../scripts/outside-data.js';
 
 /**
- * Structural checks of an Office Open XML package (docx, xlsx, pptx) against ECMA-376 (5th edition, Part 1
- * transitional and Part 2 packaging), for the elements the service's exports write. The schemas themselves are not
- * to be had from the npm registry, nor LibreOffice on every machine (docs/IMPORT-EXPORT.md "Files that open
- * everywhere"), so these are the schema's rules written down for what we emit:
+ * Checks of an Office Open XML package (docx, xlsx, pptx) against ECMA-376 (5th edition, Part 1 transitional and
+ * Part 2 packaging), for what the service's exports write. Always, written down here for what we emit:
  * - every part is well-formed XML (a strict parser, namespaces checked);
  * - [Content_Types].xml gives a type to every part; every internal relationship points to a part that exists;
  * - the content models (xsd:sequence order and occurrence bounds) of the elements in CONTENT_MODELS;
- * - on/off attributes hold one of the ST_OnOff values, and a w:tblHeader of false is not written (readers such as
- *   mammoth take the element for a header row whatever its value).
- * Answers the problems found, as "part: element: what is wrong" lines.
+ * - on/off attributes hold one of the ST_OnOff values; what the schemas allow and readers refuse or misread: a
+ *   table cell not ending with a paragraph, a w:tblHeader of false (mammoth takes the element for a header row
+ *   whatever its value).
+ * In addition, when the transitional XML schemas are found (ooxmlSchemaFolder: `$SVC_OUTSIDE_DATA/ooxml-xsd`, else
+ * ../shared/ooxml-xsd beside the repository, else test/fixtures/ooxml-xsd; they are not committed, that folder's
+ * README says which files and where from): every part whose root is WordprocessingML, SpreadsheetML,
+ * PresentationML, a DrawingML theme, content types or relationships validates against them (libxml2's validator
+ * compiled to WebAssembly, each schema compiled once per process). Without them a line says the validation is
+ * skipped, and the tests that need them are skipped (`it.skipIf(!ooxmlSchemaFolder)`).
+ * Answers the problems found, as "part: element: what is wrong" / "part: line: what is wrong" lines.
  */
 
 const NS = {
@@ -154,13 +164,18 @@ function sequenceProblem(model: Particle[], children: readonly string[]): string
   return at < children.length ? `${children[at]} not allowed at child ${at + 1} (children: ${children.join(', ')})` : undefined;
 }
 
+/**
+ * The structural problems of `element` and its descendants: content models (CONTENT_MODELS), on/off values, and
+ * what the schemas allow and readers refuse or misread: a table cell that does not end with a paragraph (ECMA-376
+ * Part 1, 17.4.66 asks for one in prose; Word reports such a file as damaged; told only when the cell's content
+ * model holds, so an empty cell is one problem), a w:tblHeader that says a row is not a header row.
+ */
 function elementProblems(part: string, element: XmlElement, problems: string[]): void {
   const name = nameOf(element);
   const model = CONTENT_MODELS[name];
-  if (model) {
-    const problem = sequenceProblem(model, element.children.map(nameOf));
-    if (problem) problems.push(`${part}: ${name}: ${problem}`);
-  }
+  const modelProblem = model ? sequenceProblem(model, element.children.map(nameOf)) : undefined;
+  if (modelProblem) problems.push(`${part}: ${name}: ${modelProblem}`);
+  else if (name === 'w:tc' && nameOf(element.children.at(-1) ?? element) !== 'w:p') problems.push(`${part}: w:tc: a table cell must end with a w:p`);
   if (element.uri === NS.w && WORD_ON_OFF.has(element.local)) {
     const value = element.attributes['w:val'];
     if (value !== undefined && !ON_OFF.has(value)) problems.push(`${part}: ${name}: w:val="${value}" is not an ST_OnOff value`);
@@ -184,17 +199,171 @@ function resolvePart(folder: string, target: string): string {
   return segments.join('/');
 }
 
+/** The schema each root namespace is validated by (files of the schema folder). */
+const SCHEMA_OF_ROOT: Record<string, string> = {
+  [NS.w]: 'wml.xsd',
+  [NS.s]: 'sml.xsd',
+  [NS.p]: 'pml.xsd',
+  [NS.a]: 'dml-main.xsd',
+  [NS.ct]: 'opc-xsd/opc-contentTypes.xsd',
+  [NS.rel]: 'opc-xsd/opc-relationships.xsd',
+};
+
+/**
+ * The files the validation reads: the schemas of SCHEMA_OF_ROOT and those they include or import
+ * (test/fixtures/ooxml-xsd/README.md lists the same).
+ */
+export const OOXML_SCHEMA_FILES: readonly string[] = [
+  'wml.xsd',
+  'sml.xsd',
+  'pml.xsd',
+  'dml-main.xsd',
+  'dml-chart.xsd',
+  'dml-chartDrawing.xsd',
+  'dml-diagram.xsd',
+  'dml-lockedCanvas.xsd',
+  'dml-picture.xsd',
+  'dml-spreadsheetDrawing.xsd',
+  'dml-wordprocessingDrawing.xsd',
+  'shared-commonSimpleTypes.xsd',
+  'shared-customXmlSchemaProperties.xsd',
+  'shared-math.xsd',
+  'shared-relationshipReference.xsd',
+  'opc-xsd/opc-contentTypes.xsd',
+  'opc-xsd/opc-relationships.xsd',
+];
+
+/**
+ * The folder holding every file of OOXML_SCHEMA_FILES, found as every fetched data set is (scripts/outside-data.ts:
+ * `$SVC_OUTSIDE_DATA/ooxml-xsd`, ../shared/ooxml-xsd beside the repository, the git-ignored test/fixtures/ooxml-xsd);
+ * undefined, and a line on the console saying the validation is skipped, when none holds them all.
+ */
+function findSchemaFolder(): string | undefined {
+  const complete = (folder: string) => OOXML_SCHEMA_FILES.every((file) => existsSync(join(folder, file)));
+  const found = outsideDataDirectory('ooxml-xsd', complete);
+  if (!found) {
+    console.warn(
+      'test/support/ooxml.ts: ECMA-376 schemas not found ($SVC_OUTSIDE_DATA/ooxml-xsd, ../shared/ooxml-xsd, test/fixtures/ooxml-xsd): ' +
+        'Office exports get the structural checks only, no XSD validation; test/fixtures/ooxml-xsd/README.md says which files to place there',
+    );
+  }
+  return found;
+}
+
+/** Where the schemas were found; undefined when they were not, and parts are not validated against them. */
+export const ooxmlSchemaFolder: string | undefined = findSchemaFolder();
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+/** Where the validator reads XML_NAMESPACE_SCHEMA from (a name of ours, served from memory). */
+const XML_NAMESPACE_SCHEMA_URL = 'urn:svc:test:xml-namespace.xsd';
+/**
+ * The attributes of the XML namespace (xml:lang, xml:space, xml:base, xml:id) as the XML and XML Schema
+ * recommendations define them: wml.xsd and shared-math.xsd import the namespace without naming a file, and the
+ * validator must not fetch one from the network.
+ */
+const XML_NAMESPACE_SCHEMA = `<?xml version="1.0" encoding="utf-8"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${XML_NAMESPACE}">
+  <xs:attribute name="lang">
+    <xs:simpleType>
+      <xs:union memberTypes="xs:language">
+        <xs:simpleType>
+          <xs:restriction base="xs:string">
+            <xs:enumeration value=""/>
+          </xs:restriction>
+        </xs:simpleType>
+      </xs:union>
+    </xs:simpleType>
+  </xs:attribute>
+  <xs:attribute name="space">
+    <xs:simpleType>
+      <xs:restriction base="xs:NCName">
+        <xs:enumeration value="default"/>
+        <xs:enumeration value="preserve"/>
+      </xs:restriction>
+    </xs:simpleType>
+  </xs:attribute>
+  <xs:attribute name="base" type="xs:anyURI"/>
+  <xs:attribute name="id" type="xs:ID"/>
+</xs:schema>
+`;
+const validators = new Map<string, XsdValidator>();
+
+/**
+ * The validator of the schema for `namespace`, compiled on first use (wml.xsd takes a second or two). The schemas
+ * import the XML namespace without naming a file, so each is compiled through a schema that imports
+ * XML_NAMESPACE_SCHEMA first.
+ */
+function validatorFor(folder: string, namespace: string): XsdValidator {
+  let validator = validators.get(namespace);
+  if (!validator) {
+    if (validators.size === 0) {
+      xmlRegisterFsInputProviders();
+      xmlRegisterInputProvider(new XmlBufferInputProvider({ [XML_NAMESPACE_SCHEMA_URL]: new TextEncoder().encode(XML_NAMESPACE_SCHEMA) }));
+    }
+    const driver = `<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:svc:test:schema-driver"><xs:import namespace="${XML_NAMESPACE}" schemaLocation="${XML_NAMESPACE_SCHEMA_URL}"/><xs:import namespace="${namespace}" schemaLocation="${SCHEMA_OF_ROOT[namespace]}"/></xs:schema>`;
+    const schema = XmlDocument.fromString(driver, { url: join(folder, 'schema-driver.xsd') });
+    validator = XsdValidator.fromDoc(schema);
+    validators.set(namespace, validator);
+  }
+  return validator;
+}
+
+const MARKUP_COMPATIBILITY = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+
+/**
+ * The part as a reader that knows none of the ignorable extensions sees it (ECMA-376 Part 3, Markup
+ * Compatibility): attributes and elements of the namespaces an `mc:Ignorable` names are dropped, as are the
+ * `mc:` attributes themselves. Office's writers (and exceljs) mark their later additions so (`x14ac:dyDescent`).
+ */
+function ignoreExtensions(element: LibxmlElement, ignored: ReadonlySet<string>): void {
+  const declared = element.attrs.find((attribute) => attribute.namespaceUri === MARKUP_COMPATIBILITY && attribute.name === 'Ignorable');
+  const ignoredHere = declared
+    ? new Set([...ignored, ...declared.value.trim().split(/\s+/).map((prefix) => element.namespaceForPrefix(prefix) ?? '')])
+    : ignored;
+  for (const attribute of element.attrs) {
+    if (attribute.namespaceUri === MARKUP_COMPATIBILITY || ignoredHere.has(attribute.namespaceUri)) attribute.remove();
+  }
+  const children: LibxmlElement[] = [];
+  for (let child = element.firstChild; child; child = child.next) if (child instanceof LibxmlElement) children.push(child);
+  for (const child of children) {
+    if (ignoredHere.has(child.namespaceUri)) child.remove();
+    else ignoreExtensions(child, ignoredHere);
+  }
+}
+
+/** What the schema of the part's root says is wrong with it; nothing for a part of another kind, or without the schemas. */
+function schemaProblems(part: string, xml: string, root: XmlElement): string[] {
+  if (!ooxmlSchemaFolder || !SCHEMA_OF_ROOT[root.uri]) return [];
+  const validator = validatorFor(ooxmlSchemaFolder, root.uri);
+  const document = XmlDocument.fromString(xml);
+  try {
+    ignoreExtensions(document.root, new Set());
+    validator.validate(document);
+    return [];
+  } catch (error) {
+    if (!(error instanceof XmlValidateError)) throw error;
+    return error.details.map((detail) => `${part}: line ${detail.line}: ${detail.message.trim()}`);
+  } finally {
+    document.dispose();
+  }
+}
+
 export async function ooxmlProblems(bytes: Uint8Array): Promise<string[]> {
   const zip = await JSZip.loadAsync(bytes);
   const parts = Object.keys(zip.files).filter((name) => !zip.files[name]!.dir);
   const problems: string[] = [];
   const trees = new Map<string, XmlElement>();
   for (const part of parts.filter((name) => /\.(xml|rels)$/.test(name))) {
+    const xml = await zip.file(part)!.async('string');
+    let tree: XmlElement;
     try {
-      trees.set(part, parse(await zip.file(part)!.async('string')));
+      tree = parse(xml);
     } catch (error) {
       problems.push(`${part}: not well-formed XML: ${(error as Error).message}`);
+      continue;
     }
+    trees.set(part, tree);
+    problems.push(...schemaProblems(part, xml, tree));
   }
   const types = trees.get('[Content_Types].xml');
   if (!types) return [...problems, '[Content_Types].xml: missing'];

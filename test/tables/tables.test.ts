@@ -170,6 +170,10 @@ for (const database of testDatabases()) {
           'GET /tables/{guid}/rows/{rowGuid}',
           'PATCH /tables/{guid}/rows/{rowGuid}',
           'DELETE /tables/{guid}/rows/{rowGuid}',
+          'GET /tables/{guid}/views',
+          'POST /tables/{guid}/views',
+          'PUT /tables/{guid}/views/{viewGuid}',
+          'DELETE /tables/{guid}/views/{viewGuid}',
         ].sort(),
       );
       for (const { operation } of operations) expect(operation.security).toEqual([{ signature: [], token: [] }]);

@@ -23,6 +23,9 @@ import { registerPresentationMethods } from './sdk-methods.js';
 import { SlideList } from './slide-list.js';
 import { slidePreview } from './slide-view.js';
 import { Stage } from './stage.js';
+import { NotesPane } from './notes.js';
+import { mountSlideToolbar } from './toolbar.js';
+import { THEMES, themeNameOf } from '../../src/model/slides.js';
 
 /** The size new image boxes get when the browser cannot decode the file to read its own. */
 const FALLBACK_IMAGE_SIZE = { width: 480, height: 270 };
@@ -76,6 +79,7 @@ export async function mount(context: EditorContext): Promise<void> {
     currentId = slideId;
     currentIndex = slideId === undefined ? 0 : Math.max(0, deck.indexOf(slideId));
     stage.show(slideId);
+    notes.show(slideId);
     slideList.setCurrent(slideId);
     comments.moved();
     updateButtons();
@@ -114,9 +118,14 @@ export async function mount(context: EditorContext): Promise<void> {
   const listActions = document.createElement('div');
   listActions.className = 'svc-slide-actions';
   const presentButton = button(t('present.start'), () => presenter.start(currentIndex), 'svc-button svc-button-primary');
-  listActions.append(presentButton);
+  const speakerButton = button(t('present.speaker'), () => presenter.start(currentIndex, true));
+  listActions.append(presentButton, speakerButton);
   listPane.append(listActions, slideList.element);
-  layout.append(listPane, stage.element);
+  const notes = new NotesPane(deck);
+  const stagePane = document.createElement('div');
+  stagePane.className = 'svc-stage-pane';
+  stagePane.append(stage.element, notes.element);
+  layout.append(listPane, stagePane);
   shell.main.append(layout);
 
   // the toolbar (hidden for readers by the shell)
@@ -151,56 +160,53 @@ export async function mount(context: EditorContext): Promise<void> {
       shell.showNotice(error instanceof Error ? error.message : String(error));
     }
   }
-  const slideButtons = {
-    add: button(t('slides.add'), () => open(deck.addSlide(currentId))),
-    duplicate: button(t('slides.duplicate'), () => {
+  const refreshToolbar = mountSlideToolbar(shell.toolbar, {
+    deck,
+    slideId: () => currentId,
+    box: () => (currentId === undefined || stage.selectedBox === undefined ? undefined : deck.box(currentId, stage.selectedBox)),
+    editor: () => (stage.selectedBox === undefined ? undefined : stage.editorOf(stage.selectedBox)),
+    undo,
+    redo,
+    addSlide: (layout) => open(deck.addSlide(currentId, layout)),
+    duplicateSlide: () => {
       const copy = currentId === undefined ? undefined : deck.duplicateSlide(currentId);
       if (copy !== undefined) open(copy);
-    }),
-    remove: button(t('slides.delete'), () => {
+    },
+    deleteSlide: () => {
       if (currentId !== undefined) deck.deleteSlide(currentId);
-    }),
-    up: button(t('slides.moveUp'), () => {
-      if (currentId !== undefined) deck.moveSlide(currentId, deck.indexOf(currentId) - 1);
-    }),
-    down: button(t('slides.moveDown'), () => {
-      if (currentId !== undefined) deck.moveSlide(currentId, deck.indexOf(currentId) + 1);
-    }),
-  };
-  const boxButtons = {
-    text: button(t('box.addText'), () => {
+    },
+    moveSlide: (by) => {
+      if (currentId !== undefined) deck.moveSlide(currentId, deck.indexOf(currentId) + by);
+    },
+    addTextBox: () => {
       const boxId = currentId === undefined ? undefined : deck.addTextBox(currentId);
       if (boxId === undefined) return;
       stage.select(boxId);
       stage.editorOf(boxId)?.commands.focus();
-    }),
-    image: button(t('box.addImage'), () => imageInput.click()),
-    remove: button(t('box.delete'), () => {
-      const boxId = stage.selectedBox;
-      if (currentId !== undefined && boxId !== undefined) deck.deleteBox(currentId, boxId);
-    }),
-  };
-  const separator = () => Object.assign(document.createElement('span'), { className: 'svc-toolbar-separator' });
-  shell.toolbar.append(
-    button(shellText('toolbar.undo'), undo),
-    button(shellText('toolbar.redo'), redo),
-    separator(),
-    ...Object.values(slideButtons),
-    separator(),
-    ...Object.values(boxButtons),
-    imageInput,
-  );
+    },
+    addImage: () => imageInput.click(),
+    arrange: (to) => stage.arrange(to),
+    selectionSize: () => stage.selectedBoxes.length,
+    group: (together) => stage.group(together),
+    align: (how) => stage.align(how),
+    addShape: (kind) => {
+      const slide = currentId === undefined ? undefined : deck.slide(currentId);
+      const boxId = currentId === undefined ? undefined : deck.addShape(currentId, kind, THEMES[themeNameOf(slide)].accent);
+      if (boxId !== undefined) stage.focusBox(boxId);
+    },
+    deleteBox: () => {
+      if (currentId !== undefined) deck.deleteBoxes(currentId, stage.selectedBoxes);
+    },
+    canCrop: () => stage.canCrop,
+    crop: () => stage.startCrop(),
+  });
+  shell.toolbar.append(imageInput);
+  document.addEventListener('selectionchange', () => refreshToolbar());
 
   function updateButtons(): void {
-    const index = currentId === undefined ? -1 : deck.indexOf(currentId);
-    slideButtons.duplicate.disabled = index < 0;
-    slideButtons.remove.disabled = index < 0 || deck.length <= 1;
-    slideButtons.up.disabled = index <= 0;
-    slideButtons.down.disabled = index < 0 || index >= deck.length - 1;
-    boxButtons.text.disabled = index < 0;
-    boxButtons.image.disabled = index < 0;
-    boxButtons.remove.disabled = stage.selectedBox === undefined;
+    refreshToolbar();
     presentButton.disabled = deck.length === 0;
+    speakerButton.disabled = deck.length === 0;
   }
 
   // keyboard undo outside a text box (and outside the comment fields) undoes this user's slide and box changes
@@ -230,6 +236,7 @@ export async function mount(context: EditorContext): Promise<void> {
     } else {
       currentIndex = currentId === undefined ? 0 : deck.indexOf(currentId);
       stage.refresh();
+      notes.show(currentId);
       updateButtons();
     }
     if (presenter.active) presenter.draw();
@@ -263,11 +270,13 @@ export async function mount(context: EditorContext): Promise<void> {
     if (next === editable) return;
     editable = next;
     stage.setEditable(editable);
+    notes.setEditable(editable);
     slideList.setEditable(editable);
   });
 
   registerPresentationMethods(bridge, presenter, () => currentIndex);
   stage.setEditable(editable);
+  notes.setEditable(editable);
   slideList.invalidate();
   open(currentId);
   showPresence();

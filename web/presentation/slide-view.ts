@@ -2,6 +2,7 @@ import { DOMSerializer, type Schema } from '@tiptap/pm/model';
 import * as Y from 'yjs';
 import { boxTypeOf, SLIDE_HEIGHT, SLIDE_WIDTH } from '../../src/model/content.js';
 import { richTextToPlain } from '../../src/model/rich-text/schema.js';
+import { ARROW_HEAD, cropOf, cropPlacement, placeholderRoleOf, shapeDrawing, shapeOf, textStyleOf, THEMES, themeNameOf } from '../../src/model/slides.js';
 import { boxesOf, frameOf } from './deck.js';
 
 /** ProseMirror's JSON for a node, as built from the Yjs tree. */
@@ -69,16 +70,100 @@ export function imageView(box: Y.Map<unknown>, displaySrc: (src: string) => stri
   const src = box.get('src');
   const url = typeof src === 'string' ? displaySrc(src) : '';
   if (url) image.src = url;
+  showCrop(image, box);
   return image;
 }
 
-/** A box positioned on its slide, in points. */
+/**
+ * Draws an image box's crop (src/model/slides.ts cropPlacement): the whole picture placed past the box on its
+ * cropped sides and clipped to the box; without a crop, the whole picture fitted into the box.
+ */
+export function showCrop(image: HTMLImageElement, box: Y.Map<unknown>): void {
+  const crop = cropOf(box);
+  image.classList.toggle('is-cropped', crop !== undefined);
+  const placement = crop ? cropPlacement(crop) : undefined;
+  image.style.left = placement ? `${placement.left}%` : '';
+  image.style.top = placement ? `${placement.top}%` : '';
+  image.style.width = placement ? `${placement.width}%` : '';
+  image.style.height = placement ? `${placement.height}%` : '';
+  image.style.clipPath = placement?.clipPath ?? '';
+}
+
+/**
+ * A box positioned on its slide, in points, and styled: a text box's stored height is its least height (it grows
+ * with its text, so nothing spills below the frame), its font, size, colour and alignment are custom properties
+ * its text reads (absent ones fall back to the slide theme's).
+ */
 export function positionBox(element: HTMLElement, box: Y.Map<unknown>): void {
   const frame = frameOf(box);
+  const text = boxTypeOf(box) === 'text';
   element.style.left = `${frame.x}px`;
   element.style.top = `${frame.y}px`;
   element.style.width = `${frame.width}px`;
-  element.style.height = `${frame.height}px`;
+  element.style.height = text ? '' : `${frame.height}px`;
+  element.style.minHeight = text ? `${frame.height}px` : '';
+  if (!text) return;
+  const style = textStyleOf(box);
+  const role = placeholderRoleOf(box);
+  if (role) element.dataset.placeholder = role;
+  else delete element.dataset.placeholder;
+  const properties: Record<string, string | undefined> = {
+    '--svc-box-font': style.fontFamily,
+    '--svc-box-size': style.fontSize === undefined ? undefined : `${style.fontSize}px`,
+    '--svc-box-color': style.color,
+    '--svc-box-align': style.align,
+  };
+  for (const [name, value] of Object.entries(properties)) {
+    if (value === undefined) element.style.removeProperty(name);
+    else element.style.setProperty(name, value);
+  }
+}
+
+/** Colours and fonts of the slide's theme as the custom properties its surface and boxes read. */
+export function applyTheme(surface: HTMLElement, slide: Y.Map<unknown> | undefined): void {
+  const name = themeNameOf(slide);
+  const theme = THEMES[name];
+  surface.dataset.theme = name;
+  surface.style.setProperty('--svc-slide-background', theme.background);
+  surface.style.setProperty('--svc-slide-text', theme.text);
+  surface.style.setProperty('--svc-slide-accent', theme.accent);
+  surface.style.setProperty('--svc-slide-heading-font', `${theme.headingFont}, "Microsoft YaHei", sans-serif`);
+  surface.style.setProperty('--svc-slide-body-font', `${theme.bodyFont}, "Microsoft YaHei", sans-serif`);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A shape box's drawing: an SVG filling the box, a line or arrow from its top left to its bottom right corner. */
+export function shapeView(box: Y.Map<unknown>): SVGSVGElement {
+  const look = shapeOf(box);
+  const { width, height } = frameOf(box);
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.classList.add('svc-box-shape');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.dataset.shape = look.kind;
+  const drawing = shapeDrawing(look, width, height);
+  const drawn = document.createElementNS(SVG, drawing.element);
+  for (const [name, value] of Object.entries(drawing.attributes)) drawn.setAttribute(name, value);
+  drawn.setAttribute('vector-effect', 'non-scaling-stroke');
+  if (drawing.arrowHead) {
+    // ids are per document: each arrow has its own marker (the same slide is drawn in the list and on the stage)
+    const id = `svc-arrow-${Math.random().toString(36).slice(2)}`;
+    const marker = document.createElementNS(SVG, 'marker');
+    marker.id = id;
+    for (const [name, value] of Object.entries(ARROW_HEAD.attributes)) marker.setAttribute(name, value);
+    const head = document.createElementNS(SVG, 'path');
+    head.setAttribute('d', ARROW_HEAD.path);
+    head.setAttribute('fill', look.outline);
+    marker.append(head);
+    const defs = document.createElementNS(SVG, 'defs');
+    defs.append(marker);
+    svg.append(defs);
+    drawn.setAttribute('marker-end', `url(#${id})`);
+  }
+  svg.append(drawn);
+  return svg;
 }
 
 /** A slide drawn once, read-only, at its size in points (960×540): thumbnails and the presenting mode scale it. */
@@ -87,12 +172,16 @@ export function slideView(slide: Y.Map<unknown>, rendering: SlideRendering): HTM
   surface.className = 'svc-slide';
   surface.style.width = `${SLIDE_WIDTH}px`;
   surface.style.height = `${SLIDE_HEIGHT}px`;
+  applyTheme(surface, slide);
   for (const box of boxesOf(slide)) {
     const element = document.createElement('div');
     element.className = 'svc-box';
+    const type = boxTypeOf(box);
+    element.dataset.type = type;
     positionBox(element, box);
     const content = box.get('content');
-    if (boxTypeOf(box) === 'image') element.append(imageView(box, rendering.displaySrc));
+    if (type === 'image') element.append(imageView(box, rendering.displaySrc));
+    else if (type === 'shape') element.append(shapeView(box));
     else if (content instanceof Y.XmlFragment) element.append(richTextView(content, rendering));
     surface.append(element);
   }

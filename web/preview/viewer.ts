@@ -1,5 +1,6 @@
 import type { ViewerData } from '../../src/model/viewer-data.js';
 import type { Presenter, ViewerElements } from './presenter.js';
+import { showWatermark } from '../shared/watermark.js';
 
 /**
  * The preview viewer (src/routes/preview-page/html.ts writes its page): the image, the rendered pages or the pdf
@@ -108,6 +109,7 @@ async function start(): Promise<void> {
   const sheets = element('sheets');
   if (!source?.textContent || !stage || !sheets) return;
   const data = JSON.parse(source.textContent) as ViewerData;
+  showWatermark(data.watermark);
   const counter = element<HTMLOutputElement>('counter');
   const zoomLevel = element<HTMLOutputElement>('zoom-level');
   const previous = element<HTMLButtonElement>('previous');

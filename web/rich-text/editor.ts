@@ -1,10 +1,14 @@
 import './rich-text.css';
 import { Editor } from '@tiptap/core';
 import { colorOf } from '../shared/collaboration.js';
+import { toolButton } from '../shared/tool-button.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { fileUrl, openLink } from '../shared/links.js';
 import { richTextExtensions } from './extensions.js';
+import { FootnotesArea } from './footnotes.js';
 import { FindReplaceBar } from './find-replace.js';
+import { LinkPopover } from './link-popover.js';
+import { printOnShortcut } from './print.js';
 import { mentionSuggestion } from './mention-menu.js';
 import { t } from './messages.js';
 import type { ModelHost } from './model.js';
@@ -13,6 +17,10 @@ import type { MentionedFile } from '../../src/model/rich-text/nodes/file-mention
 import { registerRichTextMethods } from './sdk-methods.js';
 import { mountToolbar } from './toolbar.js';
 import { IMAGE_TYPES, uploadImage } from './uploads.js';
+import { SuggestionPopover } from './suggestion-popover.js';
+import { isSuggesting, setSuggesting, Suggesting } from './suggestions.js';
+import { icon } from './icons.js';
+import { writeModeOf } from '../shared/shell.js';
 
 export type RichTextKind = 'document' | 'documentPro';
 
@@ -28,6 +36,8 @@ export interface RichTextEditor {
   alert(text: string): void;
   /** what the model's nodes ask of this page (an old version's read-only view shows images through it too) */
   host: ModelHost;
+  /** the notes' fields, in a list after the text (documentPro's pages move them to the bottom of their page) */
+  footnotes: FootnotesArea;
 }
 
 /** A third-party file opens at its `fullUrl`; a collaborative file at the integrator's URL for it (generateUrl). */
@@ -100,15 +110,19 @@ export function mountRichText(context: EditorContext, kind: RichTextKind): RichT
     return images.length > 0;
   };
 
+  // a user who may comment but not edit suggests (docs/BROWSER.md "Suggestions"); the service checks each update
+  let permissions = { editable: boot.permissions.editable, commentable: boot.permissions.commentable };
+  const onlySuggests = () => writeModeOf(permissions, boot.fileType) === 'suggest';
   const editor: Editor = new Editor({
     element: page,
-    editable: boot.permissions.editable,
+    editable: writeModeOf(permissions, boot.fileType) !== 'read',
     extensions: richTextExtensions({
       doc: session.doc,
       provider: session.provider,
       user: { name: boot.user.name, color: colorOf(boot.user.id) },
       host,
-    }),
+      placeholder: t('placeholder.empty'),
+    }).concat(Suggesting.configure({ author: { id: boot.user.id, name: boot.user.name }, onlySuggests, refused: () => alert(t('suggestion.onlyRefused')) })),
     editorProps: {
       attributes: { class: 'svc-rich-text', 'aria-label': boot.title, spellcheck: 'true' },
       handlePaste: (_view, event) => insertImages(Array.from(event.clipboardData?.files ?? [])),
@@ -128,13 +142,14 @@ export function mountRichText(context: EditorContext, kind: RichTextKind): RichT
   });
   shell.toolbar.append(picker);
 
+  const linkPopover = new LinkPopover(editor, {
+    open: (href) => void openLink(context.bridge, href, '_blank').catch((error: unknown) => context.bridge.reportError(error)),
+    refused: () => alert(t('error.linkRefused')),
+  });
+  shell.main.append(linkPopover.element);
+
   mountToolbar(editor, shell.toolbar, {
-    insertLink: () => {
-      const previous = editor.getAttributes('link').href as string | undefined;
-      const href = window.prompt(t('prompt.link'), previous ?? 'https://')?.trim();
-      if (!href) return;
-      if (!editor.chain().focus().extendMarkRange('link').setLink({ href }).run()) alert(t('error.linkRefused'));
-    },
+    insertLink: () => linkPopover.show(true),
     insertImage: () => picker.click(),
     insertDate: () => {
       const date = window.prompt(t('prompt.date'), new Date().toISOString().slice(0, 10))?.trim();
@@ -145,15 +160,47 @@ export function mountRichText(context: EditorContext, kind: RichTextKind): RichT
     },
   });
 
-  // the shell shows the change (web/main.ts); the editor stops or resumes taking edits at once
-  session.onAccess((permissions) => {
-    if (permissions.editable !== undefined && permissions.editable !== editor.isEditable) editor.setEditable(permissions.editable);
+  const suggesting = toolButton(t('suggestion.modeTip'), t('suggestion.mode'), () => {
+    setSuggesting(editor, !isSuggesting(editor));
+    editor.commands.focus();
   });
+  suggesting.dataset.tool = 'suggesting';
+  // the toolbar keeps one row at 1440 px: an icon, named by its label and tooltip
+  suggesting.textContent = '';
+  suggesting.append(icon('suggesting'));
+  suggesting.setAttribute('aria-label', t('suggestion.mode'));
+  const showSuggesting = () => {
+    suggesting.setAttribute('aria-pressed', String(isSuggesting(editor) || onlySuggests()));
+    // one who may only suggest cannot turn it off
+    suggesting.disabled = !editor.isEditable || onlySuggests();
+    suggesting.title = t(onlySuggests() ? 'suggestion.onlyTip' : 'suggestion.modeTip');
+  };
+  // one who may only suggest is in suggesting mode from the start (so no Accept / Reject at the caret either)
+  const suggestIfOnly = () => {
+    if (onlySuggests() && !isSuggesting(editor)) setSuggesting(editor, true);
+    showSuggesting();
+  };
+  editor.on('transaction', showSuggesting);
+  suggestIfOnly();
+  shell.toolbar.append(suggesting);
+  shell.main.append(new SuggestionPopover(editor).element);
+
+  // the shell shows the change (web/main.ts); the editor stops or resumes taking edits at once
+  session.onAccess((changed) => {
+    permissions = { editable: changed.editable ?? permissions.editable, commentable: changed.commentable ?? permissions.commentable };
+    const editable = writeModeOf(permissions, boot.fileType) !== 'read';
+    if (editable !== editor.isEditable) editor.setEditable(editable);
+    suggestIfOnly();
+  });
+
+  const footnotes = new FootnotesArea(editor);
+  page.append(footnotes.element);
 
   const find = new FindReplaceBar(editor);
   shell.main.prepend(find.element);
   find.listen(document);
+  printOnShortcut(document);
 
   registerRichTextMethods(context.bridge, editor, shell);
-  return { editor, page, alert, host };
+  return { editor, page, alert, host, footnotes };
 }

@@ -1,6 +1,7 @@
 import { type AnyExtension } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import { Placeholder } from '@tiptap/extensions';
 import { Markdown } from '@tiptap/markdown';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import type * as Y from 'yjs';
@@ -23,6 +24,8 @@ export interface RichTextOptions {
   provider?: HocuspocusProvider;
   user?: CaretUser;
   host: ModelHost;
+  /** what an empty document shows where the text will go (an editor page's; none in a text box) */
+  placeholder?: string;
 }
 
 /**
@@ -36,6 +39,7 @@ export function richTextExtensions(options: RichTextOptions): AnyExtension[] {
     Markdown,
     wordPaste,
     documentEnd,
+    ...(options.placeholder ? [Placeholder.configure({ placeholder: options.placeholder, showOnlyWhenEditable: true })] : []),
     Collaboration.configure(options.fragment ? { fragment: options.fragment } : { document: options.doc, field: 'default' }),
     ...(options.provider && options.user ? [CollaborationCaret.configure({ provider: options.provider, user: { ...options.user } })] : []),
   ];

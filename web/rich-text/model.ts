@@ -5,6 +5,7 @@ import { DateMention } from '../../src/model/rich-text/nodes/date-mention.js';
 import { FILE_MENTION_HTML, FileMention, mentionedFileOf, type MentionedFile } from '../../src/model/rich-text/nodes/file-mention.js';
 import { image } from '../../src/model/rich-text/nodes/image.js';
 import { userMention } from '../../src/model/rich-text/nodes/mention.js';
+import { Footnote } from '../../src/model/rich-text/nodes/footnote.js';
 import { PageBreak } from '../../src/model/rich-text/nodes/page-break.js';
 import { t } from './messages.js';
 
@@ -75,8 +76,8 @@ function fileMentionView(host: ModelHost) {
 /**
  * The model's extensions (src/model/rich-text/extensions.ts) with what only a page in the browser does: images
  * shown with the reader's credentials, file mentions that open, the `@` dropdown, typed date mentions
- * registered, page breaks labelled in the page's language. `pageBreaks` false: page breaks are shown but not
- * inserted (a presentation's text boxes have no pages). None of this changes the schema (the binding test
+ * registered, page breaks labelled in the page's language. `pageBreaks` false: page breaks and footnotes are shown
+ * but not inserted (a presentation's text boxes have no pages and no notes area). None of this changes the schema (the binding test
  * compares it with the server's).
  */
 export function modelExtensions(host: ModelHost, { pageBreaks = true }: { pageBreaks?: boolean } = {}): AnyExtension[] {
@@ -86,6 +87,7 @@ export function modelExtensions(host: ModelHost, { pageBreaks = true }: { pageBr
     host.mentionSuggestion ? userMention.configure({ suggestion: host.mentionSuggestion }) : userMention,
     DateMention.configure({ typed: host.dateTyped }),
     PageBreak.configure({ insertable: pageBreaks, label: t('pageBreak.label') }),
+    Footnote.configure({ insertable: pageBreaks }),
   ];
   const byName = new Map(inBrowser.map((extension) => [extension.name, extension]));
   return documentExtensions().map((extension) => byName.get(extension.name) ?? extension);

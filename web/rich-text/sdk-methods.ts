@@ -4,6 +4,7 @@ import { BridgeError } from '../shared/bridge.js';
 import type { FrameBridge } from '../shared/bridge.js';
 import type { Shell } from '../shared/shell.js';
 import { ProtocolError } from '../../sdk/protocol.js';
+import { printDocument } from './print.js';
 
 function invalid(message: string): BridgeError {
   return new BridgeError(ProtocolError.invalidArguments, message);
@@ -68,6 +69,6 @@ export function registerRichTextMethods(bridge: FrameBridge, editor: Editor, she
       editor.chain().focus().setTextSelection(0).run();
       editor.view.dom.closest('.svc-main')?.scrollTo({ top: 0 });
     },
-    print: () => window.print(),
+    print: () => printDocument(),
   });
 }

@@ -2,9 +2,10 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import * as Y from 'yjs';
 import type { SaveStatus } from '../../sdk/protocol.js';
 import type { EditorBoot, EditorPermissions } from './boot.js';
+import { SHEET_MODEL_VERSION } from '../../src/model/content.js';
 
 /** Close codes of the collaboration endpoint (src/domain/content/content-service.ts, src/routes/collaboration.ts). */
-export const CloseCode = { malformed: 4400, sessionRefused: 4401, accessRevoked: 4403, fileDeleted: 4404 } as const;
+export const CloseCode = { malformed: 4400, sessionRefused: 4401, accessRevoked: 4403, fileDeleted: 4404, locked: 4423, outdatedEditor: 4426 } as const;
 
 export type { SaveStatus } from '../../sdk/protocol.js';
 
@@ -49,10 +50,14 @@ export function colorOf(userId: string): string {
   return COLORS[hash % COLORS.length]!;
 }
 
-/** The file's collaboration endpoint: no credential in its address (the first message carries the session ticket). */
+/**
+ * The file's collaboration endpoint: no credential in its address (the first message carries the session ticket).
+ * `gridModel` states the spreadsheet grid model this page's code reads and writes; the service closes a
+ * spreadsheet session without the current one with 4426 (src/routes/collaboration.ts).
+ */
 function collaborationUrl(boot: EditorBoot): string {
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${window.location.host}${boot.apiBase}/collab-files/${encodeURIComponent(boot.fileId)}/collaboration`;
+  return `${scheme}//${window.location.host}${boot.apiBase}/collab-files/${encodeURIComponent(boot.fileId)}/collaboration?gridModel=${SHEET_MODEL_VERSION}`;
 }
 
 /**
@@ -70,6 +75,8 @@ export class CollaborationSession {
   private readonly accessListeners = new Set<(permissions: Partial<EditorPermissions>) => void>();
   private endedWith: number | undefined;
   private ticket: string;
+  /** whether this page changed the document: before the first sync the provider counts its handshake as unsaved */
+  private editedHere = false;
 
   constructor(
     private readonly boot: EditorBoot,
@@ -88,6 +95,9 @@ export class CollaborationSession {
       onStateless: ({ payload }) => this.receive(payload),
       onClose: ({ event }) => this.closed(event.code),
       onAwarenessChange: () => this.reportCollaborators(),
+    });
+    this.doc.on('update', (_update: Uint8Array, _origin: unknown, _doc: Y.Doc, transaction: Y.Transaction) => {
+      if (transaction.local) this.editedHere = true;
     });
     this.setIdentity(boot.user);
     this.provider.attach();
@@ -192,11 +202,12 @@ export class CollaborationSession {
 
   private closed(code: number): void {
     if (code === CloseCode.sessionRefused) this.handlers.ticketRefused?.();
-    if (code !== CloseCode.accessRevoked && code !== CloseCode.fileDeleted && code !== CloseCode.malformed) return;
+    // a refused locked change (4423) stays in this page's document, which would send it again: the session ends and the page says to reload
+    if (code !== CloseCode.accessRevoked && code !== CloseCode.fileDeleted && code !== CloseCode.malformed && code !== CloseCode.outdatedEditor && code !== CloseCode.locked) return;
     this.endedWith = code;
     // the service will refuse this session again: stop reconnecting, and say what is lost
     this.provider.disconnect();
-    if (this.provider.hasUnsyncedChanges) this.handlers.saveStatus?.('error');
+    if (this.editedHere && this.provider.hasUnsyncedChanges) this.handlers.saveStatus?.('error');
     this.handlers.ended?.(code);
   }
 

@@ -1,6 +1,7 @@
 import type { EditorBoot } from './boot.js';
 import type { Collaborator, SaveStatus } from '../../sdk/protocol.js';
 import { t, type MessageKey } from './i18n/index.js';
+import { SUGGESTIBLE_KINDS } from '../../src/model/content.js';
 
 const STATUS_TEXT: Record<SaveStatus, MessageKey> = { saving: 'status.saving', saved: 'status.saved', error: 'status.error' };
 
@@ -17,6 +18,15 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className
  * toolbar row, the editor's area and a side panel. Text is only ever set through textContent, so names and
  * titles from the integrator cannot inject markup.
  */
+/** What a user may do to the content of the open file (`writeModeOf`). */
+export type WriteMode = 'edit' | 'suggest' | 'read';
+
+/** A user may edit; may suggest where the file's text takes suggestions and they may comment; or reads. */
+export function writeModeOf(permissions: { editable?: boolean; commentable?: boolean }, fileType: string): WriteMode {
+  if (permissions.editable) return 'edit';
+  return permissions.commentable && (SUGGESTIBLE_KINDS as readonly string[]).includes(fileType) ? 'suggest' : 'read';
+}
+
 export class Shell {
   readonly root: HTMLElement;
   readonly toolbar: HTMLElement;
@@ -24,6 +34,8 @@ export class Shell {
   readonly side: HTMLElement;
   private readonly titleElement: HTMLElement;
   private readonly statusElement: HTMLElement;
+  /** "Suggesting" beside the save status, for a user whose edits are all suggestions */
+  private readonly modeElement: HTMLElement;
   private readonly collaboratorsElement: HTMLElement;
   private readonly noticeElement: HTMLElement;
 
@@ -36,9 +48,11 @@ export class Shell {
     this.titleElement = element('h1', 'svc-title', boot.title);
     this.statusElement = element('span', 'svc-status', t('status.connecting'));
     this.statusElement.setAttribute('role', 'status');
+    this.modeElement = element('span', 'svc-mode', t('status.suggesting'));
+    this.modeElement.hidden = true;
     this.collaboratorsElement = element('ul', 'svc-collaborators');
     this.collaboratorsElement.setAttribute('aria-label', 'collaborators');
-    header.append(this.titleElement, this.statusElement, this.collaboratorsElement);
+    header.append(this.titleElement, this.modeElement, this.statusElement, this.collaboratorsElement);
     this.noticeElement = element('div', 'svc-notice');
     this.noticeElement.hidden = true;
     this.noticeElement.setAttribute('role', 'alert');
@@ -66,12 +80,17 @@ export class Shell {
     this.statusElement.dataset.status = status;
   }
 
-  showReadOnly(readOnly: boolean): void {
-    this.root.classList.toggle('svc-read-only', readOnly);
-    if (readOnly) {
-      this.statusElement.textContent = t('status.readOnly');
-      this.statusElement.dataset.status = 'readOnly';
-    }
+  /**
+   * What the user may do to the content: `edit`; `read` (the toolbar goes); `suggest`, one who may comment on a
+   * document suggests by typing (docs/BROWSER.md "Suggestions"), without the formatting toolbar either.
+   */
+  showWriteMode(mode: WriteMode): void {
+    this.root.classList.toggle('svc-read-only', mode !== 'edit');
+    // a suggester saves: the save status stays, with the mode beside it
+    this.modeElement.hidden = mode !== 'suggest';
+    if (mode !== 'read') return;
+    this.statusElement.textContent = t('status.readOnly');
+    this.statusElement.dataset.status = 'readOnly';
   }
 
   /**

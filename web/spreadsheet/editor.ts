@@ -1,23 +1,31 @@
 import * as Y from 'yjs';
 import { columnLetters, formatA1, parseA1 } from '../../src/model/sheets/a1.js';
 import type { EditorContext } from '../shared/editor-context.js';
-import { normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
+import { GROWING_CELL_CLASS, normalizeRange, textCellEditor, VirtualGrid, type CellRange, type GridHighlight } from '../shared/grid/grid.js';
 import { formatDelimited, parseDelimited } from '../../src/model/sheets/delimited.js';
 import { t as shellText } from '../shared/i18n/index.js';
 import { toolButton } from '../shared/tool-button.js';
 import type { Cell } from '../../src/model/content.js';
+import { LockControls } from './locks.js';
 import { ContextMenu, type MenuItem } from './context-menu.js';
 import { FormatPicker } from './format-picker.js';
 import { FormulaAssist } from './formula-assist.js';
 import { t } from './messages.js';
-import { formulaBar, gridArea, sheetTabs } from './sheet-parts.js';
+import { formulaBar, gridArea, sheetTab, sheetTabs } from './sheet-parts.js';
 import { selectionNumbers, StatusBar } from './status-bar.js';
 import { StyleBar } from './style-bar.js';
+import { SortFilter, type SortFilterHost } from './sort-filter.js';
+import { DataValidationUi } from './data-validation.js';
+import { RowHeightDialog } from './row-height.js';
+import { fittedColumnWidth } from './column-fit.js';
+import { ConditionalFormats } from './conditional-formats.js';
+import { SheetCharts } from './charts.js';
+import { hiddenOf } from '../../src/model/sheets/hidden.js';
 import { borderSidesCss, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type BorderPreset, type Sheet } from './workbook.js';
-import { observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
+import { afterUndoStep, observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 import './spreadsheet.css';
 
 /** What the toolbar's controls do; the first screen (first-screen.ts) draws them with none, disabled. */
@@ -31,12 +39,23 @@ export interface ToolbarActions {
   borders(preset: BorderPreset): void;
   autoSum(): void;
   merge(): void;
+  sort(descending: boolean): void;
+  filter(): void;
+  validation(): void;
+  conditionalFormats(): void;
+  /** opens the chart types under the toolbar's Insert chart button */
+  chart(button: HTMLElement): void;
 }
 
 /** The spreadsheet's toolbar controls, in order. */
-export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElement[]; freezeButton: HTMLButtonElement; formatPicker: FormatPicker; styleBar: StyleBar } {
+export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElement[]; freezeButton: HTMLButtonElement; filterButton: HTMLButtonElement; formatPicker: FormatPicker; styleBar: StyleBar } {
   const freezeButton = toolButton(t('toolbar.freeze'), '❄', () => actions.freeze());
   freezeButton.setAttribute('aria-pressed', 'false');
+  // pressed while the sheet has a filter, as Excel's Filter button is
+  const filterButton = toolButton(t('toolbar.filter'), '▽', () => actions.filter());
+  filterButton.setAttribute('aria-pressed', 'false');
+  const chartButton: HTMLButtonElement = toolButton(t('toolbar.chart'), '▥', () => actions.chart(chartButton));
+  chartButton.setAttribute('aria-haspopup', 'menu');
   const formatPicker = new FormatPicker((code) => actions.format(code));
   const styleBar = new StyleBar(
     (patch) => actions.style(patch),
@@ -54,8 +73,14 @@ export function spreadsheetToolbar(actions: ToolbarActions): { items: HTMLElemen
     ...styleBar.elements,
     toolButton(t('toolbar.merge'), '⊞', () => actions.merge()),
     toolButton(t('toolbar.autoSum'), 'Σ', () => actions.autoSum()),
+    toolButton(t('toolbar.sortAscending'), 'A↓Z', () => actions.sort(false)),
+    toolButton(t('toolbar.sortDescending'), 'Z↓A', () => actions.sort(true)),
+    filterButton,
+    toolButton(t('validation.title'), '☑', () => actions.validation()),
+    toolButton(t('condfmt.open'), '▤', () => actions.conditionalFormats()),
+    chartButton,
   ];
-  return { items, freezeButton, formatPicker, styleBar };
+  return { items, freezeButton, filterButton, formatPicker, styleBar };
 }
 
 /**
@@ -68,10 +93,14 @@ export function drawValue(cell: HTMLElement, values: SheetValues, sheet: Sheet, 
   const style = (r: number, c: number) => (r < 0 || c < 0 ? undefined : values.workbook.style(sheet, r, c));
   drawShown(cell, shown, style(row, column), { above: style(row - 1, column), left: style(row, column - 1) });
   if (shown.kind === 'error') {
-    const problem = values.problem(sheet, row, column);
+    // why the cell shows its error: a formula that does not parse, or an array blocked from spilling
+    const problem = values.problem(sheet, row, column) ?? (shown.value === '#SPILL!' && values.spillBlocked(sheet, row, column) ? t('spill.blocked') : undefined);
     if (problem) cell.title = problem;
   }
 }
+
+/** The largest font size (points) whose text fits a default row's line: larger ones grow their row. */
+const LARGEST_ONE_LINE_FONT = 12;
 
 /**
  * Draws a shown value with its style into a grid cell (the editor's grids and the first screen draw alike).
@@ -92,6 +121,8 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
   cell.style.fontFamily = style?.ff ? `"${style.ff}"` : '';
   cell.style.fontSize = style?.fs ? `${style.fs}pt` : '';
   if (style?.w) cell.classList.add('svc-sheet-wrap');
+  // wrapped text and fonts above a default row's line grow the row to fit (unless it has a height of its own)
+  if (shown.kind !== 'empty' && (style?.w || (style?.fs ?? 0) > LARGEST_ONE_LINE_FONT)) cell.classList.add(GROWING_CELL_CLASS);
   // a cell's right and bottom borders take the place of its grid lines; its top and left ones are drawn inside it,
   // unless the cell above (left) draws that line as its bottom (right) border already
   const shared = { ...style, bt: neighbours.above?.bb ? undefined : style?.bt, bl: neighbours.left?.br ? undefined : style?.bl };
@@ -151,6 +182,7 @@ export class SpreadsheetEditor {
   private readonly tabs: HTMLElement;
   private readonly notice: HTMLElement;
   private readonly freezeButton: HTMLButtonElement;
+  private readonly filterButton: HTMLButtonElement;
   private readonly formatPicker: FormatPicker;
   private readonly styleBar: StyleBar;
   private readonly statusBar = new StatusBar();
@@ -165,14 +197,28 @@ export class SpreadsheetEditor {
   private copied: { text: string; cells: Array<Array<Cell | undefined>>; top: number; left: number; cut: boolean } | undefined;
   private readonly assist: FormulaAssist;
   private readonly menu: ContextMenu;
+  private readonly sortFilter: SortFilter;
+  private readonly validation: DataValidationUi;
+  private readonly rowHeightDialog: RowHeightDialog;
+  private readonly conditionalFormats: ConditionalFormats;
+  readonly locks: LockControls;
+  private readonly charts: SheetCharts;
+  /** the active sheet's hidden columns, read again when the layout changes */
+  private hiddenColumns = new Set<number>();
+  /** the array spilling around the active cell, outlined (outlineSpill) */
+  private spill: { top: number; left: number; bottom: number; right: number } | undefined;
 
   constructor(private readonly context: EditorContext) {
     const origin = { editor: 'spreadsheet', user: context.boot.user.id };
-    this.workbook = new Workbook(context.session.doc, origin);
+    this.workbook = new Workbook(context.session.doc, origin, context.boot.user.id);
+    this.locks = new LockControls(this.workbook, document.body, { id: context.boot.user.id, manageable: context.boot.permissions.manageable });
     this.values = new SheetValues(this.workbook);
+    this.workbook.validationContext = (sheet) => this.values.validationContext(sheet);
     // a change here is one whole user action (a cell confirmed, a paste, a row inserted), so each is its own undo
     // step, as in other spreadsheet programs; merging changes close in time undid a quick user's earlier cells too
     this.undo = new Y.UndoManager(this.workbook.sheets, { trackedOrigins: new Set([origin]), captureTimeout: 0 });
+    // rows and columns an undo brings back are new Yjs items: their cells follow them (an untracked origin)
+    this.undo.on('stack-item-popped', ({ stackItem }) => afterUndoStep(this.workbook.doc, stackItem, { editor: 'spreadsheet', revive: true }));
     this.editable = context.boot.permissions.editable;
     this.activeId = this.workbook.list()[0]?.id ?? '';
 
@@ -195,40 +241,85 @@ export class SpreadsheetEditor {
     this.root.append(bar, this.notice, area, footer);
     context.shell.main.append(this.root);
 
+    // before the grid, which draws cells (with their filter buttons) as it is built
+    const panelHost: SortFilterHost = {
+      workbook: this.workbook,
+      values: this.values,
+      grid: () => this.grid,
+      root: this.root,
+      sheet: () => this.sheet,
+      editable: () => this.editable,
+      notice: (text) => this.showNotice(text),
+      attempt: (edit) => this.attempt(edit),
+    };
+    this.sortFilter = new SortFilter(panelHost);
+    this.validation = new DataValidationUi({ ...panelHost, setInput: (row, column, text) => this.setInput(row, column, text) });
+    this.conditionalFormats = new ConditionalFormats(panelHost);
     this.grid = new VirtualGrid(area, {
       label: t('grid.label', { name: this.workbook.nameOf(this.sheet) }),
       rowCount: () => this.workbook.rowCount(this.sheet),
       columnCount: () => this.workbook.columnCount(this.sheet),
       columnWidth: (column) => this.workbook.columnWidth(this.sheet, column),
+      columnHidden: (column) => this.hiddenColumns.has(column),
       columnHeader: columnLetters,
       rowHeader: (row) => String(row + 1),
       frozenRows: () => this.workbook.frozenRows(this.sheet),
       merges: () => this.sheet.merges().map((area) => ({ top: area.startRow, left: area.startColumn, bottom: area.endRow, right: area.endColumn })),
+      hiddenRows: () => this.sortFilter.hiddenRows(),
+      rowHeights: () => this.sheet.rowHeights(),
       renderCell: (cell, row, column) => {
         drawValue(cell, this.values, this.sheet, row, column);
+        this.conditionalFormats.decorate(cell, row, column);
         this.drawImage(cell, row, column);
+        this.sortFilter.decorate(cell, row, column);
+        this.validation.decorate(cell, row, column);
         if (this.cellMarker?.(row, column)) cell.classList.add('svc-sheet-commented');
+        this.locks.decorate(cell, this.sheet, row, column);
+        this.outlineSpill(cell, row, column);
       },
-      editCell: (host) =>
-        this.assist.attach(
-          textCellEditor(host, {
-            initial: this.workbook.input(this.sheet, host.row, host.column),
-            commit: (text) => this.setInput(host.row, host.column, text),
-            input: (text) => {
-              this.formulaInput.value = text;
-            },
-          }),
-        ),
+      editCell: (host) => {
+        // a protected cell does not open for typing: the notice says why, as Excel's does
+        const cell = { top: host.row, left: host.column, bottom: host.row, right: host.column };
+        if (!this.attempt(() => this.workbook.checkEditable(this.sheet, cell))) return host.close();
+        return this.assist.attach(
+          this.dismissFormulaNoticeOnEscape(
+            textCellEditor(host, {
+              initial: this.workbook.input(this.sheet, host.row, host.column),
+              commit: (text) => this.setInput(host.row, host.column, text),
+              input: (text) => {
+                this.formulaInput.value = text;
+              },
+            }),
+          ),
+        );
+      },
       onSelectionChange: () => this.selectionChanged(),
       onCopy: (range, cut) => this.copy(range, cut),
       onPaste: (text, range) => this.paste(text, range),
       onClear: (range) => this.attempt(() => this.workbook.clear(this.sheet, range)),
       onColumnResize: (column, width) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, width)),
+      onColumnAutoFit: (column) => this.attempt(() => this.workbook.setColumnWidth(this.sheet, column, fittedColumnWidth(this.values, this.sheet, column, this.grid))),
+      onRowResize: (row, height) => this.setRowHeights(row, height),
+      onRowAutoFit: (row) => this.setRowHeights(row, undefined),
       onFill: (source, target) => this.attempt(() => this.workbook.fill(this.sheet, source, target)),
       onContextMenu: (at) => this.openMenu(at),
     });
     this.assist = new FormulaAssist(this.root);
     this.menu = new ContextMenu(this.root, t('menu.label'));
+    this.rowHeightDialog = new RowHeightDialog({
+      root: this.root,
+      shownHeight: () => this.grid.rowHeight(this.grid.selectedRange.top),
+      apply: (height) => this.setRowHeights(this.grid.selectedRange.top, height),
+      closed: () => this.grid.focus(),
+    });
+    this.charts = new SheetCharts({
+      workbook: this.workbook,
+      values: this.values,
+      grid: () => this.grid,
+      sheet: () => this.sheet,
+      editable: () => this.editable,
+      notice: (text) => this.showNotice(text),
+    });
 
     const toolbar = spreadsheetToolbar({
       undo: () => this.editable && this.undo.undo(),
@@ -251,8 +342,23 @@ export class SpreadsheetEditor {
       },
       autoSum: () => this.autoSum(),
       merge: () => this.toggleMerge(),
+      sort: (descending) => {
+        this.sortFilter.sort(descending);
+        this.grid.focus();
+      },
+      filter: () => {
+        this.sortFilter.toggleFilter();
+        this.grid.focus();
+      },
+      validation: () => this.validation.openDialog(),
+      conditionalFormats: () => this.conditionalFormats.open(),
+      chart: (button) => {
+        const below = button.getBoundingClientRect();
+        this.menu.open({ x: below.left, y: below.bottom }, this.charts.menuItems(), this.grid.element);
+      },
     });
     this.freezeButton = toolbar.freezeButton;
+    this.filterButton = toolbar.filterButton;
     this.formatPicker = toolbar.formatPicker;
     this.styleBar = toolbar.styleBar;
     context.shell.toolbar.append(...toolbar.items);
@@ -264,9 +370,22 @@ export class SpreadsheetEditor {
     this.setEditable(this.editable);
     // TODAY() and NOW() move with the clock
     window.setInterval(() => {
-      if (this.values.recalculateClock()) this.grid.refresh();
+      if (!this.values.recalculateClock()) return;
+      this.conditionalFormats.cellsChanged([], this.values.takeRecomputed());
+      this.grid.refresh();
     }, 60_000);
+    this.hiddenColumns = new Set(hiddenOf(this.sheet, 'columns'));
+    if (this.sortFilter.refreshHidden() || this.hiddenColumns.size > 0) this.grid.invalidateLayout();
+    this.charts.refresh();
     this.selectionChanged();
+  }
+
+  /** Draws the cells again once formulas are computed (a filter on computed values may hide other rows then). */
+  valuesComputed(): void {
+    this.conditionalFormats.invalidate();
+    if (this.sortFilter.refreshHidden()) this.grid.invalidateLayout();
+    else this.grid.refresh();
+    this.charts.refresh();
   }
 
   /** The active sheet (the first one if the active one was deleted meanwhile). */
@@ -308,14 +427,28 @@ export class SpreadsheetEditor {
     this.styleBar.disabled = !editable;
     this.root.classList.toggle('svc-sheet-read-only', !editable);
     this.renderTabs();
+    this.charts.refresh();
   }
 
   activate(sheet: Sheet): void {
     this.activeId = this.workbook.idOf(sheet);
+    this.sortFilter.refreshHidden();
+    this.validation.refresh();
+    this.conditionalFormats.invalidate();
+    this.hiddenColumns = new Set(hiddenOf(sheet, 'columns'));
     this.grid.element.setAttribute('aria-label', t('grid.label', { name: this.workbook.nameOf(sheet) }));
     this.grid.invalidateLayout();
+    this.charts.clear();
+    this.charts.refresh();
     this.grid.select({ row: 0, column: 0 });
     this.renderTabs();
+    this.showSheetToggles();
+  }
+
+  /** The toolbar's Freeze and Filter buttons pressed as the active sheet has frozen rows, a filter. */
+  private showSheetToggles(): void {
+    this.freezeButton.setAttribute('aria-pressed', String(this.workbook.frozenRows(this.sheet) > 0));
+    this.filterButton.setAttribute('aria-pressed', String(this.sortFilter.hasFilter));
   }
 
   /** Called after the selection or the active sheet changed. */
@@ -342,7 +475,8 @@ export class SpreadsheetEditor {
       return true;
     } catch (error) {
       if (!(error instanceof WorkbookError)) throw error;
-      this.showNotice(t(`error.${error.reason}`));
+      const { detail } = error;
+      this.showNotice(detail ? t(`error.${error.reason}`, { cell: detail.cell, message: detail.message || t('validation.invalid') }) : t(`error.${error.reason}`));
       return false;
     }
   }
@@ -356,8 +490,30 @@ export class SpreadsheetEditor {
     }, 6000);
   }
 
-  setInput(row: number, column: number, text: string): void {
-    this.attempt(() => this.workbook.setInput(this.sheet, row, column, text));
+  /**
+   * Escape cancels the typing: the notice of a refused formula, which says to press Escape, goes with it (it would
+   * otherwise stay over the grid for its seconds while the user already moved on).
+   */
+  private dismissFormulaNoticeOnEscape(input: HTMLInputElement): HTMLInputElement {
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') this.hideFormulaNotice();
+    });
+    return input;
+  }
+
+  private hideFormulaNotice(): void {
+    if (this.notice.hidden || this.notice.textContent !== t('error.formula')) return;
+    window.clearTimeout(this.noticeTimer);
+    this.notice.hidden = true;
+  }
+
+  /** Stores typed text in a cell; false when it was refused (the notice says why), the typing then kept for fixing. */
+  setInput(row: number, column: number, text: string): boolean {
+    if (!this.validation.accepts(row, column, text)) return false;
+    const stored = this.attempt(() => this.workbook.setInput(this.sheet, row, column, text));
+    // the formula fixed, the notice about it has said its piece
+    if (stored) this.hideFormulaNotice();
+    return stored;
   }
 
   /** The range's text for the clipboard (what the cells show); the cells themselves are kept for a paste in this editor. */
@@ -461,6 +617,16 @@ export class SpreadsheetEditor {
   }
 
   /** The right-click menu's commands over the selection. */
+  /**
+   * Sets the height of `row` (undefined: back to its content), or of every selected row when `row` is one of them,
+   * as Excel resizes all the selected rows by one's edge.
+   */
+  private setRowHeights(row: number, height: number | undefined): void {
+    const { top, bottom } = this.grid.selectedRange;
+    const [from, to] = row >= top && row <= bottom ? [top, bottom] : [row, row];
+    this.attempt(() => this.workbook.setRowHeight(this.sheet, from, to, height));
+  }
+
   private openMenu(at: { x: number; y: number }): void {
     const range = this.grid.selectedRange;
     const readOnly = !this.editable;
@@ -475,7 +641,18 @@ export class SpreadsheetEditor {
       { label: t('toolbar.deleteRow'), disabled: readOnly, run: () => this.shiftSelected('row', -1) },
       { label: t('toolbar.deleteColumn'), disabled: readOnly, run: () => this.shiftSelected('column', -1) },
       { label: merged ? t('menu.unmerge') : t('menu.merge'), separator: true, disabled: readOnly || (single && !merged), run: () => this.toggleMerge() },
-      { label: t('menu.clear'), shortcut: 'Delete', disabled: readOnly, run: () => this.attempt(() => this.workbook.clear(this.sheet, range)) },
+      { label: t('sort.ascending'), separator: true, disabled: readOnly, run: () => this.sortFilter.sort(false) },
+      { label: t('sort.descending'), disabled: readOnly, run: () => this.sortFilter.sort(true) },
+      { label: t('toolbar.filter'), disabled: readOnly, run: () => this.sortFilter.toggleFilter() },
+      { label: t('hide.rows'), separator: true, disabled: readOnly, run: () => this.sortFilter.setHidden('rows', true) },
+      { label: t('hide.columns'), disabled: readOnly, run: () => this.sortFilter.setHidden('columns', true) },
+      { label: t('hide.unhideRows'), disabled: readOnly, run: () => this.sortFilter.setHidden('rows', false) },
+      { label: t('hide.unhideColumns'), disabled: readOnly, run: () => this.sortFilter.setHidden('columns', false) },
+      { label: t('rowHeight.menu'), disabled: readOnly, run: () => this.rowHeightDialog.open() },
+      { label: t('validation.menu'), separator: true, disabled: readOnly, run: () => this.validation.openDialog() },
+      { label: t('condfmt.menu'), run: () => this.conditionalFormats.open() },
+      { label: t('menu.clear'), shortcut: 'Delete', separator: true, disabled: readOnly, run: () => this.attempt(() => this.workbook.clear(this.sheet, range)) },
+      ...(readOnly ? [] : this.locks.menuItems(this.sheet, range, () => this.context.session.collaborators(), () => this.grid.focus())),
     ];
     this.menu.open(at, items, this.grid.element);
   }
@@ -527,11 +704,16 @@ export class SpreadsheetEditor {
     this.formulaInput.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') {
         const { active } = this.grid.currentSelection;
-        this.setInput(active.row, active.column, this.formulaInput.value);
+        // a formula that does not parse is refused: the formula bar keeps it for fixing, as Excel does
+        if (!this.setInput(active.row, active.column, this.formulaInput.value)) {
+          event.preventDefault();
+          return;
+        }
         this.grid.focus();
         this.grid.select({ row: active.row + 1, column: active.column });
       } else if (event.key === 'Escape') {
         revert();
+        this.hideFormulaNotice();
         this.grid.focus();
       } else return;
       event.preventDefault();
@@ -559,7 +741,35 @@ export class SpreadsheetEditor {
     return resolveA1(this.workbook, this.sheet, text);
   }
 
+  /**
+   * Draws the thin outline of the array spilling around the active cell (Excel's blue frame of a dynamic array) on
+   * the cells of its edges; other cells get none (a redraw resets it).
+   */
+  private outlineSpill(cell: HTMLElement, row: number, column: number): void {
+    const area = this.spill;
+    const inside = area && row >= area.top && row <= area.bottom && column >= area.left && column <= area.right;
+    const edges: string[] = [];
+    if (inside) {
+      if (row === area.top) edges.push('inset 0 1px 0 var(--svc-spill-outline)');
+      if (row === area.bottom) edges.push('inset 0 -1px 0 var(--svc-spill-outline)');
+      if (column === area.left) edges.push('inset 1px 0 0 var(--svc-spill-outline)');
+      if (column === area.right) edges.push('inset -1px 0 0 var(--svc-spill-outline)');
+    }
+    cell.classList.toggle('svc-sheet-spill', Boolean(inside));
+    cell.style.boxShadow = edges.join(', ');
+  }
+
+  /** Whether the outlined spill area changed with the selection or a recalculation (then the grid redraws). */
+  private updateSpillOutline(): boolean {
+    const { active } = this.grid.currentSelection;
+    const area = this.values.spillAround(this.sheet, active.row, active.column);
+    const same = JSON.stringify(area) === JSON.stringify(this.spill);
+    this.spill = area;
+    return !same;
+  }
+
   private selectionChanged(): void {
+    if (this.updateSpillOutline()) this.grid.refresh();
     const selection = this.grid.currentSelection;
     const range = normalizeRange(selection.active, selection.extent);
     this.nameBox.value = rangeText(range);
@@ -578,17 +788,28 @@ export class SpreadsheetEditor {
   private changed(changes: SheetChanges): void {
     // a cell of another sheet can change what a formula here shows: a cells-only change redraws, never re-lays out
     this.structureChanged ||= changes.layout;
+    if (changes.layout) this.locks.invalidate();
+    else this.conditionalFormats.cellsChanged(changes.cells, []);
     if (this.redrawFrame) return;
     this.redrawFrame = requestAnimationFrame(() => {
       this.redrawFrame = 0;
-      const structural = this.structureChanged;
-      this.structureChanged = false;
       this.values.flush();
+      this.validation.refresh();
+      // a change of rules or of rows and columns reads the rules' areas again; a change of cells, those cells
+      const recomputed = this.values.takeRecomputed();
+      if (this.structureChanged) this.conditionalFormats.invalidate();
+      else this.conditionalFormats.cellsChanged([], recomputed);
+      this.updateSpillOutline();
+      // a filter hides rows by what cells show: a change of a cell can hide or show a row
+      const structural = this.sortFilter.refreshHidden() || this.structureChanged;
+      if (this.structureChanged) this.hiddenColumns = new Set(hiddenOf(this.sheet, 'columns'));
+      this.structureChanged = false;
       if (!this.workbook.byId(this.activeId)) this.activate(this.sheet);
       else if (structural) this.grid.invalidateLayout();
       else this.grid.refresh();
       if (structural) this.renderTabs();
-      this.freezeButton.setAttribute('aria-pressed', String(this.workbook.frozenRows(this.sheet) > 0));
+      this.charts.refresh();
+      this.showSheetToggles();
       const { active } = this.grid.currentSelection;
       if (document.activeElement !== this.formulaInput) this.formulaInput.value = this.workbook.input(this.sheet, active.row, active.column);
       // a collaborator's or an undone change of the active cell's look shows on the toolbar too
@@ -609,14 +830,7 @@ export class SpreadsheetEditor {
     const sheets = this.workbook.list();
     const items: HTMLElement[] = sheets.map((sheet, index) => {
       const id = this.workbook.idOf(sheet);
-      const tab = document.createElement('button');
-      tab.type = 'button';
-      tab.className = 'svc-sheet-tab';
-      tab.setAttribute('role', 'tab');
-      tab.setAttribute('aria-selected', String(id === this.activeId));
-      tab.dataset.sheetId = id;
-      tab.textContent = this.workbook.nameOf(sheet);
-      tab.addEventListener('click', () => {
+      const tab = sheetTab(id, this.workbook.nameOf(sheet), id === this.activeId, () => {
         const current = this.workbook.byId(id);
         if (current && id !== this.activeId) this.activate(current);
       });

@@ -1,6 +1,7 @@
 import { FUNCTIONS } from '../../src/model/sheets/formulas/index.js';
 import { formulaContext, functionsStartingWith, type FormulaContext } from './formula-context.js';
 import { argumentsOf } from './function-signatures.js';
+import { currentLanguage } from '../shared/i18n/index.js';
 import { t } from './messages.js';
 
 /** Most functions the list offers at once. */
@@ -90,7 +91,7 @@ export class FormulaAssist {
       item.setAttribute('role', 'option');
       item.setAttribute('aria-selected', String(index === this.chosen));
       item.textContent = name;
-      const parameters = argumentsOf(name);
+      const parameters = argumentsOf(name, currentLanguage());
       if (parameters) {
         const signature = document.createElement('span');
         signature.className = 'svc-sheet-assist-args';
@@ -109,7 +110,7 @@ export class FormulaAssist {
   }
 
   private drawSignature(name: string, argument: number): void {
-    const parameters = argumentsOf(name);
+    const parameters = argumentsOf(name, currentLanguage());
     const line = document.createElement('div');
     line.className = 'svc-sheet-assist-signature';
     line.append(`${name}(`);

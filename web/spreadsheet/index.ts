@@ -12,6 +12,7 @@ import { showCollaboratorSelections } from './presence.js';
 import { spreadsheetMethods } from './sdk-methods.js';
 import { FindBar } from './search.js';
 import { FirstScreen } from './first-screen.js';
+import { loadNumberFormats } from './number-format-loader.js';
 import type { FirstScreenAnswer } from '../shared/editor-context.js';
 
 /** The first screen drawn while the page syncs (one editor per page), which `mount` replaces. */
@@ -19,18 +20,25 @@ let firstScreen: FirstScreen | undefined;
 
 /** Draws the first screen from the service while the document syncs (docs/BROWSER.md "First screen"). */
 export function showFirstScreen(context: EditorContext, answer: Promise<FirstScreenAnswer>): Promise<boolean> {
+  // numfmt comes while the first screen shows (the service formatted its cells), in time for the editor
+  void loadNumberFormats().catch(() => undefined);
   firstScreen = new FirstScreen(context);
   return firstScreen.show(answer);
 }
 
 /** The spreadsheet editor: sheets of cells over the spreadsheet content model (docs/BROWSER.md "Spreadsheet"). */
 export async function mount(context: EditorContext): Promise<void> {
+  // every cell the editor draws or computes goes through numfmt (src/model/sheets/number-format.ts)
+  await loadNumberFormats();
   // the first screen goes and the editor comes in the same task, so no frame shows neither
   const handover = firstScreen?.handOver();
   firstScreen = undefined;
   const editor = new SpreadsheetEditor(context);
   if (handover) {
     editor.values.showUntilComputed(handover.shown);
+    // the tab the user picked on the first screen (gone since the answer: the first sheet stays)
+    const picked = editor.workbook.byId(handover.sheetId);
+    if (picked && handover.sheetId !== editor.activeSheetId) editor.activate(picked);
     editor.grid.select(handover.selection.active, handover.selection.extent);
     editor.grid.scrollTo(handover.scroll);
   }
@@ -60,7 +68,7 @@ export async function mount(context: EditorContext): Promise<void> {
   afterNextPaint(() => {
     performance.mark(PAINTED_MARK);
     editor.values.compute();
-    editor.grid.refresh();
+    editor.valuesComputed();
     performance.mark(COMPUTED_MARK);
   });
 }

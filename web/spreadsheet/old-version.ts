@@ -4,7 +4,7 @@ import { VirtualGrid } from '../shared/grid/grid.js';
 import type { VersionRenderer } from '../shared/panels/history/old-version-view.js';
 import { drawValue, shownTsv } from './editor.js';
 import { t } from './messages.js';
-import { gridArea, sheetTabs } from './sheet-parts.js';
+import { gridArea, sheetTab, sheetTabs } from './sheet-parts.js';
 import { SheetValues } from './values.js';
 import { DEFAULT_COLUMN_WIDTH, Workbook, type Sheet } from './workbook.js';
 
@@ -71,19 +71,11 @@ class OldWorkbookView {
 
   private renderTabs(): void {
     this.tabs.replaceChildren(
-      ...this.workbook.list().map((sheet) => {
-        const tab = document.createElement('button');
-        tab.type = 'button';
-        tab.className = 'svc-sheet-tab';
-        tab.setAttribute('role', 'tab');
-        tab.setAttribute('aria-selected', String(sheet === this.sheet));
-        tab.dataset.sheetId = this.workbook.idOf(sheet);
-        tab.textContent = this.workbook.nameOf(sheet);
-        tab.addEventListener('click', () => {
+      ...this.workbook.list().map((sheet) =>
+        sheetTab(this.workbook.idOf(sheet), this.workbook.nameOf(sheet), sheet === this.sheet, () => {
           if (sheet !== this.sheet) this.activate(sheet);
-        });
-        return tab;
-      }),
+        }),
+      ),
     );
   }
 }

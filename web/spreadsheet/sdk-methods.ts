@@ -56,6 +56,7 @@ export function spreadsheetMethods(editor: SpreadsheetEditor): Record<string, Ed
   };
 
   return {
+    ...editor.locks.methods((range) => resolveA1(workbook, editor.sheet, range), sheetArgument),
     getSheetList: () => workbook.list().map((sheet, index) => ({ sheetId: workbook.idOf(sheet), name: workbook.nameOf(sheet), index })),
     getSheetIds: () => workbook.list().map((sheet) => workbook.idOf(sheet)),
     getActiveSheetId: () => editor.activeSheetId,

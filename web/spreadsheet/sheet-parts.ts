@@ -34,3 +34,16 @@ export function sheetTabs(): HTMLElement {
   tabs.setAttribute('aria-label', t('tabs.label'));
   return tabs;
 }
+
+/** One sheet's tab in that strip; `pick` runs when it is clicked. */
+export function sheetTab(sheetId: string, name: string, selected: boolean, pick: () => void): HTMLButtonElement {
+  const tab = document.createElement('button');
+  tab.type = 'button';
+  tab.className = 'svc-sheet-tab';
+  tab.setAttribute('role', 'tab');
+  tab.setAttribute('aria-selected', String(selected));
+  tab.dataset.sheetId = sheetId;
+  tab.textContent = name;
+  tab.addEventListener('click', pick);
+  return tab;
+}

@@ -1,15 +1,21 @@
 import * as Y from 'yjs';
-import { sheetsOf, type Cell } from '../../src/model/content.js';
-import { MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
+import { sheetsOf, type Cell, type SheetStructureEdit } from '../../src/model/content.js';
+import { columnLetters, MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
+import { firstRefusal, validationsOf, type ValidationContext } from '../../src/model/sheets/data-validation.js';
+import type { SortedCell } from '../../src/model/sheets/sort.js';
 import { invalidStylePatch, styleOf, type Border, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { formatOf, imageOf, invalidInput, isEmptyCell, toCell, withFormat, withImage, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
 import { fillLine, type FillDirection } from '../../src/model/sheets/fill.js';
 import { copyFormula } from '../../src/model/sheets/formula-copy.js';
 import { dateFormatFor, formatNumber, invalidFormatCode, isDateFormat } from '../../src/model/sheets/number-format.js';
 import { parseTyped, typedText } from './typed-input.js';
+import { cellInput, isFormulaInput, parseFormula } from '../../src/model/sheets/formulas/index.js';
+import { withFormulaFormat } from '../../src/model/sheets/formulas/auto-format.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
 import { appendSheet, applyStructureEdit, areasOverlap, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { CellRange } from '../shared/grid/grid.js';
+import { lockAllows, lockRefusing, locksOf, removeLock, setLock, type SheetLock } from '../../src/model/sheets/locks.js';
+import { structureEditRefusedBy } from '../../src/model/sheets/lock-guard.js';
 
 /**
  * The spreadsheet content model (docs/CONTENT-MODEL.md) as the editor changes it: the sheet model the values API
@@ -20,6 +26,9 @@ import type { CellRange } from '../shared/grid/grid.js';
 export { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 
 export type Sheet = SheetModel;
+
+/** One cell an edit writes: what (row, column) holds after it (null: empty). */
+export type CellWrite = SortedCell;
 
 /** The toolbar's border presets. */
 export type BorderPreset = 'all' | 'outer' | 'bottom' | 'none';
@@ -35,8 +44,10 @@ export interface SheetSummary {
 /** A refused edit, with a key of the editor's messages so the page can say why. */
 export class WorkbookError extends Error {
   constructor(
-    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge' | 'fillTooLarge',
+    readonly reason: 'sheetName' | 'sheetExists' | 'lastSheet' | 'tooLarge' | 'invalidValue' | 'noSheet' | 'formatTooLarge' | 'styleTooLarge' | 'fillTooLarge' | 'formula' | 'locked' | 'validation',
     message: string,
+    /** what the notice names: the refused cell and the rule's message (`validation`) */
+    readonly detail?: { cell: string; message: string },
   ) {
     super(message);
   }
@@ -46,10 +57,18 @@ export class Workbook {
   /** the root the editor's undo manager and observers follow */
   readonly sheets: Y.Array<Y.Map<unknown>>;
 
+  /**
+   * How data validation formulas are computed on a sheet (the editor's formula engine); until it is set, pastes, fills
+   * and sorts are not checked against the sheet's rules.
+   */
+  validationContext: ((sheet: Sheet) => ValidationContext) | undefined;
+
   constructor(
     readonly doc: Y.Doc,
     /** the transaction origin of this editor's changes (what its undo manager tracks) */
     readonly origin: object,
+    /** the page's user: locks (src/model/sheets/locks.ts) refuse this user's edits where they do not allow them */
+    readonly userId = '',
   ) {
     this.sheets = sheetsOf(doc);
   }
@@ -164,6 +183,7 @@ export class Workbook {
   private restyle(sheet: Sheet, range: CellRange, tooLarge: 'formatTooLarge' | 'styleTooLarge', next: (stored: Cell | undefined, row: number, column: number) => Cell | null): void {
     const size = (range.bottom - range.top + 1) * (range.right - range.left + 1);
     if (size > MAX_FORMATTED_CELLS) throw new WorkbookError(tooLarge, `at most ${MAX_FORMATTED_CELLS} cells are formatted at once, not ${size}`);
+    this.guard(sheet, range);
     this.change(() => {
       for (let row = range.top; row <= range.bottom; row++) {
         for (let column = range.left; column <= range.right; column++) sheet.setCell(row, column, next(sheet.cell(row, column), row, column));
@@ -184,32 +204,76 @@ export class Workbook {
   }
 
   /**
+   * Refuses, before anything changes, an edit of `range` (of the sheet itself when absent) that a lock does not let
+   * this user make: the service would refuse the whole update and end the session (docs/SHEETS.md "Locks").
+   */
+  private guard(sheet: Sheet, range?: CellRange): void {
+    const locks = locksOf(sheet);
+    if (locks.length === 0) return;
+    const refusing = range
+      ? lockRefusing(locks, { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right }, this.userId)
+      : locks.find((lock) => lock.type === 'sheet' && !lockAllows(lock, this.userId));
+    if (refusing) throw new WorkbookError('locked', `${sheet.name} is locked here for this user`);
+  }
+
+  /** Refuses (WorkbookError 'locked') when a lock does not let this user change `range`: before a cell opens for typing. */
+  checkEditable(sheet: Sheet, range: CellRange): void {
+    this.guard(sheet, range);
+  }
+
+  /** The sheet's locks (locks.ts). */
+  locks(sheet: Sheet): SheetLock[] {
+    return locksOf(sheet);
+  }
+
+  /** Sets a lock (checked with parseLock by the caller; the editor offers this to users with `manageable` only). */
+  setLock(sheet: Sheet, lock: SheetLock): void {
+    this.change(() => setLock(sheet, lock));
+  }
+
+  removeLock(sheet: Sheet, id: string): boolean {
+    let removed = false;
+    this.change(() => (removed = removeLock(sheet, id)));
+    return removed;
+  }
+
+  /**
    * Writes a block of typed inputs with its top-left at (row, column), growing the sheet to hold it. Text is
    * read as a spreadsheet reads typing: numbers, TRUE/FALSE, formulas ("=…"), else text. Checked before anything
-   * changes, so a refused block leaves the sheet as it was.
+   * changes (a formula that does not parse among the checks), so a refused block leaves the sheet as it was.
    */
   setBlock(sheet: Sheet, row: number, column: number, block: readonly (readonly string[])[]): void {
     const height = block.length;
     const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
     this.checkFits(row, column, height, width);
+    this.guard(sheet, { top: row, left: column, bottom: row + Math.max(0, height - 1), right: column + Math.max(0, width - 1) });
     const inputs = block.map((line) => line.map(parseTyped));
     for (const line of inputs) {
       for (const { input } of line) {
         const reason = invalidInput(input);
         if (reason) throw new WorkbookError('invalidValue', reason);
+        // as Excel refuses a formula it cannot read when it is typed ("There's a problem with this formula")
+        const parsed = isFormulaInput(input) ? parseFormula(input) : undefined;
+        if (parsed?.ok === false) throw new WorkbookError('formula', parsed.reason);
       }
     }
-    this.change(() => {
-      inputs.forEach((line, r) =>
-        line.forEach(({ input, format }, c) => {
-          const next = toCell(input, sheet.cell(row + r, column + c));
-          // a date or percentage typed into a General cell gives it the format it was typed in, as spreadsheets do
-          if (next !== null && format !== undefined && next.z === undefined) next.z = format;
-          sheet.setCell(row + r, column + c, next);
-        }),
-      );
-      sheet.growTo(row + height, column + width);
-    });
+    const formatAt = this.referencedFormat(sheet);
+    const writes: CellWrite[] = [];
+    inputs.forEach((line, r) =>
+      line.forEach(({ input, format }, c) => {
+        // a formula typed into a General cell takes the format Excel gives its result (`=DATE(…)` a date)
+        const next = withFormulaFormat(toCell(input, sheet.cell(row + r, column + c)), formatAt);
+        // a date or percentage typed into a General cell gives it the format it was typed in, as spreadsheets do
+        if (next !== null && format !== undefined && next.z === undefined) next.z = format;
+        writes.push({ row: row + r, column: column + c, cell: next });
+      }),
+    );
+    this.writeCells(sheet, writes, { rows: row + height, columns: column + width });
+  }
+
+  /** The number format of the cell a formula on `sheet` refers to (another sheet's by name), for withFormulaFormat. */
+  private referencedFormat(sheet: Sheet): (name: string | null, row: number, column: number) => string | undefined {
+    return (name, row, column) => formatOf((name === null ? sheet : sheetNamed(this.list(), name))?.cell(row, column));
   }
 
   /** The stored cells of `range` row by row (undefined where nothing is stored, images left behind): what a copy takes. */
@@ -237,17 +301,17 @@ export class Workbook {
   pasteCells(sheet: Sheet, row: number, column: number, block: ReadonlyArray<ReadonlyArray<Cell | undefined>>, moved: { rows: number; columns: number } | undefined): void {
     const width = block.reduce((widest, line) => Math.max(widest, line.length), 0);
     this.checkFits(row, column, block.length, width);
-    this.change(() => {
-      block.forEach((line, r) =>
-        line.forEach((copied, c) => {
-          const formula = copied?.f !== undefined && moved ? copyFormula(copied.f, moved.rows, moved.columns) : copied?.f;
-          const image = imageOf(sheet.cell(row + r, column + c));
-          const cell: Cell | null = copied === undefined ? null : formula === undefined ? { ...copied } : { ...copied, f: formula };
-          sheet.setCell(row + r, column + c, image === undefined ? cell : withImage(cell, image));
-        }),
-      );
-      sheet.growTo(row + block.length, column + width);
-    });
+    this.guard(sheet, { top: row, left: column, bottom: row + Math.max(0, block.length - 1), right: column + Math.max(0, width - 1) });
+    const writes: CellWrite[] = [];
+    block.forEach((line, r) =>
+      line.forEach((copied, c) => {
+        const formula = copied?.f !== undefined && moved ? copyFormula(copied.f, moved.rows, moved.columns) : copied?.f;
+        const image = imageOf(sheet.cell(row + r, column + c));
+        const cell: Cell | null = copied === undefined ? null : formula === undefined ? { ...copied } : { ...copied, f: formula };
+        writes.push({ row: row + r, column: column + c, cell: image === undefined ? cell : withImage(cell, image) });
+      }),
+    );
+    this.writeCells(sheet, writes, { rows: row + block.length, columns: column + width });
   }
 
   /**
@@ -266,28 +330,40 @@ export class Workbook {
     const size = (target.bottom - target.top + 1) * (target.right - target.left + 1);
     if (size > MAX_FORMATTED_CELLS) throw new WorkbookError('fillTooLarge', `at most ${MAX_FORMATTED_CELLS} cells are filled at once, not ${size}`);
     this.checkFits(target.top, target.left, target.bottom - target.top + 1, target.right - target.left + 1);
+    this.guard(sheet, target);
     const direction: FillDirection = down || right ? 1 : -1;
     const cells = this.cellsOf(sheet, source);
-    this.change(() => {
-      if (along === 'rows') {
-        const count = down ? target.bottom - source.bottom : source.top - target.top;
-        for (let column = source.left; column <= source.right; column++) {
-          const line = cells.map((cellsOfRow) => cellsOfRow[column - source.left]);
-          fillLine(line, count, direction, 'rows').forEach((cell, k) => {
-            const row = down ? source.bottom + 1 + k : source.top - 1 - k;
-            sheet.setCell(row, column, cell);
-          });
-        }
-      } else {
-        const count = right ? target.right - source.right : source.left - target.left;
-        for (let row = source.top; row <= source.bottom; row++) {
-          fillLine(cells[row - source.top]!, count, direction, 'columns').forEach((cell, k) => {
-            const column = right ? source.right + 1 + k : source.left - 1 - k;
-            sheet.setCell(row, column, cell);
-          });
-        }
+    const writes: CellWrite[] = [];
+    if (along === 'rows') {
+      const count = down ? target.bottom - source.bottom : source.top - target.top;
+      for (let column = source.left; column <= source.right; column++) {
+        const line = cells.map((cellsOfRow) => cellsOfRow[column - source.left]);
+        fillLine(line, count, direction, 'rows').forEach((cell, k) => writes.push({ row: down ? source.bottom + 1 + k : source.top - 1 - k, column, cell }));
       }
-      sheet.growTo(target.bottom + 1, target.right + 1);
+    } else {
+      const count = right ? target.right - source.right : source.left - target.left;
+      for (let row = source.top; row <= source.bottom; row++) {
+        fillLine(cells[row - source.top]!, count, direction, 'columns').forEach((cell, k) => writes.push({ row, column: right ? source.right + 1 + k : source.left - 1 - k, cell }));
+      }
+    }
+    this.writeCells(sheet, writes, { rows: target.bottom + 1, columns: target.right + 1 });
+  }
+
+  /**
+   * Writes cells an edit computed (typed or pasted text, pasted cells, a fill, a sort) in one transaction, the sheet
+   * grown to `grow` rows and columns. Refused whole, before anything changes, when one of them breaks a `stop` data
+   * validation rule (docs/SHEETS.md "Data validation"): the notice names the first such cell.
+   */
+  writeCells(sheet: Sheet, writes: readonly CellWrite[], grow?: { rows: number; columns: number }): void {
+    const context = this.validationContext?.(sheet);
+    const refusal = context && firstRefusal(validationsOf(sheet), writes.map(({ row, column, cell }) => ({ row, column, input: cellInput(cell) })), context);
+    if (refusal) {
+      const cell = `${columnLetters(refusal.column)}${refusal.row + 1}`;
+      throw new WorkbookError('validation', `${cell} breaks its data validation rule`, { cell, message: refusal.rule.errorMessage ?? '' });
+    }
+    this.change(() => {
+      for (const { row, column, cell } of writes) sheet.setCell(row, column, cell);
+      if (grow) sheet.growTo(grow.rows, grow.columns);
     });
   }
 
@@ -303,6 +379,7 @@ export class Workbook {
   }
 
   clear(sheet: Sheet, range: CellRange): void {
+    this.guard(sheet, range);
     const cleared: Array<[number, number, Cell | null]> = [];
     // clearing keeps a cell's number format (as the Delete key does in spreadsheets)
     sheet.forEachCell(
@@ -322,13 +399,25 @@ export class Workbook {
     // a sheet keeps at least one row and one column
     const removed = delta < 0 ? Math.min(-delta, size - at, size - 1) : 0;
     if (delta < 0 && removed <= 0) return;
-    this.change(() =>
-      applyStructureEdit(this.doc, sheet, { kind: delta > 0 ? 'insert' : 'delete', axis: axis === 'row' ? 'rows' : 'columns', index: at, count: delta > 0 ? delta : removed }),
-    );
+    const edit: SheetStructureEdit = { kind: delta > 0 ? 'insert' : 'delete', axis: axis === 'row' ? 'rows' : 'columns', index: at, count: delta > 0 ? delta : removed };
+    if (structureEditRefusedBy(locksOf(sheet), edit, this.userId)) throw new WorkbookError('locked', `${sheet.name} is locked there for this user`);
+    this.change(() => applyStructureEdit(this.doc, sheet, edit));
   }
 
   setColumnWidth(sheet: Sheet, column: number, width: number): void {
+    this.guard(sheet);
     this.change(() => sheet.setColumnWidth(column, width));
+  }
+
+  /**
+   * Sets the height of the rows `top` to `bottom` (pixels, MIN_ROW_HEIGHT to MAX_ROW_HEIGHT: the caller checked), or
+   * gives them back to their content (undefined), as Excel's Row height and AutoFit do.
+   */
+  setRowHeight(sheet: Sheet, top: number, bottom: number, height: number | undefined): void {
+    this.guard(sheet);
+    this.change(() => {
+      for (let row = top; row <= bottom; row++) sheet.setRowHeight(row, height);
+    });
   }
 
   /**
@@ -338,6 +427,7 @@ export class Workbook {
   merge(sheet: Sheet, range: CellRange): void {
     if (range.top === range.bottom && range.left === range.right) return;
     const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
+    this.guard(sheet, range);
     this.change(() => {
       for (const merge of sheet.merges()) if (areasOverlap(merge, area)) sheet.removeMerge(merge);
       sheet.addMerge(area);
@@ -354,10 +444,13 @@ export class Workbook {
   unmerge(sheet: Sheet, range: CellRange): void {
     const area = { startRow: range.top, endRow: range.bottom, startColumn: range.left, endColumn: range.right };
     const touched = sheet.merges().filter((merge) => areasOverlap(merge, area));
-    if (touched.length > 0) this.change(() => touched.forEach((merge) => sheet.removeMerge(merge)));
+    if (touched.length === 0) return;
+    this.guard(sheet, range);
+    this.change(() => touched.forEach((merge) => sheet.removeMerge(merge)));
   }
 
   setFrozenRows(sheet: Sheet, frozen: number): void {
+    this.guard(sheet);
     this.change(() => sheet.setFrozenRows(frozen));
   }
 
@@ -386,6 +479,7 @@ export class Workbook {
   renameSheet(sheet: Sheet, name: string): void {
     if (name === sheet.name) return;
     this.checkName(name, sheet);
+    this.guard(sheet);
     this.change(() => sheet.rename(name));
   }
 
@@ -393,6 +487,7 @@ export class Workbook {
     const index = this.list().indexOf(sheet);
     if (index === -1) throw new WorkbookError('noSheet', 'the sheet no longer exists');
     if (this.sheets.length <= 1) throw new WorkbookError('lastSheet', 'a spreadsheet keeps at least one sheet');
+    this.guard(sheet);
     this.change(() => removeSheet(this.doc, index));
   }
 

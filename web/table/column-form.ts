@@ -4,6 +4,7 @@ import { RATE_ICONS as RATE_ICON_NAMES } from '../../src/model/tables/fields/rat
 import { cascadeOptions, choiceOptions, EDITABLE_TYPES, PRIMARY_TYPES } from './cell-types.js';
 import { t, typeName } from './messages.js';
 import type { Column, DataTable } from './model.js';
+import { labelledField } from './controls.js';
 
 /** What the column form gives back: the column as the table API takes it. */
 export interface ColumnDraft {
@@ -22,14 +23,6 @@ export interface ColumnFormOptions {
   close(): void;
 }
 
-function field(label: string, control: HTMLElement): HTMLLabelElement {
-  const wrapper = document.createElement('label');
-  wrapper.className = 'svc-table-field';
-  const caption = document.createElement('span');
-  caption.textContent = label;
-  wrapper.append(caption, control);
-  return wrapper;
-}
 
 function select(values: readonly string[], current: string, label: (value: string) => string): HTMLSelectElement {
   const control = document.createElement('select');
@@ -110,26 +103,26 @@ export function columnForm(container: HTMLElement, options: ColumnFormOptions): 
     settings.replaceChildren();
     if (kind === 'Number' || kind === 'Percent') {
       const precision = select(['', ...Array.from({ length: 11 }, (_, n) => String(n))], props.precision === undefined ? '' : String(props.precision), (value) => value || t('column.anyPrecision'));
-      settings.append(field(t('column.precision'), precision));
+      settings.append(labelledField(t('column.precision'), precision));
       readProps = () => (precision.value === '' ? {} : { precision: Number(precision.value) });
     } else if (kind === 'Date') {
       const format = select(['date', 'datetime'], String(props.format ?? 'date'), (value) => t(value === 'date' ? 'column.formatDate' : 'column.formatDateTime'));
-      settings.append(field(t('column.format'), format));
+      settings.append(labelledField(t('column.format'), format));
       readProps = () => ({ format: format.value });
     } else if (kind === 'SingleChoice' || kind === 'MultipleChoice') {
       const lines = document.createElement('textarea');
       lines.className = 'svc-table-textarea';
       lines.value = column && (column.type === 'SingleChoice' || column.type === 'MultipleChoice') ? choiceLines(column) : '';
-      settings.append(field(t('column.options'), lines));
+      settings.append(labelledField(t('column.options'), lines));
       readProps = () => ({ options: parseChoiceLines(lines.value) });
     } else if (kind === 'CheckBox') {
       const look = select(CHECKBOX_ICONS, String(props.type ?? 'check'), (value) => t(`checkbox.${value as (typeof CHECKBOX_ICONS)[number]}`));
-      settings.append(field(t('column.look'), look));
+      settings.append(labelledField(t('column.look'), look));
       readProps = () => ({ type: look.value });
     } else if (kind === 'Rate') {
       const count = select(Array.from({ length: 10 }, (_, n) => String(n + 1)), String(props.count ?? 5), (value) => value);
       const icon = select(RATE_ICON_NAMES, String(props.icon ?? 'star'), (value) => t(`rate.${value as (typeof RATE_ICON_NAMES)[number]}`));
-      settings.append(field(t('column.count'), count), field(t('column.icon'), icon));
+      settings.append(labelledField(t('column.count'), count), labelledField(t('column.icon'), icon));
       readProps = () => ({ count: Number(count.value), icon: icon.value });
     } else if (kind === 'Link') {
       const table = select(
@@ -137,13 +130,13 @@ export function columnForm(container: HTMLElement, options: ColumnFormOptions): 
         String(props.tableGuid ?? options.tables[0]?.guid ?? ''),
         (guid) => options.tables.find((candidate) => candidate.guid === guid)?.name ?? guid,
       );
-      settings.append(field(t('column.linkedTable'), table));
+      settings.append(labelledField(t('column.linkedTable'), table));
       readProps = () => ({ tableGuid: table.value });
     } else if (kind === 'Cascade') {
       const lines = document.createElement('textarea');
       lines.className = 'svc-table-textarea';
       lines.value = column?.type === 'Cascade' ? cascadeLines(cascadeOptions(column)).join('\n') : '';
-      settings.append(field(t('column.cascadeOptions'), lines));
+      settings.append(labelledField(t('column.cascadeOptions'), lines));
       readProps = () => ({ options: parseCascadeLines(lines.value) });
     } else {
       readProps = () => ({});
@@ -194,7 +187,7 @@ export function columnForm(container: HTMLElement, options: ColumnFormOptions): 
     }
     void run(() => options.save({ name: name.value.trim(), type: type.value, props }));
   });
-  form.append(heading, field(t('column.name'), name), field(t('column.type'), type), settings, error, buttons);
+  form.append(heading, labelledField(t('column.name'), name), labelledField(t('column.type'), type), settings, error, buttons);
   container.replaceChildren(form);
   name.focus();
 }

@@ -3,7 +3,8 @@ import type { SaveStatus } from '../shared/collaboration.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { VirtualGrid, type CellEditorHost, type CellRange } from '../shared/grid/grid.js';
 import { openCellEditor } from './cell-editors.js';
-import { choiceOptions, optionColor, shownText } from './cell-types.js';
+import { appendChoiceChips } from './cards.js';
+import { choiceOptions, shownText } from './cell-types.js';
 import { expected, explainRefusal } from './refusals.js';
 import { columnForm, type ColumnDraft } from './column-form.js';
 import { TableComments, type ActiveCell } from './comments.js';
@@ -12,12 +13,25 @@ import { recordView } from './record-view.js';
 import { GridLayout } from './grid-layout.js';
 import { t } from './messages.js';
 import { RowStore } from './row-store.js';
-import type { Column, DataTable, FilterOperator, Row, ViewQuery } from './model.js';
+import type { Column, DataTable, FilterOperator, Row, TableView, ValueMap, ViewKind, ViewQuery } from './model.js';
+import { drawViewBar as drawViewTabs, kindLabel } from './view-bar.js';
+import { viewSettingsPanel } from './view-settings.js';
+import { drawKanban } from './kanban.js';
+import { drawGallery } from './gallery.js';
+import { drawForm } from './form-view.js';
+import { drawGroupedGrid } from './grouped-grid.js';
 import { TableClient } from './table-client.js';
 import { UndoHistory, type Ref } from './undo.js';
 import './table.css';
+import { tableButton } from './controls.js';
 
 const ROW_HEIGHT = 32;
+/**
+ * Rows a kanban, gallery or grouped grid loads at most (in pages of the row window's largest count): they draw
+ * every row at once, unlike the virtualised grid; past it a notice says that only the first ones are shown.
+ */
+const MAX_BOARD_ROWS = 2000;
+const BOARD_PAGE_ROWS = 500;
 /** Rows changed by one Delete key or one "delete rows" at most (each is one call of the table API). */
 const MAX_ROWS_PER_ACTION = 500;
 
@@ -25,7 +39,7 @@ const MAX_ROWS_PER_ACTION = 500;
 interface TableNotice {
   type: 'svc:table';
   tableGuid: string;
-  subject: 'table' | 'columns' | 'rows';
+  subject: 'table' | 'columns' | 'views' | 'rows';
   rowGuids?: string[];
 }
 
@@ -39,14 +53,6 @@ type ColumnSpec = ColumnDraft;
 /** Types the API refuses to write: left out of a row that undo re-creates (AutoNumber takes a new number). */
 const READ_ONLY_TYPES: ReadonlySet<string> = new Set(['AutoNumber', 'Attachment']);
 
-function button(label: string, onClick: () => void): HTMLButtonElement {
-  const node = document.createElement('button');
-  node.type = 'button';
-  node.className = 'svc-table-button';
-  node.textContent = label;
-  node.addEventListener('click', onClick);
-  return node;
-}
 
 function errorText(error: unknown): string {
   if (error instanceof ApiCallError) return error.message;
@@ -84,6 +90,14 @@ class TableEditor {
   private layout: GridLayout | undefined;
   private shown: Column[] = [];
   private readonly gridHost = document.createElement('div');
+  /** the saved views of the shown table, the one shown, and where a kanban, gallery, form or grouped grid draws */
+  private views: TableView[] = [];
+  private view: TableView | undefined;
+  private readonly viewTabs = document.createElement('div');
+  private readonly boardHost = document.createElement('div');
+  private boardRows: Row[] = [];
+  /** group keys this user folded in the grouped grid, per view */
+  private readonly folded = new Map<string, Set<string>>();
   private readonly viewBar = document.createElement('div');
   private readonly tablePicker = document.createElement('select');
   private readonly rowCount = document.createElement('span');
@@ -97,8 +111,8 @@ class TableEditor {
   private readonly comments: TableComments;
   /** The user's own changes of the table shown, for undo and redo (Ctrl+Z, Ctrl+Shift+Z, the buttons). */
   private history = new UndoHistory(() => this.drawUndoButtons());
-  private readonly undoButton = button(t('toolbar.undo'), () => this.attempt(() => this.history.undo()));
-  private readonly redoButton = button(t('toolbar.redo'), () => this.attempt(() => this.history.redo()));
+  private readonly undoButton = tableButton(t('toolbar.undo'), () => this.attempt(() => this.history.undo()));
+  private readonly redoButton = tableButton(t('toolbar.redo'), () => this.attempt(() => this.history.redo()));
 
   constructor(private readonly context: EditorContext) {
     this.client = new TableClient(context.api, context.boot.fileId);
@@ -120,7 +134,10 @@ class TableEditor {
     shell.main.classList.add('svc-table-main');
     this.viewBar.className = 'svc-table-viewbar';
     this.gridHost.className = 'svc-table-grid';
-    shell.main.append(this.viewBar, this.gridHost);
+    this.viewTabs.className = 'svc-table-viewbar svc-table-views';
+    this.boardHost.className = 'svc-table-board';
+    this.boardHost.hidden = true;
+    shell.main.append(this.viewTabs, this.viewBar, this.gridHost, this.boardHost);
     this.tables = await this.client.listTables();
     if (this.tables.length === 0 && this.editable) this.tables = [await this.client.createTable(t('table.defaultName'), [{ name: t('table.defaultColumn'), type: 'SingleLineText' }])];
     this.buildToolbar();
@@ -151,20 +168,40 @@ class TableEditor {
 
   // ---- tables and view --------------------------------------------------------------------------
 
-  private async showTable(table: DataTable): Promise<void> {
+  private async showTable(table: DataTable, viewGuid?: string): Promise<void> {
     this.table = table;
     this.tablePicker.value = table.guid;
     this.errors.clear();
     this.history = new UndoHistory(() => this.drawUndoButtons());
     this.drawUndoButtons();
     this.layout = new GridLayout(`svc-table-layout:${this.context.boot.fileId}:${table.guid}`);
+    this.views = await this.client.listViews(table.guid);
+    await this.showView(this.views.find((view) => view.viewGuid === viewGuid) ?? this.views[0]);
+  }
+
+  /** Shows a saved view of the shown table: the virtualised grid, or a kanban, gallery, form or grouped grid. */
+  private async showView(view: TableView | undefined): Promise<void> {
+    const table = this.table;
+    if (!table || !view) return;
+    this.view = view;
     this.arrangeColumns();
     this.grid?.destroy();
     this.grid = undefined;
+    this.store = undefined;
+    this.drawTabs();
+    const plainGrid = view.kind === 'grid' && view.settings.groupBy === null;
+    this.gridHost.hidden = !plainGrid;
+    this.viewBar.hidden = !plainGrid;
+    this.boardHost.hidden = plainGrid;
+    if (!plainGrid) {
+      await this.loadBoard();
+      return;
+    }
     const store = new RowStore(
       this.client,
       table.guid,
       {},
+      view.viewGuid,
       (totalChanged) => this.redraw(totalChanged),
       (error) => this.context.shell.showNotice(t('error.load', { message: errorText(error) })),
     );
@@ -203,9 +240,179 @@ class TableEditor {
     else this.grid.refresh();
   }
 
-  /** The columns the grid shows: this user's order, hidden ones left out. */
+  /** The columns the grid shows: the view's order and hidden columns, then this user's arrangement. */
   private arrangeColumns(): void {
-    this.shown = this.table && this.layout ? this.layout.visible(this.table.columns) : [];
+    const table = this.table;
+    if (!table || !this.layout) {
+      this.shown = [];
+      return;
+    }
+    const settings = this.view?.kind === 'grid' ? this.view.settings : undefined;
+    const first = settings?.columnOrder ?? [];
+    const ordered = [...table.columns].sort((a, b) => rank(first, a) - rank(first, b));
+    this.shown = this.layout.visible(ordered).filter((column) => column.isPrimary || !settings?.hiddenColumns.includes(column.guid));
+  }
+
+  // ---- saved views --------------------------------------------------------------------------------
+
+  private drawTabs(): void {
+    const view = this.view;
+    if (!view) return;
+    drawViewTabs(this.viewTabs, {
+      views: this.views,
+      current: view,
+      editable: this.editable,
+      show: (next) => void this.showView(next).catch((error: unknown) => this.context.shell.showNotice(t('error.load', { message: errorText(error) }))),
+      add: (kind) => this.attempt(() => this.addView(kind)),
+      rename: (renamed, name) => this.attempt(() => this.saveView(renamed, { name })),
+      remove: (removed) => this.attempt(() => this.removeView(removed)),
+      openSettings: () => this.openViewSettings(),
+    });
+    this.viewTabs.prepend(this.tablePicker);
+  }
+
+  private async addView(kind: ViewKind): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    const names = new Set(this.views.map((view) => view.name));
+    let name = kindLabel(kind);
+    for (let number = 2; names.has(name); number++) name = `${kindLabel(kind)} ${number}`;
+    const created = await this.client.createView(table.guid, { name, kind });
+    this.views = await this.client.listViews(table.guid);
+    await this.showView(this.views.find((view) => view.viewGuid === created.viewGuid));
+  }
+
+  private async saveView(view: TableView, change: { name?: string; settings?: TableView['settings'] }): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    try {
+      await this.client.updateView(table.guid, view.viewGuid, change);
+    } finally {
+      // a refused rename (a name taken) draws the tab with its old name again
+      this.views = await this.client.listViews(table.guid);
+    }
+    await this.showView(this.views.find((candidate) => candidate.viewGuid === view.viewGuid) ?? this.views[0]);
+  }
+
+  private async removeView(view: TableView): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    await this.client.deleteView(table.guid, view.viewGuid);
+    this.views = await this.client.listViews(table.guid);
+    await this.showView(this.views[0]);
+  }
+
+  private openViewSettings(): void {
+    const table = this.table;
+    const view = this.view;
+    if (!table || !view) return;
+    const { side } = this.context.shell;
+    side.hidden = false;
+    const close = () => {
+      side.hidden = true;
+      side.replaceChildren();
+    };
+    viewSettingsPanel(side, { view, columns: table.columns, save: (settings) => this.track(() => this.saveView(view, { settings })), close });
+  }
+
+  /** Every row of the view (up to MAX_BOARD_ROWS) in its order, then draws it. */
+  private async loadBoard(): Promise<void> {
+    const table = this.table;
+    const view = this.view;
+    if (!table || !view) return;
+    const rows: Row[] = [];
+    let total = 0;
+    if (view.kind !== 'form') {
+      do {
+        const page = await this.client.rowWindow(table.guid, rows.length, BOARD_PAGE_ROWS, {}, view.viewGuid);
+        rows.push(...page.rows);
+        total = page.total;
+        if (page.rows.length === 0) break;
+      } while (rows.length < Math.min(total, MAX_BOARD_ROWS));
+    }
+    if (this.view !== view) return;
+    this.boardRows = rows;
+    if (total > rows.length) this.context.shell.showNotice(t('views.firstRows', { count: rows.length, total }));
+    this.drawBoard();
+  }
+
+  private drawBoard(): void {
+    const table = this.table;
+    const view = this.view;
+    if (!table || !view) return;
+    const cards = { columns: table.columns, linkLabel: (tableGuid: string, rowGuid: string) => this.linkLabel(tableGuid, rowGuid) };
+    const open = (row: Row) => this.openBoardRecord(row);
+    if (view.kind === 'kanban') {
+      drawKanban(this.boardHost, {
+        ...cards,
+        settings: view.settings,
+        rows: this.boardRows,
+        editable: this.editable,
+        open,
+        move: (row, column, value) => {
+          void this.writeCell(row, column, value).then(() => this.drawBoard());
+          this.drawBoard();
+        },
+        add: (column, value) => this.attempt(() => this.addCard(value === null ? {} : { [column.name]: value })),
+      });
+    } else if (view.kind === 'gallery') {
+      drawGallery(this.boardHost, { ...cards, settings: view.settings, rows: this.boardRows, editable: this.editable, open, add: () => this.attempt(() => this.addCard({})) });
+    } else if (view.kind === 'form') {
+      drawForm(this.boardHost, { settings: view.settings, tableName: table.name, columns: table.columns, editable: this.editable, submit: (valueMap) => this.track(() => this.createRow(valueMap).then(() => undefined)) });
+    } else {
+      const group = table.columns.find((column) => column.guid === view.settings.groupBy);
+      if (!group) return;
+      let folded = this.folded.get(view.viewGuid);
+      if (!folded) this.folded.set(view.viewGuid, (folded = new Set()));
+      drawGroupedGrid(this.boardHost, { ...cards, shown: this.shown, group, rows: this.boardRows, collapsed: folded, open });
+    }
+  }
+
+  /** A row of a form view or a card view: created as "Add row" creates one, so that undo takes it back. */
+  private async createRow(valueMap: ValueMap): Promise<Row | undefined> {
+    const table = this.table;
+    if (!table) return undefined;
+    const [row] = await this.client.createRows(table.guid, [valueMap]);
+    if (!row) return undefined;
+    const ref = this.history.ref(row.guid);
+    this.history.record({ undo: () => this.removeRows([ref]), redo: () => this.restoreRows([{ ref, valueMap }]) });
+    return row;
+  }
+
+  /** "Add card" of a kanban column or a gallery: the new row shown among the cards and opened, to be filled in. */
+  private async addCard(valueMap: ValueMap): Promise<void> {
+    const row = await this.createRow(valueMap);
+    if (!row) return;
+    await this.loadBoard();
+    const shown = this.boardRows.find((candidate) => candidate.guid === row.guid);
+    if (shown) this.openBoardRecord(shown);
+  }
+
+  /** A card's or grouped row's record in the side panel; previous and next follow the view's order. */
+  private openBoardRecord(row: Row): void {
+    const table = this.table;
+    const layout = this.layout;
+    if (!table || !layout) return;
+    const index = this.boardRows.findIndex((candidate) => candidate.guid === row.guid);
+    const { side } = this.context.shell;
+    side.hidden = false;
+    recordView(side, {
+      row,
+      rowNumber: index + 1,
+      rowCount: this.boardRows.length,
+      columns: layout.ordered(table.columns),
+      editable: this.editable,
+      linkLabel: (tableGuid, rowGuid) => this.linkLabel(tableGuid, rowGuid),
+      write: (column, value) => void this.writeCell(row, column, value).then(() => this.drawBoard()),
+      step: (by) => {
+        const next = this.boardRows[index + by];
+        if (next) this.openBoardRecord(next);
+      },
+      close: () => {
+        side.hidden = true;
+        side.replaceChildren();
+      },
+    });
   }
 
   private openColumnsPanel(): void {
@@ -269,6 +476,11 @@ class TableEditor {
     if (!known(query.sort?.columnGuid) || !known(query.filter?.columnGuid)) await this.store?.setView({});
     this.drawViewBar();
     this.grid?.invalidateLayout();
+    // a board's settings may have lost the column (the service drops it from them): read them again
+    if (!this.store) {
+      this.views = await this.client.listViews(table.guid);
+      await this.showView(this.views.find((view) => view.viewGuid === this.view?.viewGuid) ?? this.views[0]);
+    }
   }
 
   private buildToolbar(): void {
@@ -278,10 +490,10 @@ class TableEditor {
     toolbar.append(
       this.undoButton,
       this.redoButton,
-      button(t('toolbar.addRow'), () => this.attempt(() => this.addRow())),
-      button(t('toolbar.deleteRows'), () => this.attempt(() => this.deleteRows())),
-      button(t('toolbar.addColumn'), () => this.openColumnForm(undefined)),
-      button(t('toolbar.editColumn'), () => this.openColumnForm(this.activeColumn())),
+      tableButton(t('toolbar.addRow'), () => this.attempt(() => this.addRow())),
+      tableButton(t('toolbar.deleteRows'), () => this.attempt(() => this.deleteRows())),
+      tableButton(t('toolbar.addColumn'), () => this.openColumnForm(undefined)),
+      tableButton(t('toolbar.editColumn'), () => this.openColumnForm(this.activeColumn())),
     );
   }
 
@@ -345,16 +557,15 @@ class TableEditor {
     });
     this.rowCount.className = 'svc-table-count';
     this.viewBar.replaceChildren(
-      this.tablePicker,
       sortColumn,
       sortOrder,
       filterColumn,
       filterOperator,
       filterValue,
       this.rowCount,
-      button(t('toolbar.columns'), () => this.openColumnsPanel()),
-      button(t('toolbar.record'), () => this.openRecord()),
-      button(t('toolbar.comment'), () => this.comments.open()),
+      tableButton(t('toolbar.columns'), () => this.openColumnsPanel()),
+      tableButton(t('toolbar.record'), () => this.openRecord()),
+      tableButton(t('toolbar.comment'), () => this.comments.open()),
     );
   }
 
@@ -387,16 +598,20 @@ class TableEditor {
       if (column) valueMap[column.name] = value ?? null;
     }
     for (const [ref] of cells) this.errors.delete(`${row.guid}:${ref.guid}`);
-    this.store?.replace(await this.client.updateRow(table.guid, row.guid, valueMap));
+    // written first, then shown: `this.store?.replace(await …)` would skip the write when no grid is shown
+    const written = await this.client.updateRow(table.guid, row.guid, valueMap);
+    this.store?.replace(written);
+    if (!this.store) await this.loadBoard();
   }
 
   /** Creates rows again with the values they had (undo of a delete, redo of an add) and follows their new guids. */
   private async restoreRows(rows: ReadonlyArray<{ ref: Ref; valueMap: Record<string, unknown> }>): Promise<void> {
     const table = this.table;
     const store = this.store;
-    if (!table || !store) return;
+    if (!table) return;
     const created = await this.client.createRows(table.guid, rows.map((row) => row.valueMap));
     created.forEach((row, index) => this.history.moved(rows[index]!.ref, row.guid));
+    if (!store) return this.loadBoard();
     await store.setView(store.query);
     this.grid?.invalidateLayout();
   }
@@ -405,7 +620,8 @@ class TableEditor {
     const table = this.table;
     if (!table) return;
     for (const row of rows) await this.client.deleteRow(table.guid, row.guid);
-    this.store?.refresh();
+    if (this.store) this.store.refresh();
+    else await this.loadBoard();
   }
 
   /** A row's values as the API takes them back: read-only cells left out. */
@@ -510,17 +726,7 @@ class TableEditor {
       cell.textContent = `⚠ ${t('cell.refused', { message: error.message })}`;
       return;
     }
-    if ((column.type === 'SingleChoice' || column.type === 'MultipleChoice') && value !== undefined) {
-      const options = choiceOptions(column);
-      for (const name of Array.isArray(value) ? value.map(String) : [String(value)]) {
-        const chip = document.createElement('span');
-        chip.className = 'svc-table-chip';
-        chip.textContent = name;
-        chip.style.background = optionColor(options, name);
-        cell.append(chip);
-      }
-      return;
-    }
+    if (appendChoiceChips(cell, column, value)) return;
     if (column.type === 'Rate' && typeof value === 'number') {
       const count = typeof column.props.count === 'number' ? column.props.count : 5;
       cell.textContent = text;
@@ -589,7 +795,8 @@ class TableEditor {
     this.grid?.refresh();
     await this.track(async () => {
       try {
-        this.store?.replace(await this.client.updateRow(table.guid, row.guid, { [column.name]: value }));
+        const written = await this.client.updateRow(table.guid, row.guid, { [column.name]: value });
+        this.store?.replace(written);
         const rowRef = this.history.ref(row.guid);
         const columnRef = this.history.ref(column.guid);
         this.history.record({ undo: () => this.writeCells(rowRef, [[columnRef, before]]), redo: () => this.writeCells(rowRef, [[columnRef, value]]) });
@@ -645,6 +852,8 @@ class TableEditor {
   // ---- rows and columns -------------------------------------------------------------------------
 
   private async addRow(): Promise<void> {
+    // a board's new row is a card, shown and opened there (the grid is not on the page)
+    if (this.view?.kind === 'kanban' || this.view?.kind === 'gallery') return this.addCard({});
     const table = this.table;
     const store = this.store;
     if (!table || !store) return;
@@ -766,6 +975,7 @@ class TableEditor {
       void this.client.listTables().then((tables) => {
         this.tables = tables;
         this.drawViewBar();
+        this.drawTabs();
       });
       return;
     }
@@ -774,8 +984,21 @@ class TableEditor {
       for (const guid of notice.rowGuids ?? []) this.linkLabels.delete(guid);
       return;
     }
-    if (notice.subject === 'columns') void this.reloadColumns().then(() => this.store?.refresh());
-    else this.store?.refresh();
+    if (notice.subject === 'views') void this.reloadViews();
+    else if (notice.subject === 'columns') void this.reloadColumns().then(() => this.store?.refresh());
+    else if (this.store) this.store.refresh();
+    // a form shows no rows: redrawing it would drop what the person is typing
+    else if (this.view?.kind !== 'form') void this.loadBoard();
+  }
+
+  /** Another user changed the views: the shown one is drawn again with its new settings (or the default view if it is gone). */
+  private async reloadViews(): Promise<void> {
+    const table = this.table;
+    if (!table) return;
+    this.views = await this.client.listViews(table.guid);
+    const same = this.views.find((view) => view.viewGuid === this.view?.viewGuid);
+    if (same && JSON.stringify(same) === JSON.stringify(this.view)) this.drawTabs();
+    else await this.showView(same ?? this.views[0]);
   }
 
   /** Runs a write started by a click or a key; a refusal is shown over the grid. */
@@ -805,6 +1028,12 @@ class TableEditor {
     this.context.shell.showSaveStatus(status);
     this.context.bridge.emitEditorEvent('saveStatusChanged', { status });
   }
+}
+
+/** Where a column comes in a view's `columnOrder`: listed ones first in that order, the others after in table order. */
+function rank(order: readonly string[], column: Column): number {
+  const at = order.indexOf(column.guid);
+  return at < 0 ? order.length : at;
 }
 
 /** The table editor (multi-dimensional table): the base's tables in a grid over the table API. */

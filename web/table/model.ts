@@ -1,5 +1,7 @@
 /** The table API's objects as the table editor reads them (docs/TABLE-API.md); no browser code, so tests can use it. */
 
+export type { TableView, ViewKind, ViewSettingsOf, SortLevel } from '../../src/model/tables/views.js';
+
 /** A column as the table API answers it (docs/TABLE-API.md "Columns"). */
 export interface Column {
   guid: string;

@@ -27,6 +27,8 @@ export class RowStore {
     private readonly client: TableClient,
     readonly tableGuid: string,
     private view: ViewQuery,
+    /** the saved view shown: its sort applies when `view` sorts nothing */
+    private readonly viewGuid: string | undefined,
     private readonly changed: (totalChanged: boolean) => void,
     private readonly failed: (error: unknown) => void,
   ) {}
@@ -105,7 +107,7 @@ export class RowStore {
     else this.blocks.set(blockIndex, { rows: [], loading: true });
     const generation = this.generation;
     try {
-      const window = await this.client.rowWindow(this.tableGuid, blockIndex * BLOCK_ROWS, BLOCK_ROWS, this.view);
+      const window = await this.client.rowWindow(this.tableGuid, blockIndex * BLOCK_ROWS, BLOCK_ROWS, this.view, this.viewGuid);
       if (generation !== this.generation) return;
       this.blocks.set(blockIndex, { rows: window.rows, loading: false });
       while (this.blocks.size > KEPT_BLOCKS) this.blocks.delete(this.blocks.keys().next().value as number);

@@ -1,5 +1,5 @@
 import type { ServiceApi } from '../shared/api.js';
-import type { Column, DataTable, Row, RowWindow, ValueMap, ViewQuery } from './model.js';
+import type { Column, DataTable, Row, RowWindow, TableView, ValueMap, ViewKind, ViewQuery } from './model.js';
 
 /** The table API as the table editor uses it, with the page's credentials; refusals throw ApiCallError. */
 export class TableClient {
@@ -20,11 +20,13 @@ export class TableClient {
     return this.api.callTable(this.tableRoute(tableGuid, 'columns'));
   }
 
-  rowWindow(tableGuid: string, start: number, count: number, view: ViewQuery): Promise<RowWindow> {
+  /** `viewGuid`: a grid view's saved sort applies when `view` sorts nothing. */
+  rowWindow(tableGuid: string, start: number, count: number, view: ViewQuery, viewGuid?: string): Promise<RowWindow> {
     return this.api.callTable(this.tableRoute(tableGuid, 'row-window'), {
       query: {
         start,
         count,
+        viewGuid,
         sortColumn: view.sort?.columnGuid,
         sortOrder: view.sort ? (view.sort.descending ? 'desc' : 'asc') : undefined,
         filterColumn: view.filter?.columnGuid,
@@ -62,6 +64,22 @@ export class TableClient {
 
   deleteColumn(tableGuid: string, columnGuid: string): Promise<null> {
     return this.api.callTable(this.tableRoute(tableGuid, `columns/${encodeURIComponent(columnGuid)}`), { method: 'DELETE' });
+  }
+
+  listViews(tableGuid: string): Promise<TableView[]> {
+    return this.api.callTable(this.tableRoute(tableGuid, 'views'));
+  }
+
+  createView(tableGuid: string, view: { name: string; kind: ViewKind }): Promise<TableView> {
+    return this.api.callTable(this.tableRoute(tableGuid, 'views'), { method: 'POST', body: view });
+  }
+
+  updateView(tableGuid: string, viewGuid: string, change: { name?: string; settings?: TableView['settings'] }): Promise<TableView> {
+    return this.api.callTable(this.tableRoute(tableGuid, `views/${encodeURIComponent(viewGuid)}`), { method: 'PUT', body: change });
+  }
+
+  deleteView(tableGuid: string, viewGuid: string): Promise<null> {
+    return this.api.callTable(this.tableRoute(tableGuid, `views/${encodeURIComponent(viewGuid)}`), { method: 'DELETE' });
   }
 
   private tableRoute(tableGuid: string, rest: string): string {

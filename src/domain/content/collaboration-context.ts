@@ -25,4 +25,6 @@ export interface CollaborationContext {
    * service's notices only: an empty document that is never loaded, stored or written.
    */
   presenceOnly?: boolean;
+  /** the file's text takes suggestions (document, documentPro): a user who may comment may suggest there */
+  suggestible?: boolean;
 }

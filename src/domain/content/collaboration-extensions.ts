@@ -14,7 +14,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
 import { ContentMissing } from '../../storage/content-store.js';
-import type { SessionAccess } from './session-access.js';
+import { LockRefused } from './lock-enforcement.js';
+import { mayWrite, type SessionAccess, type SessionPermissions } from './session-access.js';
+import { SuggestingOnlyRefused } from './suggestion-enforcement.js';
 
 /**
  * The content engine's part in one application's Hocuspocus server, one named extension per concern (as Hocuspocus'
@@ -32,6 +34,13 @@ import type { SessionAccess } from './session-access.js';
 export const MALFORMED_MESSAGE_CLOSE_CODE = 4400;
 /** WebSocket close code sent to the editors of a file that was deleted while they had it open. */
 export const FILE_DELETED_CLOSE_CODE = 4404;
+/**
+ * WebSocket close code sent to an editor whose update a spreadsheet lock refused (after a stateless `svc:locked`
+ * naming the range). Its document holds the refused change, which it would send again: it opens the file afresh.
+ */
+export const LOCKED_CLOSE_CODE = 4423;
+/** Stateless message telling an editor which lock refused its update: `{type, reason, sheetName, range}`. */
+export const LOCKED_MESSAGE_TYPE = 'svc:locked';
 
 /** The service's logger, once the server has set it (ContentService.setLogger). */
 export type LoggerOf = () => FastifyBaseLogger | undefined;
@@ -124,12 +133,12 @@ export class SessionGate implements Extension {
     const admitted = context as CollaborationContext;
     // the WebSocket was admitted for one file: a provider may not switch to another over it
     if (documentName !== admitted.fileId || admitted.appId !== this.appId) throw new Error(`connection admitted for ${admitted.fileId}, not ${documentName}`);
-    connectionConfig.readOnly = admitted.presenceOnly === true || !admitted.permissions.editable;
+    connectionConfig.readOnly = admitted.presenceOnly === true || !mayWrite(admitted.permissions, admitted.suggestible === true);
   }
 
   async connected({ context, connection }: connectedPayload): Promise<void> {
     const admitted = context as CollaborationContext;
-    this.access.open(connection, { appId: admitted.appId, fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, recheck: admitted.recheck });
+    this.access.open(connection, { appId: admitted.appId, fileId: admitted.fileId, userId: admitted.actor.userId, permissions: admitted.permissions, suggestible: admitted.suggestible === true, recheck: admitted.recheck });
   }
 
   async onStateless({ connection, payload }: onStatelessPayload): Promise<void> {
@@ -145,8 +154,12 @@ export class SessionGate implements Extension {
 export interface LiveDocumentStore {
   /** Fills a document an editor opens from storage and starts following it. */
   load(document: Document): Promise<void>;
-  /** Stores an editor's update before it is acknowledged; throws when Yjs refuses it (ContentMissing: the file is gone). */
-  persist(document: Document, update: Uint8Array, actor: ContentActor): Promise<void>;
+  /**
+   * Stores an editor's update before it is acknowledged; throws when Yjs refuses it (ContentMissing: the file is
+   * gone), a spreadsheet lock does (LockRefused; `manageable`: the user may change locks), or the user may only
+   * suggest and the update does more (SuggestingOnlyRefused; `editable` false).
+   */
+  persist(document: Document, update: Uint8Array, actor: ContentActor, permissions: SessionPermissions): Promise<void>;
   /** The last editor closed the document: record what is pending and compact its log. */
   unloaded(fileId: string): void;
 }
@@ -167,11 +180,24 @@ export class Persistence implements Extension {
 
   async beforeHandleMessage({ connection, update, document, context }: beforeHandleMessagePayload): Promise<void> {
     if (connection.readOnly) return;
-    const { appId, actor } = context as CollaborationContext;
+    const { appId, actor, permissions } = context as CollaborationContext;
     try {
       const incoming = incomingUpdate(update);
-      if (incoming) await this.documents.persist(document, incoming, actor);
+      if (incoming) await this.documents.persist(document, incoming, actor, permissions);
     } catch (error) {
+      if (error instanceof LockRefused) {
+        // the editor says so in its page's language, then opens the file afresh without the refused change
+        this.logger()?.info({ appId, fileId: document.name, range: error.refusal.range }, 'collaboration update refused by a lock; connection closed');
+        connection.sendStateless(JSON.stringify({ type: LOCKED_MESSAGE_TYPE, ...error.refusal }));
+        connection.webSocket.close(LOCKED_CLOSE_CODE, 'locked');
+        throw error;
+      }
+      if (error instanceof SuggestingOnlyRefused) {
+        // the editor of a user who may only suggest sends nothing else: an out-of-step or hostile client
+        this.logger()?.warn({ appId, fileId: document.name, reason: error.reason }, 'update beyond suggestions from a user who may only suggest; connection closed');
+        connection.webSocket.close(MALFORMED_MESSAGE_CLOSE_CODE, 'suggestions only');
+        throw error;
+      }
       if (error instanceof ContentMissing) {
         // the file was deleted under its editors: end every session of it
         this.logger()?.info({ appId, fileId: document.name }, 'file deleted while open; sessions closed');

@@ -10,9 +10,13 @@ import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
 import { applyStored, ContentMissing, ContentStore, type StoredContent } from '../../storage/content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
-import { initialContent, isContentKind, type ContentKind } from '../../model/content.js';
-import { SessionAccess, type AccessSource } from './session-access.js';
+import { initialContent, isContentKind, SHEET_MODEL_VERSION, type ContentKind } from '../../model/content.js';
+import { spreadsheetModelVersion, upgradeSpreadsheet } from '../../model/sheets/sheet-model.js';
+import { SessionAccess, type AccessSource, type SessionPermissions } from './session-access.js';
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
+import { installCoalescedBroadcast } from './coalesced-broadcast.js';
+import { refuseLockedUpdate } from './lock-enforcement.js';
+import { refuseUnsuggestedUpdate } from './suggestion-enforcement.js';
 import { BroadcastGuard, CollaboratorEvents, FILE_DELETED_CLOSE_CODE, Persistence, SessionGate, type LiveDocumentStore } from './collaboration-extensions.js';
 
 /** Where content events go: the transactional outbox (src/events/outbox.ts). */
@@ -187,6 +191,8 @@ export class ContentService {
     private log?: FastifyBaseLogger,
   ) {
     this.store = new ContentStore(storage);
+    // one frame per document per round of input to each editor, not one per update (coalesced-broadcast.ts)
+    installCoalescedBroadcast();
     this.decoded = new DecodedCache(options.cacheBytes ?? DEFAULT_CONTENT_CACHE_BYTES);
     this.access = new SessionAccess(
       { recheckMs: options.permissionRecheckMs, requestIntervalMs: options.permissionRequestIntervalMs ?? PERMISSION_REQUEST_INTERVAL_MS },
@@ -339,8 +345,31 @@ export class ContentService {
     const { content } = await this.loadStored(appId, fileId, kind);
     const doc = new Y.Doc();
     applyStored(doc, content, FROM_STORAGE, this.badEntry(appId, fileId));
-    this.decoded.set(id, doc, content.seq, content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
-    return { doc, seq: content.seq };
+    await this.upgradeLoaded(appId, fileId, kind, doc);
+    // the conversion's own seq is not taken as seen: an update another process stored meanwhile would be skipped
+    const seq = content.seq;
+    this.decoded.set(id, doc, seq, content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
+    return { doc, seq };
+  }
+
+  /**
+   * Converts a spreadsheet stored in an older grid model to the current one (upgradeSpreadsheet,
+   * docs/CONTENT-MODEL.md "Grid model versions") right after it is loaded, in one transaction, and stores the
+   * conversion as an update of its own: done once per file by whichever process loads it first (two at once
+   * converge, one conversion's keys winning whole). It is stored without a user and not marked as a change
+   * here. The caller keeps the seq it loaded as the one seen: reading the conversion back later applies nothing.
+   */
+  private async upgradeLoaded(appId: string, fileId: string, kind: ContentKind, doc: Y.Doc): Promise<void> {
+    if (kind !== 'spreadsheet' || spreadsheetModelVersion(doc) >= SHEET_MODEL_VERSION) return;
+    const updates: Uint8Array[] = [];
+    const collect = (update: Uint8Array) => updates.push(update);
+    doc.on('update', collect);
+    try {
+      upgradeSpreadsheet(doc, FROM_STORAGE);
+    } finally {
+      doc.off('update', collect);
+    }
+    if (updates.length > 0) await this.store.append(appId, fileId, Y.mergeUpdates(updates), null);
   }
 
   /** A change made here to a file no editor has open reaches its cached document at once. */
@@ -506,10 +535,11 @@ export class ContentService {
         const kind = await this.kindOf(appId, document.name);
         const { content } = await this.loadStored(appId, document.name, kind);
         applyStored(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
+        await this.upgradeLoaded(appId, document.name, kind, document);
         this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, catchingUp: undefined });
       },
       // tracked: a shutdown waits until an update being stored is stored
-      persist: (document, update, actor) => this.track(this.persistIncoming(document, update, actor)),
+      persist: (document, update, actor, permissions) => this.track(this.persistIncoming(document, update, actor, permissions)),
       unloaded: (fileId) => void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1))),
     };
     const fanout = this.options.fanout?.extension(appId);
@@ -531,10 +561,16 @@ export class ContentService {
    * it is acknowledged. Yjs merges a second waiting update into the same pending object, so "did the
    * pending object change" cannot tell; whenever anything is pending, before or after, the update is stored
    * (storing a known update again is harmless: Yjs applies each item once).
+   *
+   * A spreadsheet update that a lock refuses to this user throws LockRefused first (lock-enforcement.ts), an update
+   * of a user who may only suggest that does more SuggestingOnlyRefused (suggestion-enforcement.ts): nothing of it
+   * is applied or stored.
    */
-  private async persistIncoming(document: Document, update: Uint8Array, actor: ContentActor): Promise<void> {
+  private async persistIncoming(document: Document, update: Uint8Array, actor: ContentActor, permissions: SessionPermissions): Promise<void> {
     const state = this.live.get(document);
     if (!state) return;
+    if (state.kind === 'spreadsheet') refuseLockedUpdate(document, update, { userId: actor.userId, manageable: permissions.manageable });
+    else if (!permissions.editable) refuseUnsuggestedUpdate(document, update, actor.userId);
     let changed = hasPending(document);
     const detect = () => {
       changed = true;

@@ -6,7 +6,10 @@ import type { ContentRevisionsTable } from '../../storage/schema.js';
 import { BEHAVIOR_HISTORY_TYPE } from '../behavior-history/behavior-history-service.js';
 import type { ContentActor } from './collaboration-context.js';
 import { HistoryType, type ContentService, type EventSink } from './content-service.js';
-import { docFromState, replaceContent } from '../../model/content.js';
+import { docFromState, replaceContent, richTextOf } from '../../model/content.js';
+import { compareDocuments, type Comparison } from '../../model/rich-text/compare.js';
+import { toProseMirrorNodes } from '../../model/rich-text/schema.js';
+import { replaceSheets } from '../../model/sheets/sheet-model.js';
 
 /**
  * doc-sidebar-info `historyType` of the conversation activity rows (domain/conversations/activity.ts) listed beside edit
@@ -148,7 +151,7 @@ export class RevisionService {
     const snapshot = await this.history(appId, fileId, row.history_id);
     const source = docFromState(snapshot);
     try {
-      await this.content.change(appId, fileId, actor, (doc) => replaceContent(doc, source, kind), HistoryType.restore);
+      await this.content.change(appId, fileId, actor, (doc) => (kind === 'spreadsheet' ? replaceSheets(doc, source) : replaceContent(doc, source, kind)), HistoryType.restore);
     } finally {
       source.destroy();
     }
@@ -252,6 +255,20 @@ export class RevisionService {
     return this.history(appId, fileId, historyId);
   }
 
+  /**
+   * What changed from one history entry to another of a document or documentPro file (ids as historyContent
+   * takes them; `older` need not be the older one: the comparison reads from the first to the second), as
+   * compareDocuments answers it. 70004 for other kinds (their versions are not text to compare).
+   */
+  async compare(appId: string, fileId: string, fromId: string, toId: string): Promise<Comparison> {
+    const kind = await this.content.kindOf(appId, fileId);
+    if (kind !== 'document' && kind !== 'documentPro') {
+      throw new ApiError(Errors.fileTypeUnsupported, `file ${fileId} is a ${kind}: versions are compared for document and documentPro files`);
+    }
+    const [from, to] = await Promise.all([this.history(appId, fileId, fromId), this.history(appId, fileId, toId)]);
+    return compareDocuments(documentNodes(from), documentNodes(to));
+  }
+
   private async history(appId: string, fileId: string, historyId: string): Promise<Uint8Array> {
     const row = await this.storage.db
       .selectFrom('content_history')
@@ -270,5 +287,15 @@ export class RevisionService {
   private async currentVersion(appId: string, fileId: string): Promise<number> {
     const row = await this.storage.db.selectFrom('files').select('version').where('app_id', '=', appId).where('file_id', '=', fileId).executeTakeFirst();
     return row?.version ?? 0;
+  }
+}
+
+/** A rich-text file's content state as its document nodes. */
+function documentNodes(state: Uint8Array) {
+  const doc = docFromState(state);
+  try {
+    return toProseMirrorNodes(richTextOf(doc));
+  } finally {
+    doc.destroy();
   }
 }

@@ -6,14 +6,25 @@ export interface SessionPermissions {
   readable: boolean;
   editable: boolean;
   commentable: boolean;
+  /** may set, change and remove spreadsheet locks (docs/SHEETS.md "Locks") */
+  manageable: boolean;
+}
+
+/**
+ * Whether a session may send updates: a user who may edit, or one who may comment in a file whose text takes
+ * suggestions (`suggestible`): such a user may only suggest, which the service checks on each of their updates
+ * (suggestion-enforcement.ts, docs/BROWSER.md "Suggestions").
+ */
+export function mayWrite(permissions: SessionPermissions, suggestible: boolean): boolean {
+  return permissions.editable || (suggestible && permissions.commentable);
 }
 
 /** What a session holds when the integrator refuses the user or no longer knows the file. */
-export const NO_PERMISSIONS: SessionPermissions = Object.freeze({ readable: false, editable: false, commentable: false });
+export const NO_PERMISSIONS: SessionPermissions = Object.freeze({ readable: false, editable: false, commentable: false, manageable: false });
 
-/** The three session booleans of an integrator answer; a permission it leaves out is false. */
+/** The session booleans of an integrator answer; a permission it leaves out is false. */
 export function sessionPermissions(permissions: Partial<Record<keyof SessionPermissions, boolean | undefined>>): SessionPermissions {
-  return { readable: permissions.readable === true, editable: permissions.editable === true, commentable: permissions.commentable === true };
+  return { readable: permissions.readable === true, editable: permissions.editable === true, commentable: permissions.commentable === true, manageable: permissions.manageable === true };
 }
 
 /** Stateless message the service sends a connection whose permissions changed. */
@@ -41,6 +52,8 @@ export interface AccessSource {
   fileId: string;
   userId: string;
   permissions: SessionPermissions;
+  /** the file's text takes suggestions: a commenter's session stays writable for them (`mayWrite`) */
+  suggestible: boolean;
   /** `fresh`: past the short-lived answer cache (a page asked, it wants the integrator's answer now) */
   recheck?: ((options: { fresh: boolean }) => Promise<SessionPermissions>) | undefined;
 }
@@ -69,7 +82,7 @@ interface Session {
 }
 
 function samePermissions(a: SessionPermissions, b: SessionPermissions): boolean {
-  return a.readable === b.readable && a.editable === b.editable && a.commentable === b.commentable;
+  return a.readable === b.readable && a.editable === b.editable && a.commentable === b.commentable && a.manageable === b.manageable;
 }
 
 /**
@@ -248,6 +261,8 @@ export class SessionAccess {
       this.closed(connection.socketId);
       return;
     }
-    connection.readOnly = !permissions.editable;
+    connection.readOnly = !mayWrite(permissions, source.suggestible);
+    // the connection's hooks (the update checks of content-service.ts) read the permissions as they are now
+    (connection.context as { permissions: SessionPermissions }).permissions = permissions;
   }
 }

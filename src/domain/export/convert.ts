@@ -1,5 +1,5 @@
 import type { ContentKind } from '../../model/content.js';
-import type { RenderedHtml } from './converters/html.js';
+import type { ExportWatermark, RenderedHtml } from './converters/html.js';
 import { ProgressMeter, unitsOf } from './converters/shared.js';
 import { sourceFromState, type ExportSource, type WorkbookSource } from './source.js';
 import { tableWorkbook, type StoredTable } from './table-source.js';
@@ -21,7 +21,7 @@ export type ConversionRequest =
   | { op: 'source'; state: Uint8Array; kind: ContentKind; title: string }
   | { op: 'tables'; tables: StoredTable[]; title: string }
   | { op: 'file'; target: FileTarget; source: ExportSource }
-  | { op: 'html'; source: ExportSource };
+  | { op: 'html'; source: ExportSource; watermark?: ExportWatermark };
 
 export type ConversionResult = { op: 'source'; source: ExportSource } | { op: 'tables'; source: WorkbookSource } | { op: 'file'; bytes: Uint8Array } | { op: 'html'; rendered: RenderedHtml };
 
@@ -52,18 +52,29 @@ async function writeFile(target: FileTarget, source: ExportSource, meter: Progre
   }
 }
 
+/** Draws a workbook's charts as SVG; ECharts is loaded only for a workbook that has some. */
+async function drawCharts(source: WorkbookSource): Promise<void> {
+  const charts = source.sheets.flatMap((sheet) => sheet.charts ?? []);
+  if (charts.length === 0) return;
+  const { chartSvg } = await import('./chart-svg.js');
+  for (const chart of charts) chart.svg = chartSvg(chart.chart, chart.data);
+}
+
 /** Runs one request; `progress` receives the fraction done (0-1) of a `file` or `html` request. */
 export async function runConversion(request: ConversionRequest, progress: (fraction: number) => void): Promise<ConversionResult> {
   switch (request.op) {
-    case 'source':
-      return { op: 'source', source: sourceFromState(request.state, request.kind, request.title) };
+    case 'source': {
+      const source = sourceFromState(request.state, request.kind, request.title);
+      if (source.kind === 'workbook') await drawCharts(source);
+      return { op: 'source', source };
+    }
     case 'tables':
       return { op: 'tables', source: tableWorkbook(request.title, request.tables) };
     case 'file':
       return { op: 'file', bytes: await writeFile(request.target, request.source, new ProgressMeter(unitsOf(request.source), progress)) };
     case 'html': {
       const [{ toHtml }, { fontFaceCss }] = await Promise.all([import('./converters/html.js'), import('./render/fonts.js')]);
-      return { op: 'html', rendered: toHtml(request.source, new ProgressMeter(unitsOf(request.source), progress), fontFaceCss()) };
+      return { op: 'html', rendered: toHtml(request.source, new ProgressMeter(unitsOf(request.source), progress), fontFaceCss(), request.watermark) };
     }
   }
 }

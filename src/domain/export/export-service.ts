@@ -15,7 +15,7 @@ import type { ConversionRequest, ConversionResult, FileTarget, ResultOf } from '
 import { EXPORTS_BY_KIND, MIME_TYPES, type ExportType } from './formats.js';
 import type { RenderedHtml } from './converters/html.js';
 import { ImageTooTall, RenderTimeout, type ChromiumRenderer, type Rendering } from './render/chromium.js';
-import { imageSourcesOf, type ExportSource, type ImageAssets } from './source.js';
+import { imageSourcesOf, type ExportSource, type ImageAssets, type WorkbookSource } from './source.js';
 import type { StoredTable } from './table-source.js';
 
 /**
@@ -118,8 +118,12 @@ export class ExportService {
     return file.type;
   }
 
-  /** Makes the export file: the slow part, run by the export task. */
-  async produce(appId: string, fileId: string, type: ExportType, title: string, run: ExportRun): Promise<ExportedFile> {
+  /**
+   * Makes the export file: the slow part, run by the export task. `watermark`: the lines of the exporting user's
+   * watermark (src/model/watermark.ts), printed over every page of a pdf and over a jpg; other formats are the
+   * document itself and carry none (docs/IMPORT-EXPORT.md "Watermark").
+   */
+  async produce(appId: string, fileId: string, type: ExportType, title: string, run: ExportRun, watermark: readonly string[] = []): Promise<ExportedFile> {
     const started = Date.now();
     const left = () => Math.max(1, run.deadlineMs - (Date.now() - started));
     const kind = await this.check(appId, fileId, type);
@@ -141,11 +145,13 @@ export class ExportService {
     const fileName = exportFileName(title, type);
     const mimeType = MIME_TYPES[type];
     if (type === 'pdf' || type === 'jpg') {
-      const html = await convert({ op: 'html', source } as const, 20, 50);
+      const html = await convert({ op: 'html', source, watermark: { lines: [...watermark], medium: type } } as const, 20, 50);
       run.progress(55);
       const { bytes, refusedRequests } = await this.render(type, html.rendered, left(), run.signal);
       return { fileName, mimeType, bytes, refusedRequests };
     }
+    // xlsx carries a chart as its picture: each drawn SVG photographed by the renderer (docs/SHEETS.md "Charts")
+    if (type === 'xlsx' && source.kind === 'workbook') await this.pictureCharts(source, left, run.signal);
     const target: FileTarget = type === 'wps' ? 'docx' : type;
     const written = await convert({ op: 'file', target, source } as const, 20, type === 'wps' ? 60 : 95);
     if (type !== 'wps') return { fileName, mimeType, bytes: written.bytes };
@@ -169,6 +175,15 @@ export class ExportService {
     const { source } = await convert({ op: 'source', state, kind, title }, 0, 20);
     if (source.kind !== 'workbook') source.images = images;
     return (await convert({ op: 'html', source } as const, 20, 100)).rendered;
+  }
+
+  /** Gives every chart of a workbook its picture: its SVG on a page of its size, photographed as a JPEG. */
+  private async pictureCharts(source: WorkbookSource, left: () => number, signal: AbortSignal): Promise<void> {
+    const charts = source.sheets.flatMap((sheet) => sheet.charts ?? []);
+    if (charts.length === 0) return;
+    const [{ chartPictureHtml }, { fontFaceCss }] = await Promise.all([import('./converters/html.js'), import('./render/fonts.js')]);
+    const fontCss = fontFaceCss();
+    for (const chart of charts) if (chart.svg) chart.picture = (await this.render('jpg', chartPictureHtml(chart, fontCss), left(), signal)).bytes;
   }
 
   /** Runs conversion requests in the worker pool within the run's time left, progress mapped to from-to. */

@@ -13,11 +13,14 @@ export interface ExportTaskInput extends Record<string, unknown> {
   type: ExportType;
   /** the file's name (from the integrator), for the download's file name */
   title: string;
+  /** the exporting user's watermark lines (empty: none); tasks queued before watermarks existed have none */
+  watermark?: string[];
 }
 
 function inputOf(raw: Record<string, unknown>): ExportTaskInput {
   if (!isExportType(raw.type) || typeof raw.title !== 'string') throw new Error('malformed export task input');
-  return { type: raw.type, title: raw.title };
+  const watermark = Array.isArray(raw.watermark) ? raw.watermark.filter((line): line is string => typeof line === 'string') : [];
+  return { type: raw.type, title: raw.title, watermark };
 }
 
 export function exportTaskHandler(exports: ExportService): TaskHandler {
@@ -32,7 +35,7 @@ export function exportTaskHandler(exports: ExportService): TaskHandler {
         signal,
         deadlineMs: EXPORT_MAX_RUN_MS - (Date.now() - started),
         progress: (percent) => void context.progress(percent).catch(() => undefined),
-      });
+      }, input.watermark);
       const kept = exports.plan(file);
       return {
         result: kept,

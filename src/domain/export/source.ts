@@ -1,11 +1,37 @@
+import { readPageSetup, type PageSetup } from '../../model/rich-text/page-setup.js';
 import * as Y from 'yjs';
 import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
 import { formatOf, isEmptyCell } from '../../model/sheets/cells.js';
+import {
+  cropOf,
+  isSlideLayout,
+  notesText,
+  placeholderRoleOf,
+  shapeOf,
+  textStyleOf,
+  THEMES,
+  themeNameOf,
+  transitionOf,
+  type BoxTextStyle,
+  type ImageCrop,
+  type PlaceholderRole,
+  type ShapeLook,
+  type SlideLayout,
+  type SlideTheme,
+  type SlideTransition,
+} from '../../model/slides.js';
 import { boxTypeOf, docFromState, richTextOf, slideMaps, SLIDE_HEIGHT, SLIDE_WIDTH, type BoxFrame, type ContentKind } from '../../model/content.js';
 import { toProseMirrorNodes, type ProseMirrorNode } from '../../model/rich-text/schema.js';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { calculationOf, FormulaError, type ErrorCode } from '../../model/sheets/formulas/index.js';
-import { sheetIds, sheetModels, type CellArea } from '../../model/sheets/sheet-model.js';
+import { sheetIds, sheetModels, type CellArea, type SheetModel } from '../../model/sheets/sheet-model.js';
+import { filteredRows, filterOf } from '../../model/sheets/filter.js';
+import { validationsOf, type ImportedValidation } from '../../model/sheets/data-validation.js';
+import { shownReader } from '../../model/sheets/shown-cells.js';
+import { hiddenOf } from '../../model/sheets/hidden.js';
+import { conditionalLooks, conditionalRulesOf, shownCellsOf, type ConditionalLook, type ConditionalRule } from '../../model/sheets/conditional-formats.js';
+import { hasSheetLock, locksOf, xlsxRangeName } from '../../model/sheets/locks.js';
+import { chartData, chartsOf, chartValueOf, type ChartData, type SheetChart } from '../../model/sheets/charts.js';
 
 /**
  * What an exporter reads: a file's content in the content model (docs/CONTENT-MODEL.md), taken apart into
@@ -27,6 +53,8 @@ export interface RichTextSource {
   title: string;
   blocks: ProseMirrorNode[];
   images: ImageAssets;
+  /** paper, margins, header and footer (pdf, docx): documentPro's page setup; absent: the default (A4, "n / total" in the footer) */
+  pageSetup?: PageSetup;
 }
 
 /** A cell as written to a workbook: its value (computed for formulas) and, for formulas, the text without `=`. */
@@ -43,6 +71,10 @@ export interface WorkbookCell {
   format?: string;
   /** the cell's style (docs/SHEETS.md "Cell styles"); absent: the default look */
   style?: CellStyle;
+  /** what the sheet's conditional formats make of it, for the exports that draw (pdf); absent: nothing */
+  look?: ConditionalLook;
+  /** the formula's array result spills over this many rows and columns from the cell (the cells after it hold its values) */
+  spill?: { rows: number; columns: number };
 }
 
 export interface WorkbookSheet {
@@ -54,10 +86,36 @@ export interface WorkbookSheet {
   columnCount: number;
   /** column index → width in pixels, for resized columns */
   columnWidths: Record<number, number>;
+  /** row index → height in pixels, for rows a person gave a height (docs/SHEETS.md "Row heights and column widths") */
+  rowHeights: Record<number, number>;
   /** rows kept in view at the top (a header row) */
   frozenRows: number;
   /** merged areas, disjoint (docs/SHEETS.md "Merged cells") */
   merges: CellArea[];
+  /** the sheet's filter (docs/SHEETS.md "Sort and filter"): its area and the rows it hides */
+  filter?: { area: CellArea; hiddenRows: number[] };
+  /** rows and columns a person hid (docs/SHEETS.md "Hidden rows and columns") */
+  hidden?: { rows: number[]; columns: number[] };
+  /** data validation rules with their areas (docs/SHEETS.md "Data validation") */
+  validations?: ImportedValidation[];
+  /** the sheet's conditional format rules in the order they apply (docs/SHEETS.md "Conditional formatting") */
+  conditionalFormats?: ConditionalRule[];
+  /** the sheet has a sheet lock: the xlsx export protects the worksheet (docs/SHEETS.md "Locks") */
+  protected?: boolean;
+  /** the sheet's range locks, each as an xlsx `<protectedRange>` named by the lock (docs/SHEETS.md "Locks") */
+  protectedRanges?: Array<{ name: string; areas: CellArea[] }>;
+  /** the sheet's charts (docs/SHEETS.md "Charts"), each drawn as the editor draws it */
+  charts?: WorkbookChart[];
+}
+
+export interface WorkbookChart {
+  chart: SheetChart;
+  /** what it draws, read from the cells as computed */
+  data: ChartData;
+  /** drawn by ECharts' server-side renderer (chart-svg.ts; the source op of convert.ts adds it) */
+  svg?: string;
+  /** the drawing as a JPEG, for formats that take pictures only (xlsx); added by the export service */
+  picture?: Uint8Array;
 }
 
 export interface WorkbookSource {
@@ -66,16 +124,31 @@ export interface WorkbookSource {
   sheets: WorkbookSheet[];
 }
 
-export type SlideBox =
-  | { type: 'text'; frame: BoxFrame; blocks: ProseMirrorNode[] }
-  | { type: 'image'; frame: BoxFrame; src: string; alt: string };
+/** A box of a slide; `group`: the group it is in (boxes sharing it are grouped), absent when it stands alone. */
+export type SlideBox = { group?: string } & (
+  | { type: 'text'; frame: BoxFrame; blocks: ProseMirrorNode[]; style: BoxTextStyle; placeholder?: PlaceholderRole }
+  /** `crop`: the part of the picture shown (absent: all of it) */
+  | { type: 'image'; frame: BoxFrame; src: string; alt: string; crop?: ImageCrop }
+  | { type: 'shape'; frame: BoxFrame; look: ShapeLook }
+);
+
+export interface SlideSource {
+  boxes: SlideBox[];
+  theme: SlideTheme;
+  /** the layout the slide was made from; absent for slides made before layouts (or in a blank way) */
+  layout?: SlideLayout;
+  /** speaker notes, plain text ('' for none) */
+  notes: string;
+  /** how the slide comes in when presenting; absent for none */
+  transition?: SlideTransition;
+}
 
 export interface SlidesSource {
   kind: 'slides';
   title: string;
   width: number;
   height: number;
-  slides: Array<{ boxes: SlideBox[] }>;
+  slides: SlideSource[];
   images: ImageAssets;
 }
 
@@ -88,7 +161,7 @@ export function sourceFromState(state: Uint8Array, kind: ContentKind, title: str
     switch (kind) {
       case 'document':
       case 'documentPro':
-        return { kind: 'richText', title, blocks: toProseMirrorNodes(richTextOf(doc)), images: {} };
+        return { kind: 'richText', title, blocks: toProseMirrorNodes(richTextOf(doc)), images: {}, ...(kind === 'documentPro' ? { pageSetup: readPageSetup(doc) } : {}) };
       case 'spreadsheet':
         return { kind: 'workbook', title, sheets: workbookSheets(doc) };
       case 'presentation':
@@ -97,6 +170,11 @@ export function sourceFromState(state: Uint8Array, kind: ContentKind, title: str
   } finally {
     doc.destroy();
   }
+}
+
+function protectedRangesSource(sheet: SheetModel): Pick<WorkbookSheet, 'protectedRanges'> {
+  const ranges = locksOf(sheet).flatMap((lock) => (lock.type === 'range' ? [{ name: xlsxRangeName(lock), areas: lock.areas }] : []));
+  return ranges.length > 0 ? { protectedRanges: ranges } : {};
 }
 
 function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
@@ -109,6 +187,8 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
     workbook.forEachCell(ids[index]!, { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 }, (row, column, value, formula) => {
       const cell: WorkbookCell = value instanceof FormulaError ? { row, column, value: value.code, error: value.code } : { row, column, value };
       if (formula !== undefined) cell.formula = formula.replace(/^=/, '');
+      const spill = formula === undefined ? undefined : workbook.spillArea(ids[index]!, row, column);
+      if (spill && !spill.blocked) cell.spill = { rows: spill.endRow - spill.startRow + 1, columns: spill.endColumn - spill.startColumn + 1 };
       const storedCell = sheet.cell(row, column);
       const format = formatOf(storedCell);
       if (format !== undefined) cell.format = format;
@@ -127,16 +207,56 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       columnCount = Math.max(columnCount, column + 1);
     });
     cells.sort((a, b) => a.row - b.row || a.column - b.column);
+    const rules = conditionalRulesOf(sheet);
+    if (rules.length > 0) {
+      const shownAt = shownReader(doc, sheet);
+      const looks = conditionalLooks(rules, shownCellsOf(sheet, shownAt));
+      for (const cell of cells) {
+        const look = looks.get(`${cell.row}:${cell.column}`);
+        if (look) cell.look = look;
+      }
+    }
     return {
       name: sheet.name.length > 0 ? sheet.name : `Sheet${index + 1}`,
       cells,
       rowCount,
       columnCount,
       columnWidths: Object.fromEntries(sheet.columnWidths()),
+      rowHeights: Object.fromEntries(sheet.rowHeights()),
       frozenRows: sheet.frozenRows,
       merges: sheet.merges(),
+      ...filterSource(doc, sheet),
+      ...hiddenSource(sheet),
+      ...validationSource(sheet),
+      ...(rules.length > 0 ? { conditionalFormats: rules } : {}),
+      ...(hasSheetLock(sheet) ? { protected: true } : {}),
+      ...protectedRangesSource(sheet),
+      ...chartsSource(doc, sheet),
     };
   });
+}
+
+function filterSource(doc: Y.Doc, sheet: SheetModel): Pick<WorkbookSheet, 'filter'> {
+  const filter = filterOf(sheet);
+  return filter ? { filter: { area: filter.area, hiddenRows: filteredRows(sheet, shownReader(doc, sheet)) } } : {};
+}
+
+function validationSource(sheet: SheetModel): Pick<WorkbookSheet, 'validations'> {
+  const rules = validationsOf(sheet);
+  return rules.length > 0 ? { validations: rules.map(({ areas, id: _id, ...rule }) => ({ rule, areas })) } : {};
+}
+
+function chartsSource(doc: Y.Doc, sheet: SheetModel): Pick<WorkbookSheet, 'charts'> {
+  const charts = chartsOf(sheet);
+  if (charts.length === 0) return {};
+  const shown = shownReader(doc, sheet);
+  return { charts: charts.map((chart) => ({ chart, data: chartData(chart, (row, column) => chartValueOf(shown(row, column))) })) };
+}
+
+function hiddenSource(sheet: SheetModel): Pick<WorkbookSheet, 'hidden'> {
+  const rows = hiddenOf(sheet, 'rows');
+  const columns = hiddenOf(sheet, 'columns');
+  return rows.length + columns.length > 0 ? { hidden: { rows, columns } } : {};
 }
 
 function number(value: unknown, fallback: number): number {
@@ -152,20 +272,30 @@ function frameOf(box: Y.Map<unknown>): BoxFrame {
   return { x, y, width, height };
 }
 
-function slideOf(slide: Y.Map<unknown>): { boxes: SlideBox[] } {
+function slideOf(slide: Y.Map<unknown>): SlideSource {
   const boxes = slide.get('boxes');
-  if (!(boxes instanceof Y.Array)) return { boxes: [] };
+  const layout = slide.get('layout');
+  const transition = transitionOf(slide);
+  const described = { theme: THEMES[themeNameOf(slide)], notes: notesText(slide), ...(isSlideLayout(layout) ? { layout } : {}), ...(transition === 'none' ? {} : { transition }) };
+  if (!(boxes instanceof Y.Array)) return { boxes: [], ...described };
   return {
+    ...described,
     boxes: (boxes as Y.Array<unknown>).toArray().flatMap((box): SlideBox[] => {
       if (!(box instanceof Y.Map)) return [];
+      const group = box.get('group');
+      const grouped = typeof group === 'string' && group !== '' ? { group } : {};
       const frame = frameOf(box);
-      if (boxTypeOf(box) === 'image') {
+      const type = boxTypeOf(box);
+      if (type === 'image') {
         const src = box.get('src');
         const alt = box.get('alt');
-        return typeof src === 'string' ? [{ type: 'image', frame, src, alt: typeof alt === 'string' ? alt : '' }] : [];
+        const crop = cropOf(box);
+        return typeof src === 'string' ? [{ type: 'image', frame, src, alt: typeof alt === 'string' ? alt : '', ...(crop ? { crop } : {}), ...grouped }] : [];
       }
+      if (type === 'shape') return [{ type: 'shape', frame, look: shapeOf(box), ...grouped }];
       const content = box.get('content');
-      return [{ type: 'text', frame, blocks: content instanceof Y.XmlFragment ? toProseMirrorNodes(content) : [] }];
+      const placeholder = placeholderRoleOf(box);
+      return [{ type: 'text', frame, blocks: content instanceof Y.XmlFragment ? toProseMirrorNodes(content) : [], style: textStyleOf(box), ...(placeholder ? { placeholder } : {}), ...grouped }];
     }),
   };
 }
@@ -184,7 +314,7 @@ export function imageSourcesOf(source: ExportSource): string[] {
     for (const slide of source.slides) {
       for (const box of slide.boxes) {
         if (box.type === 'image') found.add(box.src);
-        else walk(box.blocks);
+        else if (box.type === 'text') walk(box.blocks);
       }
     }
   }

@@ -46,7 +46,7 @@ export function tableSheet(table: StoredTable): WorkbookSheet {
       if (value !== undefined && value !== null) cells.push(cellOf(column, value, rowIndex + 1, index));
     });
   });
-  return { name: table.name, cells, rowCount: table.rows.length + 1, columnCount: table.columns.length, columnWidths: {}, frozenRows: 1, merges: [] };
+  return { name: table.name, cells, rowCount: table.rows.length + 1, columnCount: table.columns.length, columnWidths: {}, rowHeights: {}, frozenRows: 1, merges: [] };
 }
 
 export function tableWorkbook(title: string, tables: readonly StoredTable[]): WorkbookSource {

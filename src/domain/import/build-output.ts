@@ -1,7 +1,9 @@
 import * as Y from 'yjs';
 import { attachmentPath } from '../attachments/attachment-service.js';
 import { newImageBox, newSlide, newTextBox, richTextOf, slidesOf } from '../../model/content.js';
+import { newShapeBox, notesOf, setCrop } from '../../model/slides.js';
 import { toYNodes } from '../../model/rich-text/schema.js';
+import { writePageSetup } from '../../model/rich-text/page-setup.js';
 import { MAX_COLUMNS as MAX_TABLE_COLUMNS } from '../tables/limits.js';
 import type { FileType } from '../../model/file-types.js';
 import { ConversionError, joinParts, type ConversionOutput, type ImportedTable, type ReadCell, type ReadContent, type ReadSheet } from './conversion.js';
@@ -85,7 +87,15 @@ export function buildOutput(content: ReadContent, target: FileType): ConversionO
   }
   switch (content.shape) {
     case 'richText':
-      return { target: 'content', state: encode((doc) => richTextOf(doc).insert(0, toYNodes(content.blocks))), images: content.images };
+      return {
+        target: 'content',
+        images: content.images,
+        state: encode((doc) => {
+          richTextOf(doc).insert(0, toYNodes(content.blocks));
+          // a document has no page setup (its pages are A4 and numbered); a documentPro keeps the file's
+          if (content.pageSetup && target === 'documentPro') writePageSetup(doc, content.pageSetup);
+        }),
+      };
     case 'slides':
       return {
         target: 'content',
@@ -94,8 +104,20 @@ export function buildOutput(content: ReadContent, target: FileType): ConversionO
           const slides = content.slides.length > 0 ? content.slides : [{ boxes: [] }];
           slidesOf(doc).push(slides.map(() => newSlide()));
           slides.forEach((slide, index) => {
-            const boxes = slidesOf(doc).get(index).get('boxes') as Y.Array<Y.Map<unknown>>;
-            boxes.push(slide.boxes.map((box) => (box.type === 'image' ? newImageBox(box, { src: attachmentPath(box.guid), alt: box.alt }) : newTextBox(box))));
+            const slideMap = slidesOf(doc).get(index);
+            const boxes = slideMap.get('boxes') as Y.Array<Y.Map<unknown>>;
+            if (slide.theme) slideMap.set('theme', slide.theme);
+            if (slide.transition) slideMap.set('transition', slide.transition);
+            if (slide.notes) notesOf(slideMap)?.insert(0, slide.notes);
+            boxes.push(
+              slide.boxes.map((box) => {
+                const made = box.type === 'image' ? newImageBox(box, { src: attachmentPath(box.guid), alt: box.alt }) : box.type === 'shape' ? newShapeBox(box, box.look) : newTextBox(box);
+                if (box.type === 'image' && box.crop) setCrop(made, box.crop);
+                if (box.type === 'text' && box.placeholder) made.set('placeholder', box.placeholder);
+                if (box.group) made.set('group', box.group);
+                return made;
+              }),
+            );
             slide.boxes.forEach((box, boxIndex) => {
               if (box.type === 'text') (boxes.get(boxIndex).get('content') as Y.XmlFragment).insert(0, toYNodes(box.blocks));
             });

@@ -1,15 +1,21 @@
+import type { ImageCrop, PlaceholderRole, ShapeLook, SlideTransition, ThemeName } from '../../model/slides.js';
 import type { ProseMirrorNode } from '../../model/rich-text/schema.js';
+import type { PageSetup } from '../../model/rich-text/page-setup.js';
 import type { BoxFrame, Cell } from '../../model/content.js';
 import type { ErrorName } from '../../errors.js';
 import type { FileType } from '../../model/file-types.js';
 import type { CellArea } from '../../model/sheets/sheet-model.js';
+import type { ImportedFilter } from '../../model/sheets/filter.js';
+import type { ImportedValidation } from '../../model/sheets/data-validation.js';
+import type { ConditionalRule } from '../../model/sheets/conditional-formats.js';
+import type { SheetChart } from '../../model/sheets/charts.js';
 
 /**
  * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
  * every format: rich text (documents), a workbook (spreadsheets and tables), slides (presentations).
  */
 export type ReadContent =
-  | { shape: 'richText'; blocks: ProseMirrorNode[]; images: ExtractedImage[] }
+  | { shape: 'richText'; blocks: ProseMirrorNode[]; images: ExtractedImage[]; pageSetup?: PageSetup }
   | { shape: 'workbook'; sheets: ReadSheet[] }
   | { shape: 'slides'; slides: ReadSlide[]; images: ExtractedImage[] };
 
@@ -32,11 +38,20 @@ export interface ReadSheet {
 }
 
 /** A box of a slide in the model's points: a text box with its rich text, or a picture (one of `images` by guid). */
-export type ReadBox = BoxFrame & ({ type: 'text'; blocks: ProseMirrorNode[] } | { type: 'image'; guid: string; alt: string });
+export type ReadBox = BoxFrame & {
+  /** the group it was in on the file's slide (boxes sharing it are grouped); absent when it stood alone */
+  group?: string;
+} & ({ type: 'text'; blocks: ProseMirrorNode[]; placeholder?: PlaceholderRole } | { type: 'image'; guid: string; alt: string; crop?: ImageCrop } | { type: 'shape'; look: ShapeLook });
 
 export interface ReadSlide {
   /** in drawing order, the last one on top */
   boxes: ReadBox[];
+  /** speaker notes, plain text */
+  notes?: string;
+  /** one of the model's themes, when the file's slide is in it (its background colour) */
+  theme?: ThemeName;
+  /** how the slide comes in when presenting; absent for none */
+  transition?: SlideTransition;
 }
 
 /** Reports how far reading got, 0-1 (bytes or rows read). */
@@ -53,6 +68,36 @@ export interface WorkbookSink {
   row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void;
   /** the current sheet's merged areas (after its rows): disjoint, two cells or more */
   merges(areas: readonly CellArea[]): void;
+  /** the current sheet's filter (after its rows; docs/SHEETS.md "Sort and filter") */
+  filter(filter: ImportedFilter): void;
+  /** the current sheet's data validation rules (after its rows; docs/SHEETS.md "Data validation") */
+  validations(rules: readonly ImportedValidation[]): void;
+  /** the current sheet's conditional formats (after its rows; docs/SHEETS.md "Conditional formatting") */
+  conditionalFormats(rules: readonly ConditionalRule[]): void;
+  /** the current sheet is protected (after its rows): it imports as a sheet lock (docs/SHEETS.md "Locks") */
+  protectedSheet(): void;
+  /** the current sheet's charts the model draws (after its rows; docs/SHEETS.md "Charts") */
+  charts(charts: readonly SheetChart[]): void;
+  /** the current sheet's rows of a height set in the file (after its rows): row → pixels (docs/SHEETS.md "Row heights and column widths") */
+  rowHeights(heights: ReadonlyMap<number, number>): void;
+  /** the current sheet's columns of a width set in the file, or hidden (after its rows; docs/SHEETS.md "Row heights and column widths") */
+  columns(columns: readonly ImportedColumns[]): void;
+  /** the current sheet's protected ranges (after its rows): each imports as a range lock (docs/SHEETS.md "Locks") */
+  protectedRanges(ranges: readonly ImportedProtectedRange[]): void;
+}
+
+/** An xlsx `<protectedRange>`: its name and its areas. */
+export interface ImportedProtectedRange {
+  name: string;
+  areas: CellArea[];
+}
+
+/** Columns `startColumn` to `endColumn` (0-based) as a workbook gives them: their width in pixels, whether hidden. */
+export interface ImportedColumns {
+  startColumn: number;
+  endColumn: number;
+  width: number | undefined;
+  hidden: boolean;
 }
 
 /** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */

@@ -30,6 +30,14 @@ function collectingEvery(cells: number, sink: WorkbookSink): WorkbookSink {
   return {
     beginSheet: (name, position) => sink.beginSheet(name, position),
     merges: (areas) => sink.merges(areas),
+    filter: (filter) => sink.filter(filter),
+    validations: (rules) => sink.validations(rules),
+    conditionalFormats: (rules) => sink.conditionalFormats(rules),
+    protectedSheet: () => sink.protectedSheet(),
+    charts: (charts) => sink.charts(charts),
+    rowHeights: (heights) => sink.rowHeights(heights),
+    columns: (columns) => sink.columns(columns),
+    protectedRanges: (ranges) => sink.protectedRanges(ranges),
     row: (index, row) => {
       sink.row(index, row);
       since += row.length;

@@ -288,7 +288,7 @@ function converterError(error: unknown): unknown {
  * the upload limit): their image nodes and boxes would name attachments that do not exist. The state as it is
  * when every picture was stored.
  */
-function withoutPictures(state: Uint8Array, kind: ContentKind, images: ReadonlyArray<{ guid: string }>, stored: readonly string[]): Uint8Array {
+export function withoutPictures(state: Uint8Array, kind: ContentKind, images: ReadonlyArray<{ guid: string }>, stored: readonly string[]): Uint8Array {
   const kept = new Set(stored);
   const missing = new Set(images.map((image) => image.guid).filter((guid) => !kept.has(guid)));
   if (missing.size === 0) return state;

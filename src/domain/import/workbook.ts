@@ -34,6 +34,24 @@ export class WorkbookCollector implements WorkbookSink {
   /** a table has no merged cells: its rows keep every cell's own value */
   merges(): void {}
 
+  /** nor a filter: a table's rows all show */
+  filter(): void {}
+
+  /** nor data validation: a table's fields check their own values */
+  validations(): void {}
+  /** nor conditional formats: a table has no cell looks */
+  conditionalFormats(): void {}
+  /** nor locks: a table's permissions are the integrator's */
+  protectedSheet(): void {}
+  /** nor charts */
+  charts(): void {}
+  /** nor row heights: a table's rows are the table editor's */
+  rowHeights(): void {}
+  /** nor column widths and hidden columns: a table's columns are the table editor's */
+  columns(): void {}
+  /** nor protected ranges: a table has no locks */
+  protectedRanges(): void {}
+
   content(): ReadContent & { shape: 'workbook' } {
     const order = sheetOrder(this.sheets.map((sheet) => sheet.position));
     return {

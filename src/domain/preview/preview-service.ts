@@ -218,7 +218,7 @@ export class PreviewService {
     });
     const layout: PageLayout = content.kind === 'spreadsheet' ? 'sheet' : content.kind === 'presentation' ? 'slide' : 'document';
     const viewed = rendered.html.replaceAll(`${FONT_ORIGIN}/fonts/`, PREVIEW_FONT_PATH).replace(`font-src ${FONT_ORIGIN}`, "font-src 'self'");
-    const pages = pagesOf(viewed, layout === 'sheet' ? '<section>' : layout === 'slide' ? '<div class="slide">' : undefined);
+    const pages = pagesOf(viewed, layout === 'sheet' ? '<section>' : layout === 'slide' ? '<div class="slide"' : undefined);
     const result: PreviewResult = { shows: 'pages', title, pageCount: pages.length, layout };
     return { result, blobs: Object.fromEntries(pages.map((page, index) => [pageBlob(index + 1), Buffer.from(page, 'utf8')])) };
   }

@@ -9,6 +9,10 @@ import { imageOf, withImage, type CellInput, type ValueRender } from '../../mode
 import { parseCellA1, parseCellPositions } from './cell-positions.js';
 import type { FirstScreen } from '../../model/sheets/first-screen.js';
 import { firstScreen } from './first-screen.js';
+import { kitLocks, locksBefore, refusalOf } from '../../model/sheets/lock-guard.js';
+import type { KitSheetLocks } from '../../model/sheets/locks.js';
+import { sortRange, type SortKeyInput, type SortResult } from './sort.js';
+import { readValidations, setValidationRule, type ValidationView } from './data-validation.js';
 import {
   addSheet,
   appendValues,
@@ -41,6 +45,8 @@ export interface SheetActor {
   userId: string;
   token?: string | undefined;
   name?: string | undefined;
+  /** may set, change and remove locks (the file's `manageable`) */
+  manageable?: boolean;
 }
 
 /** Permission checks as the values API uses them (services.access). */
@@ -175,25 +181,20 @@ export class SheetService {
     return this.exclusive(auth.app.id, fileId, actor, (doc) => setCellAttributes(doc, range, attrs));
   }
 
-  /**
-   * The sheet locks (the kits' `sheets/locks`): the spreadsheet model has no locks yet (they arrive with issue 24),
-   * so a readable spreadsheet answers none. Still checks the file and the permission, so the answer is never a lie
-   * about a file the caller may not see.
-   */
-  async locks(auth: RequestAuth, fileId: string): Promise<{ locks: never[] }> {
+  /** The sheet locks (the kits' `sheets/locks`, docs/SHEETS.md "Locks"): per sheet that has any, its locks. */
+  async locks(auth: RequestAuth, fileId: string): Promise<{ locks: KitSheetLocks[] }> {
     await this.authorize(auth, fileId, 'readable');
-    return { locks: [] };
+    return { locks: kitLocks(await this.content.read(auth.app.id, fileId)) };
   }
 
   /**
-   * Whether the spreadsheet is locked (the kits' `judge-table-locked`): 0 no lock (the model has none yet, issue 24),
-   * 2 when its content cannot be read (a stored state that does not decode), which the kits take as "unknown".
+   * Whether the spreadsheet is locked (the kits' `judge-table-locked`): 1 when a sheet has a lock, else 0; 2 when
+   * its content cannot be read (a stored state that does not decode), which the kits take as "unknown".
    */
-  async lockedStatus(auth: RequestAuth, fileId: string): Promise<{ lockedStatus: 0 | 2 }> {
+  async lockedStatus(auth: RequestAuth, fileId: string): Promise<{ lockedStatus: 0 | 1 | 2 }> {
     await this.authorize(auth, fileId, 'readable');
     try {
-      await this.content.read(auth.app.id, fileId);
-      return { lockedStatus: 0 };
+      return { lockedStatus: kitLocks(await this.content.read(auth.app.id, fileId)).length > 0 ? 1 : 0 };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       return { lockedStatus: 2 };
@@ -204,6 +205,26 @@ export class SheetService {
   async mergeCells(auth: RequestAuth, fileId: string, sheetName: string, cell: string, rowSpan: number, columnSpan: number): Promise<MergeResult> {
     const actor = await this.authorize(auth, fileId, 'editable');
     return this.exclusive(auth.app.id, fileId, actor, (doc) => mergeCells(doc, sheetName, cell, rowSpan, columnSpan));
+  }
+
+  /** Sorts the rows of a range (docs/SHEETS.md "Sort and filter"): see sort.ts sortRange. */
+  async sortRange(auth: RequestAuth, fileId: string, rangeText: string, keys: readonly SortKeyInput[], header: boolean): Promise<SortResult> {
+    const range = parseRange(rangeText);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => sortRange(doc, range, keys, header));
+  }
+
+  /** The data validation rules of a sheet (docs/SHEETS.md "Data validation"): see data-validation.ts. */
+  async validations(auth: RequestAuth, fileId: string, sheetName: string | null): Promise<{ sheetName: string; rules: ValidationView[] }> {
+    await this.authorize(auth, fileId, 'readable');
+    return readValidations(findSheet(await this.content.read(auth.app.id, fileId), sheetName).sheet);
+  }
+
+  /** Puts a data validation rule on a range, or (null) takes the rules off it: see data-validation.ts setValidationRule. */
+  async setValidation(auth: RequestAuth, fileId: string, rangeText: string, rule: unknown): Promise<{ range: string; rule: ValidationView | null }> {
+    const range = parseRange(rangeText);
+    const actor = await this.authorize(auth, fileId, 'editable');
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => setValidationRule(findSheet(doc, range.sheetName).sheet, range, rule));
   }
 
   async addSheet(auth: RequestAuth, fileId: string, name: string): Promise<SheetInfo> {
@@ -221,7 +242,7 @@ export class SheetService {
     const key = `${appId}\u0000${fileId}`;
     // the queue holds settled-never-rejecting tails, so one failed change does not block the next
     const previous = this.queues.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.content.change(appId, fileId, actor, mutate));
+    const run = previous.then(() => this.content.change(appId, fileId, actor, (doc) => refusingLocked(doc, actor, mutate)));
     const settled = run.then(
       () => undefined,
       () => undefined,
@@ -280,7 +301,20 @@ export class SheetService {
     if (file.type !== 'spreadsheet') {
       throw new ApiError(Errors.notASpreadsheet, `file ${fileId} is a ${file.type}, not a spreadsheet`, { fileId, type: file.type });
     }
-    const { user } = await this.access.authorize(auth, fileId, permission);
-    return { userId: user.id, token: auth.token, name: user.name };
+    const { user, file: metadata } = await this.access.authorize(auth, fileId, permission);
+    return { userId: user.id, token: auth.token, name: user.name, manageable: metadata.permissions.manageable === true };
   }
+}
+
+/**
+ * Runs `mutate` (inside the content engine's transaction on its copy) and refuses the whole change when a lock does
+ * not let the actor make it (lock-guard.ts): 403 / 128300, nothing written.
+ */
+function refusingLocked<T>(doc: Y.Doc, actor: SheetActor, mutate: (doc: Y.Doc) => T): T {
+  const before = locksBefore(doc);
+  const result = mutate(doc);
+  const transaction = doc._transaction;
+  const refusal = transaction && before.any ? refusalOf(doc, transaction, before, { userId: actor.userId, manageable: actor.manageable === true }) : undefined;
+  if (refusal) throw new ApiError(Errors.rangeLocked, `${refusal.range} is locked: this user may not change it`, { range: refusal.range, reason: refusal.reason });
+  return result;
 }

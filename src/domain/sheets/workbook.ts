@@ -5,8 +5,10 @@ import type { Cell } from '../../model/content.js';
 import { ALIGNMENTS, BORDER_LINES, borderOf, colourOf, fontNameOf, fontSizeOf, MAX_FONT_SIZE, MIN_FONT_SIZE, type HorizontalAlignment, type StylePatch } from '../../model/sheets/cell-style.js';
 import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { formatValue, invalidFormatCode } from '../../model/sheets/number-format.js';
-import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
+import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, parseFormula, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
+import { withFormulaFormat } from '../../model/sheets/formulas/auto-format.js';
 import { invalidSheetName } from '../../model/sheets/sheet-names.js';
+import { refuseInvalidValues } from './data-validation.js';
 import { appendSheet, applyStructureEdit, areasOverlap, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
 
 /**
@@ -57,6 +59,19 @@ export function findSheet(doc: Y.Doc, name: string | null): { sheet: SheetModel;
 }
 
 /**
+ * The number formats of the stored cells of `range`, keyed row × MAX_COLUMNS + column: one walk of the stored
+ * cells (each block of imported cells parsed once) instead of a cell look-up for every value read.
+ */
+function formatsIn(sheet: SheetModel, range: A1Range): Map<number, string> {
+  const formats = new Map<number, string>();
+  sheet.forEachCell((row, column, cell) => {
+    const format = formatOf(cell);
+    if (format !== undefined) formats.set(row * MAX_COLUMNS + column, format);
+  }, range);
+  return formats;
+}
+
+/**
  * Values of a range: rows from its first row down to its last non-empty row, each row from its first
  * column up to its last non-empty cell (trailing empty rows and cells trimmed, as spreadsheet APIs do).
  * Formulas read as the formula engine computes them (errors as their code, `#DIV/0!`), or as their text
@@ -71,12 +86,12 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
   const found: DisplayValue[] = [];
   let lastRow = -1;
   let lastColumn = -1;
-  const formatted = render === 'formatted';
+  const formats = render === 'formatted' ? formatsIn(sheet, range) : undefined;
   calculationOf(doc).forEachCell(sheetIds(doc)[index]!, range, (row, column, value, formula) => {
     rows.push(row);
     columns.push(column);
     if (render === 'formula' && formula !== undefined) found.push(formula);
-    else if (formatted && !(value instanceof FormulaError)) found.push(formatValue(toDisplay(value), formatOf(sheet.cell(row, column))));
+    else if (formats && !(value instanceof FormulaError)) found.push(formatValue(toDisplay(value), formats.get(row * MAX_COLUMNS + column)));
     else found.push(toDisplay(value));
     if (row > lastRow) lastRow = row;
     if (column > lastColumn) lastColumn = column;
@@ -123,6 +138,10 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
           limit: MAX_FORMULA_LENGTH,
         });
       }
+      const problem = isFormulaInput(value) ? parseFormula(value) : undefined;
+      if (problem?.ok === false) {
+        throw new ApiError(Errors.formulaInvalid, `values[${r}][${c}]: the formula does not parse: ${problem.reason}`, { row: r, column: c, reason: problem.reason });
+      }
       const reason = invalidInput(value);
       if (reason) throw new ApiError(Errors.sheetValuesInvalid, `values[${r}][${c}]: ${reason}`);
     });
@@ -134,12 +153,14 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
 }
 
 /** Writes values with their top-left cell at (row, column); grows the sheet to hold them. */
-function putValues(sheet: SheetModel, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
+function putValues(doc: Y.Doc, sheet: SheetModel, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
+  const formatAt = (name: string | null, at: number, of: number) => formatOf((name === null ? sheet : sheetNamed(sheetModels(doc), name))?.cell(at, of));
   let lastRow = -1;
   let lastColumn = -1;
   values.forEach((line, r) => {
     line.forEach((input, c) => {
-      const next = toCell(input, sheet.cell(row + r, column + c));
+      // a formula written into a General cell takes the format Excel gives its result (`=DATE(…)` a date)
+      const next = withFormulaFormat(toCell(input, sheet.cell(row + r, column + c)), formatAt);
       // a formatted or styled cell cleared keeps only its format and style, and an empty cell does not grow the sheet
       if (next !== null && !isEmptyCell(next)) {
         lastRow = Math.max(lastRow, row + r);
@@ -179,7 +200,8 @@ export function writeValues(doc: Y.Doc, range: A1Range, values: readonly (readon
     );
   }
   const { sheet } = findSheet(doc, range.sheetName);
-  putValues(sheet, range.startRow, range.startColumn, values);
+  refuseInvalidValues(doc, sheet, range.startRow, range.startColumn, values);
+  putValues(doc, sheet, range.startRow, range.startColumn, values);
   return written(sheet.name, range.startRow, range.startColumn, shape);
 }
 
@@ -209,7 +231,8 @@ export function appendValues(doc: Y.Doc, range: A1Range, values: readonly (reado
       { maxRows: MAX_ROWS, maxColumns: MAX_COLUMNS },
     );
   }
-  putValues(sheet, row, range.startColumn, values);
+  refuseInvalidValues(doc, sheet, row, range.startColumn, values);
+  putValues(doc, sheet, row, range.startColumn, values);
   return written(sheet.name, row, range.startColumn, shape);
 }
 

@@ -120,9 +120,11 @@ export class RowQueries {
       else filtered = filtered.where(sql<boolean>`lower(cast(${text} as text)) like ${`%${escapeLike(value.toLowerCase())}%`} escape '\\'`);
     }
     const countAll = () => filtered.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+    // A sort in the query wins; without one, a grid view's saved sort levels apply (docs/TABLE-API.md "Views").
+    const levels = query.sort ? [query.sort] : view.kind === 'grid' ? view.settings.sort : [];
     let rows: { guid: string; cells: string }[];
     let total: number;
-    if (!query.sort && !query.filter) {
+    if (levels.length === 0 && !query.filter) {
       // In creation order the window starts at the `start`-th row's seq, found on the (table, seq) key alone:
       // an OFFSET on the full rows would read the cells of every row it skips (0.3 s at row 50,000).
       const first = filtered.select('seq').orderBy('seq').limit(1).offset(query.start);
@@ -134,9 +136,9 @@ export class RowQueries {
       // sort carries seq and the key, not the cells, and each row's JSON is read once. Then the cells of
       // the window's rows alone.
       let picking = filtered.select(['seq', sql<number | string>`count(*) over ()`.as('total')]);
-      if (query.sort) {
-        const sorted = member(columnOf(query.sort.columnGuid, 'sort.columnGuid'));
-        picking = picking.orderBy(sql`${sorted} ${sql.raw(query.sort.descending ? 'desc' : 'asc')} nulls last`);
+      for (const level of levels) {
+        const sorted = member(columnOf(level.columnGuid, 'sort.columnGuid'));
+        picking = picking.orderBy(sql`${sorted} ${sql.raw(level.descending ? 'desc' : 'asc')} nulls last`);
       }
       const picked = await picking.orderBy('seq').limit(query.count).offset(query.start).execute();
       total = Number(picked[0]?.total ?? (await countAll()).total);

@@ -4,8 +4,8 @@
  */
 export interface TableChange {
   tableGuid: string;
-  /** `rows`: the rows named in `rowGuids` were created, updated or deleted; `columns`/`table`: the schema changed */
-  subject: 'table' | 'columns' | 'rows';
+  /** `rows`: the rows named in `rowGuids` were created, updated or deleted; `columns`/`views`/`table`: the schema changed */
+  subject: 'table' | 'columns' | 'views' | 'rows';
   action: 'create' | 'update' | 'delete';
   rowGuids?: string[];
 }

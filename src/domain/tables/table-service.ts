@@ -9,6 +9,7 @@ import { CellWriter, jsonKeysOf, toValueMap, type Cells, type ResolvedColumn } f
 import { FieldRuleError, type CellValue, type ColumnProps, type PropsContext } from '../../model/tables/fields/field-type.js';
 import { AUTO_NUMBER, CREATABLE_TYPES, fieldType } from '../../model/tables/fields/registry.js';
 import { newGuid } from './guids.js';
+import { defaultViewSettings, MAX_VIEWS_PER_TABLE, readViewSettings, tableView, ViewRuleError, type ViewKind, type ViewSettings } from '../../model/tables/views.js';
 import { MAX_COLUMNS } from './limits.js';
 import { LinkIntegrity } from './link-integrity.js';
 import { RowQueries, type RowPage, type RowWindow, type RowWindowQuery } from './row-window.js';
@@ -36,7 +37,8 @@ export interface DataTable {
   baseGuid: string;
   name: string;
   defaultViewGuid: string;
-  views: TableView[];
+  /** the spec's view objects; kinds and settings are our extension, at GET /tables/{guid}/views */
+  views: Array<Pick<TableView, 'viewGuid' | 'name' | 'isDefault'>>;
   columns: TableColumn[];
   createdAt: string;
   updatedAt: string;
@@ -216,7 +218,7 @@ export class TableService {
       updatedAt: now,
       columns,
       jsonKeys: jsonKeysOf(columns),
-      views: [{ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }],
+      views: [tableView({ viewGuid, name: DEFAULT_VIEW_NAME, isDefault: true }, 'grid', defaultViewSettings('grid', []))],
     });
   }
 
@@ -367,6 +369,60 @@ export class TableService {
     }
   }
 
+  // ---- views ----------------------------------------------------------------------------------------
+
+  /** The table's saved views in order, the default grid view first (docs/TABLE-API.md "Views"). */
+  async listViews(auth: RequestAuth, tableGuid: string): Promise<TableView[]> {
+    const { table } = await this.enterTable(auth, tableGuid, 'readable');
+    return table.views;
+  }
+
+  /** Adds a view at the end; absent settings are the kind's defaults for the table's columns. */
+  async createView(auth: RequestAuth, tableGuid: string, input: { name: string; kind: ViewKind; settings?: unknown }): Promise<TableView> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const columns = viewColumnsOf(table);
+    const settings = input.settings === undefined ? defaultViewSettings(input.kind, columns) : viewSettings(input.kind, input.settings, columns);
+    const viewGuid = newGuid('viw');
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      const views = await this.store.lockViews(trx, tableGuid, now);
+      if (views.length >= MAX_VIEWS_PER_TABLE) throw new ApiError(Errors.viewLimitReached, `a table holds at most ${MAX_VIEWS_PER_TABLE} views`);
+      assertViewNameFree(views, input.name, undefined);
+      await this.store.insertView(trx, tableGuid, { viewGuid, name: input.name, kind: input.kind, settings: JSON.stringify(settings) }, views.length, now);
+    }, () => ({ tableGuid, subject: 'views', action: 'create' }));
+    return tableView({ viewGuid, name: input.name, isDefault: false }, input.kind, settings);
+  }
+
+  /** Renames a view and/or replaces its settings (sent settings replace the stored ones whole). */
+  async updateView(auth: RequestAuth, tableGuid: string, viewGuid: string, input: { name?: string | undefined; settings?: unknown }): Promise<TableView> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    const view = findView(table, viewGuid);
+    if (input.name === undefined && input.settings === undefined) throw new ApiError(Errors.invalidViewParams, 'nothing to update: send name, settings or both');
+    const name = input.name ?? view.name;
+    const settings = input.settings === undefined ? view.settings : viewSettings(view.kind, input.settings, viewColumnsOf(table));
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      const views = await this.store.lockViews(trx, tableGuid, now);
+      if (!views.some((candidate) => candidate.guid === viewGuid)) throw viewMissing(tableGuid, viewGuid);
+      assertViewNameFree(views, name, viewGuid);
+      await this.store.updateView(trx, tableGuid, viewGuid, { name, settings });
+    }, () => ({ tableGuid, subject: 'views', action: 'update' }));
+    return tableView({ viewGuid, name, isDefault: view.isDefault }, view.kind, settings);
+  }
+
+  async deleteView(auth: RequestAuth, tableGuid: string, viewGuid: string): Promise<void> {
+    const { caller, table } = await this.enterTable(auth, tableGuid, 'editable');
+    findView(table, viewGuid);
+    const now = Date.now();
+    await this.write(caller, table.fileId, async (trx) => {
+      const views = await this.store.lockViews(trx, tableGuid, now);
+      const position = views.findIndex((candidate) => candidate.guid === viewGuid);
+      if (position < 0) throw viewMissing(tableGuid, viewGuid);
+      if (position === 0) throw new ApiError(Errors.defaultViewKept, 'the default view cannot be deleted (every table keeps its default grid view)');
+      await this.store.deleteView(trx, tableGuid, viewGuid, position);
+    }, () => ({ tableGuid, subject: 'views', action: 'delete' }));
+  }
+
   // ---- rows -----------------------------------------------------------------------------------------
 
   /** One page of rows in creation order (row-window.ts). */
@@ -453,7 +509,7 @@ function tableOut(table: LoadedTable): DataTable {
     baseGuid: table.fileId,
     name: table.name,
     defaultViewGuid: table.views[0]?.viewGuid ?? '',
-    views: table.views,
+    views: table.views.map((view) => ({ viewGuid: view.viewGuid, name: view.name, isDefault: view.isDefault })),
     columns: table.columns.map(columnOut),
     createdAt: new Date(table.createdAt).toISOString(),
     updatedAt: new Date(table.updatedAt).toISOString(),
@@ -482,6 +538,34 @@ function parseProps(type: string, raw: ColumnProps, context: PropsContext, where
     if (error instanceof FieldRuleError) throw invalid(`${where}${error.message} (${type})`);
     throw error;
   }
+}
+
+function viewColumnsOf(table: LoadedTable): Array<{ guid: string; type: string }> {
+  return table.columns.map((column) => ({ guid: column.guid, type: column.typeName }));
+}
+
+function viewSettings(kind: ViewKind, raw: unknown, columns: ReadonlyArray<{ guid: string; type: string }>): ViewSettings {
+  try {
+    return readViewSettings(kind, raw, columns, true);
+  } catch (error) {
+    if (error instanceof ViewRuleError) throw new ApiError(Errors.invalidViewParams, `${error.message} (${kind} view)`);
+    throw error;
+  }
+}
+
+function viewMissing(tableGuid: string, viewGuid: string): ApiError {
+  return new ApiError(Errors.viewNotFound, `view ${viewGuid} not found in table ${tableGuid}`);
+}
+
+function findView(table: LoadedTable, viewGuid: string): TableView {
+  const view = table.views.find((candidate) => candidate.viewGuid === viewGuid);
+  if (!view) throw viewMissing(table.guid, viewGuid);
+  return view;
+}
+
+/** View names are unique in a table, as column names are (a person picks a view by its name). */
+function assertViewNameFree(views: ReadonlyArray<{ guid: string; name: string }>, name: string, except: string | undefined): void {
+  if (views.some((view) => view.name === name && view.guid !== except)) throw new ApiError(Errors.viewNameTaken, `a view named ${JSON.stringify(name)} already exists in this table`);
 }
 
 function duplicateName(name: string): ApiError {

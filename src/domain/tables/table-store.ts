@@ -4,6 +4,7 @@ import type { Db, Storage } from '../../storage/database.js';
 import type { Database, TableColumnsTable } from '../../storage/schema.js';
 import type { ColumnProps } from '../../model/tables/fields/field-type.js';
 import { AUTO_NUMBER } from '../../model/tables/fields/registry.js';
+import { isViewKind, readViewSettings, tableView, type TableView, type ViewSettings } from '../../model/tables/views.js';
 import { jsonKeysOf, resolveColumns, type Cells, type ResolvedColumn } from './cells.js';
 import { newRowGuids } from './guids.js';
 import type { LinkIntegrity } from './link-integrity.js';
@@ -11,11 +12,7 @@ import type { LinkIntegrity } from './link-integrity.js';
 /** Tables whose columns and views are kept in memory (the oldest entry is dropped first). */
 const SCHEMA_CACHE_ENTRIES = 1000;
 
-export interface TableView {
-  viewGuid: string;
-  name: string;
-  isDefault: boolean;
-}
+export type { TableView };
 
 interface TableSchema {
   version: number;
@@ -92,14 +89,20 @@ export class TableStore {
     if (cached && cached.version === version) return cached;
     const [columns, views] = await Promise.all([
       db.selectFrom('table_columns').selectAll().where('table_guid', '=', tableGuid).orderBy('position').execute(),
-      db.selectFrom('table_views').select(['guid', 'name', 'position']).where('table_guid', '=', tableGuid).orderBy('position').execute(),
+      db.selectFrom('table_views').select(['guid', 'name', 'position', 'kind', 'settings']).where('table_guid', '=', tableGuid).orderBy('position').execute(),
     ]);
     const resolved = resolveColumns(columns.map(toColumnRecord));
+    const viewColumns = resolved.map((column) => ({ guid: column.guid, type: column.typeName }));
     const schema: TableSchema = {
       version,
       columns: resolved,
       jsonKeys: jsonKeysOf(resolved),
-      views: views.map((view, index) => ({ viewGuid: view.guid, name: view.name, isDefault: index === 0 })),
+      views: views.map((view, index) => {
+        const kind = isViewKind(view.kind) ? view.kind : 'grid';
+        // Settings are read leniently: a column deleted or retyped since they were saved drops out of them.
+        const settings = readViewSettings(kind, JSON.parse(view.settings) as unknown, viewColumns, false);
+        return tableView({ viewGuid: view.guid, name: view.name, isDefault: index === 0 }, kind, settings);
+      }),
     };
     if (this.schemas.size >= SCHEMA_CACHE_ENTRIES) this.schemas.delete(this.schemas.keys().next().value as string);
     this.schemas.set(tableGuid, schema);
@@ -142,7 +145,7 @@ export class TableStore {
     now: number,
   ): Promise<void> {
     await trx.insertInto('table_tables').values({ guid: table.guid, app_id: table.appId, file_id: table.fileId, name: table.name, created_at: now, updated_at: now }).execute();
-    await trx.insertInto('table_views').values({ guid: table.viewGuid, table_guid: table.guid, name: table.viewName, position: 0, created_at: now }).execute();
+    await this.insertView(trx, table.guid, { viewGuid: table.viewGuid, name: table.viewName, kind: 'grid', settings: '{}' }, 0, now);
     if (table.columns.length > 0) {
       await trx.insertInto('table_columns').values(table.columns.map((column, position) => columnRecord(table.guid, column, position, now))).execute();
     }
@@ -235,13 +238,51 @@ export class TableStore {
    * changes of one table apply one after the other; then reads the column order as it is now.
    */
   async lockColumns(trx: Db, tableGuid: string, now: number): Promise<string[]> {
+    await this.bumpSchema(trx, tableGuid, now);
+    const rows = await trx.selectFrom('table_columns').select('guid').where('table_guid', '=', tableGuid).orderBy('position').execute();
+    return rows.map((row) => row.guid);
+  }
+
+  /** Starts a change of the table's views inside `trx`, as lockColumns does for columns; answers the view order. */
+  async lockViews(trx: Db, tableGuid: string, now: number): Promise<Array<{ guid: string; name: string }>> {
+    await this.bumpSchema(trx, tableGuid, now);
+    return trx.selectFrom('table_views').select(['guid', 'name']).where('table_guid', '=', tableGuid).orderBy('position').execute();
+  }
+
+  private async bumpSchema(trx: Db, tableGuid: string, now: number): Promise<void> {
     await trx
       .updateTable('table_tables')
       .set((eb) => ({ updated_at: now, schema_version: eb('schema_version', '+', 1) }))
       .where('guid', '=', tableGuid)
       .execute();
-    const rows = await trx.selectFrom('table_columns').select('guid').where('table_guid', '=', tableGuid).orderBy('position').execute();
-    return rows.map((row) => row.guid);
+  }
+
+  /** Inserts a view at `position` (the last one: views are added at the end). `settings` is JSON text. */
+  async insertView(trx: Db, tableGuid: string, view: { viewGuid: string; name: string; kind: string; settings: string }, position: number, now: number): Promise<void> {
+    await trx
+      .insertInto('table_views')
+      .values({ guid: view.viewGuid, table_guid: tableGuid, name: view.name, position, kind: view.kind, settings: view.settings, created_at: now })
+      .execute();
+  }
+
+  async updateView(trx: Db, tableGuid: string, viewGuid: string, change: { name: string; settings: ViewSettings }): Promise<void> {
+    await trx
+      .updateTable('table_views')
+      .set({ name: change.name, settings: JSON.stringify(change.settings) })
+      .where('guid', '=', viewGuid)
+      .where('table_guid', '=', tableGuid)
+      .execute();
+  }
+
+  /** Deletes a view and closes the gap in the positions. */
+  async deleteView(trx: Db, tableGuid: string, viewGuid: string, position: number): Promise<void> {
+    await trx.deleteFrom('table_views').where('guid', '=', viewGuid).where('table_guid', '=', tableGuid).execute();
+    await trx
+      .updateTable('table_views')
+      .set((eb) => ({ position: eb('position', '-', 1) }))
+      .where('table_guid', '=', tableGuid)
+      .where('position', '>', position)
+      .execute();
   }
 
   /** Inserts a column at `position` (dense positions, 0 = primary), moving the later ones right. */

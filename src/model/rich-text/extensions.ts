@@ -1,19 +1,20 @@
 import { type AnyExtension } from '@tiptap/core';
 import { Document } from '@tiptap/extension-document';
-import Highlight from '@tiptap/extension-highlight';
 import { ListItem, ListKeymap, TaskItem } from '@tiptap/extension-list';
 import Subscript from '@tiptap/extension-subscript';
 import Superscript from '@tiptap/extension-superscript';
 import { TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Text } from '@tiptap/extension-text';
-import { TextStyle } from '@tiptap/extension-text-style';
 import { Underline } from '@tiptap/extension-underline';
 import { Dropcursor, Gapcursor } from '@tiptap/extensions';
 import { bold } from './marks/bold.js';
 import { code } from './marks/code.js';
+import { highlight } from './marks/highlight.js';
 import { italic } from './marks/italic.js';
 import { link } from './marks/link.js';
 import { strike } from './marks/strike.js';
+import { deletion, insertion, modification } from './marks/suggestion.js';
+import { textStyle } from './marks/text-style.js';
 import { blockquote } from './nodes/blockquote.js';
 import { Bookmark } from './nodes/bookmark.js';
 import { bulletList } from './nodes/bullet-list.js';
@@ -21,6 +22,7 @@ import { Callout } from './nodes/callout.js';
 import { codeBlock } from './nodes/code-block.js';
 import { DateMention } from './nodes/date-mention.js';
 import { FileMention } from './nodes/file-mention.js';
+import { Footnote } from './nodes/footnote.js';
 import { hardBreak } from './nodes/hard-break.js';
 import { heading } from './nodes/heading.js';
 import { horizontalRule } from './nodes/horizontal-rule.js';
@@ -31,6 +33,7 @@ import { PageBreak } from './nodes/page-break.js';
 import { paragraph } from './nodes/paragraph.js';
 import { table } from './nodes/table.js';
 import { taskList } from './nodes/task-list.js';
+import { paragraphFormat } from './paragraph-format.js';
 
 /**
  * Every node and mark of docs/CONTENT-MODEL.md "document and documentPro", once, for the editor and the
@@ -76,10 +79,15 @@ export function documentExtensions(): AnyExtension[] {
     Bookmark,
     PageBreak,
     Callout,
+    Footnote,
     link,
-    Highlight,
-    TextStyle,
+    highlight,
+    textStyle,
     Subscript,
     Superscript,
+    paragraphFormat,
+    insertion,
+    deletion,
+    modification,
   ];
 }

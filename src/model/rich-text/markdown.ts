@@ -25,6 +25,8 @@ export interface MarkdownWriter {
   imageTarget(src: string): string | undefined;
   /** A link address as the file may carry it; none for unsafe schemes. */
   href(value: unknown): string | undefined;
+  /** A footnote's reference (`[^n]`, numbered in document order); its note is written after the text. */
+  footnote(note: string): string;
 }
 
 /** A node's Markdown: as a block among blocks, and/or inside a line of text. */
@@ -35,11 +37,12 @@ export interface MarkdownNodeForm {
 
 /**
  * A mark's Markdown. A `literal` mark writes its text unescaped (inline code; it goes first), `emphasis` marks
- * wrap the text in their delimiter in the order the text carries them, and a `link` wraps the result last.
+ * wrap the text in their delimiter (and `closingDelimiter` after it where it differs: an inline HTML tag) in the
+ * order the text carries them, and a `link` wraps the result last.
  */
 export type MarkdownMarkForm =
   | { kind: 'literal'; write: (raw: string) => string }
-  | { kind: 'emphasis'; delimiter: string }
+  | { kind: 'emphasis'; delimiter: string; closingDelimiter?: string }
   | { kind: 'link'; write: (text: string, attrs: Record<string, unknown> | undefined, writer: MarkdownWriter) => string };
 
 declare module '@tiptap/core' {

@@ -1,5 +1,6 @@
 import type { CellStyle } from './cell-style.js';
 import type { ShownKind } from './layout.js';
+import type { ConditionalLook } from './conditional-formats.js';
 
 /** Most rows and pixels of width one first screen covers: a large screen's view, never a bulk read. */
 export const MAX_FIRST_SCREEN_ROWS = 500;
@@ -13,6 +14,8 @@ export interface FirstScreenCell {
   kind: Exclude<ShownKind, 'empty' | 'pending'>;
   /** absent for the default look */
   style?: CellStyle;
+  /** what the sheet's conditional formats make of the cell (docs/SHEETS.md "Conditional formatting"); absent: nothing */
+  look?: ConditionalLook;
 }
 
 /**
@@ -33,5 +36,7 @@ export interface FirstScreen {
   columns: number;
   /** widths of the covered columns, pixels */
   columnWidths: number[];
+  /** the covered rows a person gave a height, pixels (the others are as tall as their content) */
+  rowHeights: Array<{ row: number; height: number }>;
   cells: FirstScreenCell[];
 }

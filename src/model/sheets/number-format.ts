@@ -1,4 +1,4 @@
-import { format, isDateFormat as numfmtIsDate, isValidFormat } from 'numfmt';
+import { numberFormatEngine, type NumberFormatEngine } from './number-format-engine.js';
 
 /**
  * Number formats of spreadsheet cells: the format codes of the common desktop format (the `numFmt` of xlsx, e.g.
@@ -11,7 +11,17 @@ import { format, isDateFormat as numfmtIsDate, isValidFormat } from 'numfmt';
  * scaling commas, `%`, scientific, fractions `# ?/?` `# ??/??` `?/8`, dates and times with `[h]` elapsed time and
  * fractions of seconds, the 1900 leap-year serials); this module decides what a code that cannot be read shows:
  * General, never an error, since a format only changes how a cell looks.
+ *
+ * numfmt comes through number-format-engine.ts: with the module on the server, as a chunk of its own in the
+ * editor, which awaits it (web/spreadsheet/number-format-loader.ts) before it draws or computes a cell.
  */
+
+/** numfmt; an error names the mistake when the editor formats before it has loaded numfmt. */
+function numfmt(): NumberFormatEngine {
+  const engine = numberFormatEngine();
+  if (!engine) throw new Error('number formats are not loaded yet: the editor awaits loadNumberFormats() before it shows cells');
+  return engine;
+}
 
 /** The format of a cell without one. */
 export const GENERAL = 'General';
@@ -35,7 +45,7 @@ function readable(code: string | undefined): code is string {
   if (code === undefined || code === '' || code === GENERAL) return false;
   let known = readability.get(code);
   if (known === undefined) {
-    known = isValidFormat(code);
+    known = numfmt().isValidFormat(code);
     if (readability.size >= READABILITY_KEPT) readability.clear();
     readability.set(code, known);
   }
@@ -46,12 +56,12 @@ function readable(code: string | undefined): code is string {
 export function formatNumber(value: number, code: string | undefined): string {
   if (!Number.isFinite(value)) return String(value);
   if (!readable(code)) return generalNumber(value);
-  return format(code, value, { throws: false });
+  return numfmt().format(code, value, { throws: false });
 }
 
 /** Text under a format: the text section (`@`) when the code has one, else the text itself. */
 export function formatText(text: string, code: string | undefined): string {
-  return readable(code) ? format(code, text, { throws: false }) : text;
+  return readable(code) ? numfmt().format(code, text, { throws: false }) : text;
 }
 
 /** The text a cell's value shows under its format: numbers and text by the code, booleans as TRUE / FALSE. */
@@ -63,7 +73,7 @@ export function formatValue(value: string | number | boolean, code: string | und
 
 /** Whether the code shows dates or times (a number under it is a serial date). */
 export function isDateFormat(code: string | undefined): boolean {
-  return readable(code) && numfmtIsDate(code);
+  return readable(code) && numfmt().isDateFormat(code);
 }
 
 /** Why a format code cannot be stored; undefined when it can (any readable code of at most 255 characters). */
@@ -71,11 +81,11 @@ export function invalidFormatCode(code: unknown): string | undefined {
   if (typeof code !== 'string' || code.trim() === '') return 'a number format must be a non-empty string';
   if (code.length > MAX_FORMAT_CODE) return `a number format is at most ${MAX_FORMAT_CODE} characters`;
   if (/[\u0000-\u001f\u007f]/.test(code)) return 'a number format may not contain control characters';
-  if (code !== GENERAL && !isValidFormat(code)) return `the number format ${JSON.stringify(code)} cannot be read`;
+  if (code !== GENERAL && !numfmt().isValidFormat(code)) return `the number format ${JSON.stringify(code)} cannot be read`;
   return undefined;
 }
 
 /** About eleven significant digits, as General shows numbers; integers as they are. */
 export function generalNumber(value: number): string {
-  return format(GENERAL, value);
+  return numfmt().format(GENERAL, value);
 }

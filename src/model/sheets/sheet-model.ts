@@ -1,34 +1,73 @@
 import * as Y from 'yjs';
-import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, recordStructureEdit, sheetsOf, structureEditsOf, type Cell, type SheetStructureEdit } from '../content.js';
+import {
+  DEFAULT_COLUMN_COUNT,
+  DEFAULT_ROW_COUNT,
+  newSheet,
+  recordStructureEdit,
+  SHEET_BLOCKS,
+  SHEET_COLUMNS,
+  SHEET_GRID,
+  SHEET_MODEL_FIELD,
+  SHEET_MODEL_VERSION,
+  SHEET_ROWS,
+  sheetsOf,
+  structureEditsOf,
+  type Cell,
+  type SheetStructureEdit,
+} from '../content.js';
+import { AXIS_CHARACTER, AxisIndex, axisKey, parseAxisKey, spanHolding, type AxisKey } from './axis.js';
 import { isEmptyCell, sameCell } from './cells.js';
-import { shiftFormula } from './formulas/shift.js';
+import { formulaInA1, formulaRelative, storedAfterEdit } from './formulas/relative.js';
+import { moveSheetFeatures } from './sheet-features.js';
+import { areasOverlap, isCellArea, shiftArea, type CellArea } from './cell-area.js';
+
+export { areasOverlap, shiftArea, type CellArea } from './cell-area.js';
 
 /**
  * The one way into a spreadsheet's cells and structure (docs/CONTENT-MODEL.md "spreadsheet"): the editor, the
  * values API, the first screen, the formula engine's binding, import, export, comment anchors and the history
- * view all read and write through it, so that how cells are stored (today one `cells` map entry per cell,
- * keyed by position) is known here only and can change behind it.
+ * view all read and write through it, so that how cells are stored is known here only (model version 2: rows
+ * and columns are Yjs sequences whose item ids are their stable ids, axis.ts; a cell is keyed by its row's and
+ * column's ids, in a `grid` entry of its own or in a `blocks` run of imported cells).
  *
  * Writes are plain Yjs operations: callers group them in one `doc.transact` with their origin (an editor's undo
  * manager tracks that origin), and check everything that can fail first, since Yjs has no rollback.
  */
 
-/** A rectangle of cells, zero-based and inclusive at both ends. */
-export interface CellArea {
-  startRow: number;
-  endRow: number;
-  startColumn: number;
-  endColumn: number;
-}
-
 /** Width of a column nobody resized, pixels. */
 export const DEFAULT_COLUMN_WIDTH = 100;
+/**
+ * Pixels per unit of an xlsx column width: the width of a digit in Excel's default font (Calibri 11), padding
+ * included in the file's width; the export divides by it and the import multiplies.
+ */
+export const XLSX_PIXELS_PER_WIDTH_UNIT = 7;
+/** Height of a row nobody resized and whose content fits one line, pixels. */
+export const DEFAULT_ROW_HEIGHT = 24;
+/** Bounds of a row height a person sets, pixels: Excel's own (0 is hiding, a feature of its own; 409 points). */
+export const MIN_ROW_HEIGHT = 4;
+export const MAX_ROW_HEIGHT = 545;
 
-/** The sheet's map of stored cells. */
-const CELLS = 'cells';
+/** Version 1's map of cells keyed by position ("row:col"), converted by upgradeSpreadsheet. */
+const LEGACY_CELLS = 'cells';
+/**
+ * Rows per block of `blocks`: a block holds one column's cells for up to this many rows whose ids are
+ * consecutive clocks of one client (rows inserted together), as one JSON text. Writers of many cells at once
+ * (the import, the upgrade, a sheet move) store blocks; an edit of one cell stores a `grid` entry, which shadows
+ * the block's cell (null there: the cell was cleared).
+ */
+export const BLOCK_ROWS = 1024;
+/** Parsed blocks kept per sheet (a read of a screen or a range parses each block it touches once). */
+const PARSED_BLOCKS = 256;
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
+/**
+ * Heights people set on rows (docs/CONTENT-MODEL.md "spreadsheet"): a Y.Map from a row's stable id to its height
+ * in pixels. Keyed by row id rather than position, a height follows its row through anyone's insertions and
+ * deletions without being rewritten, and two people resizing different rows both keep theirs. Rows without an
+ * entry take their height from their content (the editor measures wrapped text and larger fonts).
+ */
+const ROW_HEIGHTS = 'rowHeights';
 /**
  * The sheet's merged areas: a Y.Map from an id to the area (`CellArea`). Keyed by id rather than held in an array
  * so that two people merging at once both keep their merge, and so that a later version can anchor an area to row
@@ -36,57 +75,51 @@ const FROZEN_ROWS = 'frozenRows';
  */
 const MERGES = 'merges';
 
-function isCellArea(value: unknown): value is CellArea {
-  if (typeof value !== 'object' || value === null) return false;
-  const area = value as Record<string, unknown>;
-  const bounds = [area.startRow, area.endRow, area.startColumn, area.endColumn];
-  return (
-    bounds.every((bound) => typeof bound === 'number' && Number.isInteger(bound) && bound >= 0) &&
-    (area.startRow as number) <= (area.endRow as number) &&
-    (area.startColumn as number) <= (area.endColumn as number)
-  );
+/** A `grid` entry's key: the cell's row id and column id. */
+function gridKey(row: AxisKey, column: AxisKey): string {
+  return `${row}/${column}`;
 }
 
-/** Whether two areas share a cell. */
-export function areasOverlap(a: CellArea, b: CellArea): boolean {
-  return a.startRow <= b.endRow && b.startRow <= a.endRow && a.startColumn <= b.endColumn && b.startColumn <= a.endColumn;
+/** A `blocks` entry's key: the column's id, the first row's id, the number of rows. */
+function blockKey(column: AxisKey, firstRow: AxisKey, rows: number): string {
+  return `${column}/${firstRow}/${rows.toString(36)}`;
 }
 
-/**
- * Where a row or column insertion or deletion moves an area's span on its axis: insertions before or inside the
- * span move or grow it, deletions shrink or move it; undefined when every row (column) of the span is deleted.
- */
-function shiftSpan(start: number, end: number, edit: SheetStructureEdit): [number, number] | undefined {
-  if (edit.kind === 'insert') {
-    if (edit.index <= start) return [start + edit.count, end + edit.count];
-    if (edit.index <= end) return [start, end + edit.count];
-    return [start, end];
+interface BlockRef {
+  key: string;
+  column: AxisKey;
+  client: number;
+  clock: number;
+  length: number;
+}
+
+function parseBlockKey(key: string): BlockRef | undefined {
+  const [column, firstRow, rows, extra] = key.split('/');
+  if (column === undefined || firstRow === undefined || rows === undefined || extra !== undefined) return undefined;
+  const first = parseAxisKey(firstRow);
+  const length = parseInt(rows, 36);
+  if (!first || !parseAxisKey(column) || !Number.isSafeInteger(length) || length <= 0) return undefined;
+  return { key, column, client: first.client, clock: first.clock, length };
+}
+
+/** A block's text back to its cells (null where none); a malformed block reads as empty. */
+function parseBlock(text: unknown, length: number): Array<Cell | null> {
+  if (typeof text !== 'string') return [];
+  try {
+    const cells: unknown = JSON.parse(text);
+    if (!Array.isArray(cells)) return [];
+    return cells.slice(0, length).map((cell) => (isStoredCell(cell) ? cell : null));
+  } catch {
+    return [];
   }
-  const deletedEnd = edit.index + edit.count - 1;
-  const removedBefore = (position: number) => Math.max(0, Math.min(position, deletedEnd + 1) - edit.index);
-  const remaining = end - start + 1 - Math.max(0, Math.min(end, deletedEnd) - Math.max(start, edit.index) + 1);
-  if (remaining <= 0) return undefined;
-  const newStart = start - removedBefore(start);
-  return [newStart, newStart + remaining - 1];
 }
 
-/** An area after a structure edit (undefined: it is gone), as `shiftSpan` moves it on the edit's axis. */
-export function shiftArea(area: CellArea, edit: SheetStructureEdit): CellArea | undefined {
-  if (edit.axis === 'rows') {
-    const rows = shiftSpan(area.startRow, area.endRow, edit);
-    return rows && { ...area, startRow: rows[0], endRow: rows[1] };
-  }
-  const columns = shiftSpan(area.startColumn, area.endColumn, edit);
-  return columns && { ...area, startColumn: columns[0], endColumn: columns[1] };
+function isStoredCell(value: unknown): value is Cell {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The stored key of a cell: its zero-based position. Private to this module: no consumer relies on it. */
-function keyOf(row: number, column: number): string {
-  return `${row}:${column}`;
-}
-
-/** A stored key back to its position; undefined for keys that are not a cell address. */
-function positionOf(key: string): { row: number; column: number } | undefined {
+/** A version 1 key ("row:col") back to its position; undefined for keys that are not a cell address. */
+function legacyPosition(key: string): { row: number; column: number } | undefined {
   const separator = key.indexOf(':');
   if (separator <= 0) return undefined;
   const row = Number(key.slice(0, separator));
@@ -94,20 +127,45 @@ function positionOf(key: string): { row: number; column: number } | undefined {
   return Number.isInteger(row) && Number.isInteger(column) && row >= 0 && column >= 0 && key.length <= 19 ? { row, column } : undefined;
 }
 
-/** Whether an event of an observer of the sheets changed stored cells only (no size, layout or sheet field). */
-function isCellEvent(event: Y.YEvent<Y.AbstractType<unknown>>): boolean {
-  return event.target instanceof Y.Map && event.target._item?.parentSub === CELLS;
+/**
+ * A cell as readers see it at (row, column): its formula in A1 form. Formulas are stored relative to their cell
+ * (model 3, formulas/relative.ts); this and `storedForm` are the only two places that convert.
+ */
+function readable(cell: Cell, row: number, column: number): Cell {
+  return typeof cell.f === 'string' ? { ...cell, f: formulaInA1(cell.f, row, column) } : cell;
 }
 
-function isStoredCell(value: unknown): value is Cell {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A cell written at (row, column) as it is stored: its formula relative to the cell. */
+function storedForm(cell: Cell, row: number, column: number): Cell {
+  return typeof cell.f === 'string' ? { ...cell, f: formulaRelative(cell.f, row, column) } : cell;
+}
+
+const observedBlocks = new WeakSet<Y.Map<unknown>>();
+
+/** A stored row height as readers take it: a whole number of pixels within the bounds, else none. */
+function validRowHeight(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= MIN_ROW_HEIGHT && value <= MAX_ROW_HEIGHT ? value : undefined;
 }
 
 function positiveInteger(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+/** A sheet copied by position (SheetModel.copyOf), to be placed under new row and column ids. */
+interface SheetCopy {
+  map: Y.Map<unknown>;
+  cells: Array<[number, number, Cell]>;
+  heights: Map<number, number>;
+}
+
 const models = new WeakMap<Y.Map<unknown>, SheetModel>();
+const axisIndexes = new WeakMap<Y.Text, AxisIndex>();
+
+function axisIndexOf(sequence: Y.Text): AxisIndex {
+  let index = axisIndexes.get(sequence);
+  if (!index) axisIndexes.set(sequence, (index = new AxisIndex(sequence)));
+  return index;
+}
 
 /**
  * One sheet of a spreadsheet. `SheetModel.of` gives one instance per sheet map, so instances compare by identity
@@ -115,6 +173,10 @@ const models = new WeakMap<Y.Map<unknown>, SheetModel>();
  * only a format or a style is empty but stored.
  */
 export class SheetModel {
+  /** blocks by column id, then by the client of their rows, sorted by first clock; rebuilt after `blocks` changes */
+  private blockIndex: Map<AxisKey, Map<number, BlockRef[]>> | undefined;
+  private readonly parsedBlocks = new Map<string, { text: unknown; cells: Array<Cell | null> }>();
+
   private constructor(private readonly map: Y.Map<unknown>) {}
 
   static of(map: Y.Map<unknown>): SheetModel {
@@ -138,30 +200,125 @@ export class SheetModel {
     this.map.set('name', name);
   }
 
+  /** The stored grid model version (SHEET_MODEL_VERSION once upgraded; 1 for a sheet written before versions). */
+  get modelVersion(): number {
+    return positiveInteger(this.map.get(SHEET_MODEL_FIELD), 1);
+  }
+
+  private axis(field: typeof SHEET_ROWS | typeof SHEET_COLUMNS): AxisIndex | undefined {
+    const sequence = this.map.get(field);
+    return sequence instanceof Y.Text ? axisIndexOf(sequence) : undefined;
+  }
+
   /** Size of the grid. */
   get rowCount(): number {
-    return positiveInteger(this.map.get('rowCount'), DEFAULT_ROW_COUNT);
+    return this.axis(SHEET_ROWS)?.length || positiveInteger(this.map.get('rowCount'), DEFAULT_ROW_COUNT);
   }
 
   get columnCount(): number {
-    return positiveInteger(this.map.get('columnCount'), DEFAULT_COLUMN_COUNT);
+    return this.axis(SHEET_COLUMNS)?.length || positiveInteger(this.map.get('columnCount'), DEFAULT_COLUMN_COUNT);
   }
 
   /** Grows the grid to at least `rows` × `columns` (never shrinks it). */
   growTo(rows: number, columns: number): void {
-    if (rows > this.rowCount) this.map.set('rowCount', rows);
-    if (columns > this.columnCount) this.map.set('columnCount', columns);
+    const rowAxis = this.writableAxis(SHEET_ROWS);
+    const columnAxis = this.writableAxis(SHEET_COLUMNS);
+    if (rows > rowAxis.length) rowAxis.insert(rowAxis.length, rows - rowAxis.length);
+    if (columns > columnAxis.length) columnAxis.insert(columnAxis.length, columns - columnAxis.length);
+  }
+
+  private writableAxis(field: typeof SHEET_ROWS | typeof SHEET_COLUMNS): AxisIndex {
+    const existing = this.axis(field);
+    if (existing) return existing;
+    if (this.modelVersion < SHEET_MODEL_VERSION) throw new Error('the sheet is stored in an older model: upgradeSpreadsheet converts it first');
+    const sequence = new Y.Text(AXIS_CHARACTER.repeat(field === SHEET_ROWS ? DEFAULT_ROW_COUNT : DEFAULT_COLUMN_COUNT));
+    this.map.set(field, sequence);
+    return axisIndexOf(sequence);
+  }
+
+  /**
+   * The stable id of the row at `row` (undefined outside the grid): it stays the row's through insertions and
+   * deletions elsewhere, by anyone, and is never reused.
+   */
+  rowId(row: number): string | undefined {
+    return this.axis(SHEET_ROWS)?.keyAt(row);
+  }
+
+  /** The stable id of the column at `column`, as rowId. */
+  columnId(column: number): string | undefined {
+    return this.axis(SHEET_COLUMNS)?.keyAt(column);
   }
 
   /** How many cells are stored (format-only cells included). */
   get cellCount(): number {
-    return this.cells()?.size ?? 0;
+    let count = 0;
+    this.forEachCell(() => count++);
+    return count;
   }
 
-  /** The stored cell, or undefined where nothing is stored. */
+  /** The stored cell (a formula in A1 form), or undefined where nothing is stored. */
   cell(row: number, column: number): Cell | undefined {
-    const value = this.cells()?.get(keyOf(row, column));
-    return isStoredCell(value) ? value : undefined;
+    const cell = this.storedCell(row, column);
+    return cell && readable(cell, row, column);
+  }
+
+  /** The cell as stored (a formula relative to the cell), or undefined. */
+  private storedCell(row: number, column: number): Cell | undefined {
+    const rowId = this.axis(SHEET_ROWS)?.idAt(row);
+    const columnKey = this.axis(SHEET_COLUMNS)?.keyAt(column);
+    if (!rowId || columnKey === undefined) return undefined;
+    const key = gridKey(axisKey(rowId.client, rowId.clock), columnKey);
+    const grid = this.grid();
+    if (grid?.has(key)) {
+      const value = grid.get(key);
+      return isStoredCell(value) ? value : undefined;
+    }
+    return this.blockCell(columnKey, rowId.client, rowId.clock) ?? undefined;
+  }
+
+  /** The cell a block holds for (column, row id), null where none does. */
+  private blockCell(column: AxisKey, client: number, clock: number): Cell | null {
+    const block = spanHolding(this.blocksOf(column)?.get(client) ?? [], clock, (each) => each.clock, (each) => each.length);
+    return block ? (this.blockCells(block)[clock - block.clock] ?? null) : null;
+  }
+
+  private blocksOf(column: AxisKey): Map<number, BlockRef[]> | undefined {
+    if (!this.blockIndex) {
+      const index = new Map<AxisKey, Map<number, BlockRef[]>>();
+      this.blocks()?.forEach((_, key) => {
+        const block = parseBlockKey(key);
+        if (!block) return;
+        let byClient = index.get(block.column);
+        if (!byClient) index.set(block.column, (byClient = new Map()));
+        let runs = byClient.get(block.client);
+        if (!runs) byClient.set(block.client, (runs = []));
+        runs.push(block);
+      });
+      for (const byClient of index.values()) for (const runs of byClient.values()) runs.sort((a, b) => a.clock - b.clock);
+      this.blockIndex = index;
+    }
+    return this.blockIndex.get(column);
+  }
+
+  private blockCells(block: BlockRef): Array<Cell | null> {
+    const text = this.blocks()?.get(block.key);
+    const parsed = this.parsedBlocks.get(block.key);
+    if (parsed && parsed.text === text) {
+      // most recently used last
+      this.parsedBlocks.delete(block.key);
+      this.parsedBlocks.set(block.key, parsed);
+      return parsed.cells;
+    }
+    const cells = parseBlock(text, block.length);
+    this.parsedBlocks.set(block.key, { text, cells });
+    if (this.parsedBlocks.size > PARSED_BLOCKS) this.parsedBlocks.delete(this.parsedBlocks.keys().next().value!);
+    return cells;
+  }
+
+  /** Forgets what was derived from `blocks` (it changed). */
+  private blocksChanged(): void {
+    this.blockIndex = undefined;
+    this.parsedBlocks.clear();
   }
 
   /**
@@ -169,26 +326,68 @@ export class SheetModel {
    * particular order, looking cells up by position or walking the stored ones, whichever is fewer.
    */
   forEachCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea): void {
-    const cells = this.cells();
-    if (!cells) return;
+    this.forEachStoredCell((row, column, cell) => visit(row, column, readable(cell, row, column)), area);
+  }
+
+  /**
+   * forEachCell with the cells as stored (formulas relative to their cells); `formulasOnly` skips the blocks that
+   * hold no formula without parsing them (a structure edit's scan).
+   */
+  private forEachStoredCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea, formulasOnly = false): void {
+    const rows = this.axis(SHEET_ROWS);
+    const columns = this.axis(SHEET_COLUMNS);
+    if (!rows || !columns) return;
+    const grid = this.grid();
+    const blocks = this.blocks();
+    // a block outside the area costs a look-up or two to skip, not one per cell
+    const stored = (grid?.size ?? 0) + (blocks?.size ?? 0) * 4;
     if (area) {
       // a look-up costs several times more than visiting an entry: probe only areas much smaller than the sheet
       const size = (area.endRow - area.startRow + 1) * (area.endColumn - area.startColumn + 1);
-      if (size * 8 <= cells.size) {
+      if (size * 8 <= stored) {
         for (let row = area.startRow; row <= area.endRow; row++) {
           for (let column = area.startColumn; column <= area.endColumn; column++) {
-            const value = cells.get(keyOf(row, column));
-            if (isStoredCell(value)) visit(row, column, value);
+            const cell = this.storedCell(row, column);
+            if (cell) visit(row, column, cell);
           }
         }
         return;
       }
     }
-    cells.forEach((value, key) => {
-      const at = positionOf(key);
-      if (!at || !isStoredCell(value)) return;
-      if (area && (at.row < area.startRow || at.row > area.endRow || at.column < area.startColumn || at.column > area.endColumn)) return;
-      visit(at.row, at.column, value);
+    const inArea = (row: number, column: number) => !area || (row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn);
+    // the row ids of the grid entries (later edits, or null: cleared) by column and row client: they shadow the
+    // blocks' cells, found by number rather than by a key built for every cell of every block
+    const shadowing = new Map<AxisKey, Map<number, Set<number>>>();
+    const blocksStored = (blocks?.size ?? 0) > 0;
+    grid?.forEach((value, key) => {
+      const slash = key.indexOf('/');
+      const rowId = parseAxisKey(key.slice(0, slash));
+      const columnKey = key.slice(slash + 1);
+      if (!rowId) return;
+      if (blocksStored) {
+        let byClient = shadowing.get(columnKey);
+        if (!byClient) shadowing.set(columnKey, (byClient = new Map()));
+        let clocks = byClient.get(rowId.client);
+        if (!clocks) byClient.set(rowId.client, (clocks = new Set()));
+        clocks.add(rowId.clock);
+      }
+      if (!isStoredCell(value)) return;
+      const row = rows.positionOf(rowId.client, rowId.clock);
+      const column = columns.positionOfKey(columnKey);
+      if (row !== undefined && column !== undefined && inArea(row, column)) visit(row, column, value);
+    });
+    blocks?.forEach((_, key) => {
+      const block = parseBlockKey(key);
+      const column = block && columns.positionOfKey(block.column);
+      if (!block || column === undefined || (area && (column < area.startColumn || column > area.endColumn))) return;
+      if (formulasOnly && !String(blocks.get(key)).includes('"f"')) return;
+      let cells: Array<Cell | null> | undefined;
+      const shadowed = shadowing.get(block.column)?.get(block.client);
+      rows.forEachPosition(block.client, block.clock, block.length, (offset, row) => {
+        cells ??= this.blockCells(block);
+        const cell = cells[offset];
+        if (cell && !shadowed?.has(block.clock + offset)) visit(row, column, cell);
+      }, area?.startRow, area?.endRow);
     });
   }
 
@@ -205,17 +404,32 @@ export class SheetModel {
 
   /**
    * Stores `cell` at (row, column), or removes what is there for null. Writing what is already stored changes
-   * nothing (no new Yjs item), so a repeated write leaves the document as it was.
+   * nothing (no new Yjs item), so a repeated write leaves the document as it was. A cell outside the grid grows
+   * the grid to hold it.
    */
   setCell(row: number, column: number, cell: Cell | null): void {
-    const key = keyOf(row, column);
-    let cells = this.cells();
+    this.setStoredCell(row, column, cell && storedForm(cell, row, column));
+  }
+
+  /** setCell with the cell in its stored form. */
+  private setStoredCell(row: number, column: number, cell: Cell | null): void {
+    if (cell === null && (row >= this.rowCount || column >= this.columnCount)) return;
+    this.growTo(row + 1, column + 1);
+    const rowId = this.axis(SHEET_ROWS)!.idAt(row)!;
+    const columnKey = this.axis(SHEET_COLUMNS)!.keyAt(column)!;
+    const key = gridKey(axisKey(rowId.client, rowId.clock), columnKey);
+    let grid = this.grid();
+    const inBlock = this.blockCell(columnKey, rowId.client, rowId.clock);
     if (cell === null) {
-      if (cells?.has(key)) cells.delete(key);
+      if (inBlock) {
+        if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
+        if (grid.get(key) !== null || !grid.has(key)) grid.set(key, null);
+      } else if (grid?.has(key)) grid.delete(key);
       return;
     }
-    if (!cells) this.map.set(CELLS, (cells = new Y.Map<unknown>()));
-    if (!sameCell(cells.get(key), cell)) cells.set(key, cell);
+    if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
+    const current = grid.has(key) ? grid.get(key) : inBlock;
+    if (!sameCell(current, cell)) grid.set(key, cell);
   }
 
   /** Row and column insertions and deletions made on this sheet, oldest first (comment anchors replay them). */
@@ -245,6 +459,44 @@ export class SheetModel {
     let widths = this.map.get(COLUMN_WIDTHS);
     if (!(widths instanceof Y.Map)) this.map.set(COLUMN_WIDTHS, (widths = new Y.Map<number>()));
     (widths as Y.Map<number>).set(String(column), Math.round(width));
+  }
+
+  /** The height a person set on a row, pixels; undefined where the row's content decides it. */
+  rowHeight(row: number): number | undefined {
+    const heights = this.map.get(ROW_HEIGHTS);
+    const key = heights instanceof Y.Map ? this.rowId(row) : undefined;
+    return key === undefined ? undefined : validRowHeight((heights as Y.Map<unknown>).get(key));
+  }
+
+  /**
+   * The heights people set, by row position: one lookup per stored height (a few hundred on a large sheet), never
+   * a walk over the rows. Heights of deleted rows are left out.
+   */
+  rowHeights(): Map<number, number> {
+    const found = new Map<number, number>();
+    const heights = this.map.get(ROW_HEIGHTS);
+    const rows = this.axis(SHEET_ROWS);
+    if (!(heights instanceof Y.Map) || !rows) return found;
+    heights.forEach((value, key) => {
+      const height = validRowHeight(value);
+      const row = height === undefined ? undefined : rows.positionOfKey(key);
+      if (row !== undefined) found.set(row, height!);
+    });
+    return found;
+  }
+
+  /** Sets a row's height (checked by the caller: MIN_ROW_HEIGHT to MAX_ROW_HEIGHT), or gives it back to its content (undefined). */
+  setRowHeight(row: number, height: number | undefined): void {
+    const key = this.rowId(row);
+    if (key === undefined) return;
+    let heights = this.map.get(ROW_HEIGHTS);
+    if (height === undefined) {
+      if (heights instanceof Y.Map && heights.has(key)) heights.delete(key);
+      return;
+    }
+    if (!(heights instanceof Y.Map)) this.map.set(ROW_HEIGHTS, (heights = new Y.Map<number>()));
+    const rounded = Math.round(height);
+    if ((heights as Y.Map<unknown>).get(key) !== rounded) (heights as Y.Map<number>).set(key, rounded);
   }
 
   /** 0 or 1: whether the first row stays in view. */
@@ -322,32 +574,178 @@ export class SheetModel {
     }
   }
 
-  /** A deep copy with the same id, for moving the sheet (Yjs types cannot move); integrate it before reading it. */
-  copy(): Y.Map<unknown> {
-    return this.map.clone();
+  /**
+   * Writes `cells` (by position) into this sheet, whose rows and columns are fresh (one Yjs item per axis, as
+   * newSheet or an upgrade makes them): one block per column and band of BLOCK_ROWS rows.
+   */
+  private writeBlocks(cells: ReadonlyArray<readonly [number, number, Cell]>): void {
+    const rows = this.axis(SHEET_ROWS)!;
+    const columns = this.axis(SHEET_COLUMNS)!;
+    const bands = new Map<string, { column: number; band: number; cells: Array<Cell | null> }>();
+    for (const [row, column, cell] of cells) {
+      const band = Math.floor(row / BLOCK_ROWS);
+      const name = `${column}:${band}`;
+      let entry = bands.get(name);
+      if (!entry) bands.set(name, (entry = { column, band, cells: [] }));
+      entry.cells[row - band * BLOCK_ROWS] = cell;
+    }
+    let blocks = this.blocks();
+    if (!blocks && bands.size > 0) this.map.set(SHEET_BLOCKS, (blocks = new Y.Map<unknown>()));
+    for (const { column, band, cells: banded } of bands.values()) {
+      const first = band * BLOCK_ROWS;
+      const length = Math.min(banded.length, rows.length - first);
+      const firstId = rows.idAt(first)!;
+      const lastId = rows.idAt(first + length - 1)!;
+      if (lastId.client !== firstId.client || lastId.clock !== firstId.clock + length - 1) throw new Error('blocks are written into fresh rows only');
+      blocks!.set(blockKey(columns.keyAt(column)!, axisKey(firstId.client, firstId.clock), length), JSON.stringify(Array.from({ length }, (_, offset) => banded[offset] ?? null)));
+    }
+    this.blocksChanged();
   }
 
   /**
-   * Moves the stored cells for a row or column insertion or deletion (cells in deleted rows or columns go).
-   * Part of `applyStructureEdit`, which also rewrites formulas and records the edit.
+   * The keyed map a sheet feature keeps under its own key of the sheet (the filter, src/model/sheets/filter.ts;
+   * docs/CONTENT-MODEL.md "Sheet features"), created when `create` is set. Features read and write their own entries
+   * only; structure edits move them through `moveSheetFeatures`.
    */
-  private moveCells(edit: SheetStructureEdit): void {
-    const cells = this.cells();
-    if (!cells) return;
-    const axis = edit.axis === 'rows' ? 'row' : 'column';
-    const end = edit.index + edit.count;
-    const moves: Array<[string, unknown]> = [];
-    const removals: string[] = [];
-    cells.forEach((value, key) => {
-      const at = positionOf(key);
-      if (!at || at[axis] < edit.index) return;
-      removals.push(key);
-      if (edit.kind === 'delete' && at[axis] < end) return;
-      const moved = edit.kind === 'insert' ? at[axis] + edit.count : at[axis] - edit.count;
-      moves.push([axis === 'row' ? keyOf(moved, at.column) : keyOf(at.row, moved), value]);
-    });
-    for (const key of removals) cells.delete(key);
-    for (const [key, value] of moves) cells.set(key, value);
+  featureMap(key: string, create = false): Y.Map<unknown> | undefined {
+    const stored = this.map.get(key);
+    if (stored instanceof Y.Map) return stored;
+    if (!create) return undefined;
+    const made = new Y.Map<unknown>();
+    this.map.set(key, made);
+    return made;
+  }
+
+  /**
+   * Moves the sheet at `from` to `to`: a Yjs type cannot move, so a copy with the same id and fields replaces it
+   * (copyOf, placeCopy).
+   */
+  static relocate(sheet: SheetModel, from: number, to: number): SheetModel {
+    const sheets = sheet.map.parent as Y.Array<Y.Map<unknown>>;
+    const copy = sheet.copyOf();
+    sheets.delete(from, 1);
+    return SheetModel.placeCopy(sheets, to, copy);
+  }
+
+  /**
+   * A copy of the sheet not yet in any document: the same id and fields, fresh rows and columns of the same size
+   * (new Yjs items, so new ids), and the cells and row heights by position, which placeCopy writes under the new ids.
+   */
+  private copyOf(): SheetCopy {
+    const cells = this.storedCells();
+    const heights = this.rowHeights();
+    const map = this.map.clone();
+    map.delete(ROW_HEIGHTS);
+    map.set(SHEET_ROWS, new Y.Text(AXIS_CHARACTER.repeat(this.rowCount)));
+    map.set(SHEET_COLUMNS, new Y.Text(AXIS_CHARACTER.repeat(this.columnCount)));
+    map.set(SHEET_GRID, new Y.Map<unknown>());
+    map.set(SHEET_BLOCKS, new Y.Map<unknown>());
+    return { map, cells, heights };
+  }
+
+  /** Inserts a copyOf at `at` of `sheets` and writes its cells (in blocks) and row heights there. */
+  private static placeCopy(sheets: Y.Array<Y.Map<unknown>>, at: number, copy: SheetCopy): SheetModel {
+    sheets.insert(at, [copy.map]);
+    const placed = SheetModel.of(copy.map);
+    placed.writeBlocks(copy.cells);
+    for (const [row, height] of copy.heights) placed.setRowHeight(row, height);
+    return placed;
+  }
+
+  /**
+   * Replaces every sheet of `target` by a copy of `source`'s (restoring a revision): copies, because a Yjs type
+   * belongs to one document, made as a sheet move makes them. `source` is upgraded first if it is older.
+   */
+  static replaceSheets(target: Y.Doc, source: Y.Doc): void {
+    upgradeSpreadsheet(source);
+    const copies = sheetModels(source).map((sheet) => sheet.copyOf());
+    const sheets = sheetsOf(target);
+    if (sheets.length > 0) sheets.delete(0, sheets.length);
+    copies.forEach((copy, index) => SheetModel.placeCopy(sheets, index, copy));
+  }
+
+  /** The cell stored under (row id, column id), whether or not the row and column are still in the sheet. */
+  private cellByIds(rowClient: number, rowClock: number, column: AxisKey): Cell | undefined {
+    const grid = this.grid();
+    const key = gridKey(axisKey(rowClient, rowClock), column);
+    if (grid?.has(key)) {
+      const value = grid.get(key);
+      return isStoredCell(value) ? value : undefined;
+    }
+    return this.blockCell(column, rowClient, rowClock) ?? undefined;
+  }
+
+  /**
+   * Rows or columns brought back under new ids (an undo manager re-inserts a deleted Yjs item as a copy with a
+   * new id): copies the cells stored under each old id to its new one, as `grid` entries. `from` and `to` are the
+   * first old and new ids of `length` consecutive ones.
+   */
+  private revive(axis: 'rows' | 'columns', from: Y.ID, to: Y.ID, length: number): void {
+    const writes: Array<[string, Cell]> = [];
+    if (axis === 'rows') {
+      const heights = this.map.get(ROW_HEIGHTS);
+      for (let offset = 0; heights instanceof Y.Map && offset < length; offset++) {
+        const height = validRowHeight(heights.get(axisKey(from.client, from.clock + offset)));
+        if (height !== undefined) heights.set(axisKey(to.client, to.clock + offset), height);
+      }
+      const columns = this.axis(SHEET_COLUMNS);
+      for (let column = 0; columns && column < columns.length; column++) {
+        const columnKey = columns.keyAt(column)!;
+        for (let offset = 0; offset < length; offset++) {
+          const cell = this.cellByIds(from.client, from.clock + offset, columnKey);
+          if (cell) writes.push([gridKey(axisKey(to.client, to.clock + offset), columnKey), cell]);
+        }
+      }
+    } else {
+      const rows = this.axis(SHEET_ROWS);
+      for (let offset = 0; offset < length; offset++) {
+        const oldKey = axisKey(from.client, from.clock + offset);
+        const newKey = axisKey(to.client, to.clock + offset);
+        for (let row = 0; rows && row < rows.length; row++) {
+          const id = rows.idAt(row)!;
+          const cell = this.cellByIds(id.client, id.clock, oldKey);
+          if (cell) writes.push([gridKey(axisKey(id.client, id.clock), newKey), cell]);
+        }
+      }
+    }
+    if (writes.length === 0) return;
+    let grid = this.grid();
+    if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
+    for (const [key, cell] of writes) grid.set(key, cell);
+  }
+
+  /**
+   * Call after an undo manager over the sheets undid or redid a step (its 'stack-item-popped' event): rows and
+   * columns it brought back keep their cells (see revive). Written with `origin`, which the undo manager must not
+   * track, so the step stays one.
+   */
+  static afterUndoStep(doc: Y.Doc, stackItem: { deletions: Parameters<typeof Y.iterateDeletedStructs>[1] }, origin: unknown): void {
+    const revived: Array<{ sheet: SheetModel; axis: 'rows' | 'columns'; from: Y.ID; to: Y.ID; length: number }> = [];
+    doc.transact((transaction) => {
+      Y.iterateDeletedStructs(transaction, stackItem.deletions, (struct) => {
+        if (!(struct instanceof Y.Item) || struct.redone === null || !(struct.parent instanceof Y.Text)) return;
+        const field = struct.parent._item?.parentSub;
+        const sheetMap = struct.parent.parent;
+        if ((field !== SHEET_ROWS && field !== SHEET_COLUMNS) || !(sheetMap instanceof Y.Map)) return;
+        revived.push({ sheet: SheetModel.of(sheetMap as Y.Map<unknown>), axis: field === SHEET_ROWS ? 'rows' : 'columns', from: struct.id, to: struct.redone, length: struct.length });
+      });
+      for (const { sheet, axis, from, to, length } of revived) sheet.revive(axis, from, to, length);
+    }, origin);
+  }
+
+  /** Where a `grid` entry's cell stands now; undefined when its row or column was deleted. */
+  positionOfGridKey(key: string): { row: number; column: number } | undefined {
+    const slash = key.indexOf('/');
+    const row = this.axis(SHEET_ROWS)?.positionOfKey(key.slice(0, slash));
+    const column = this.axis(SHEET_COLUMNS)?.positionOfKey(key.slice(slash + 1));
+    return row === undefined || column === undefined ? undefined : { row, column };
+  }
+
+  /** The sheet's stored cells by position (formulas relative to their cells), for rewriting them elsewhere. */
+  private storedCells(): Array<[number, number, Cell]> {
+    const cells: Array<[number, number, Cell]> = [];
+    this.forEachStoredCell((row, column, cell) => cells.push([row, column, cell]));
+    return cells;
   }
 
   private moveColumnWidths(edit: SheetStructureEdit): void {
@@ -372,13 +770,15 @@ export class SheetModel {
     for (const other of sheetModels(doc)) {
       const ownName = other.name;
       const rewritten: Array<[number, number, Cell]> = [];
-      other.forEachCell((row, column, cell) => {
+      // formulas are stored relative to their cells: most keep their text (storedAfterEdit)
+      other.forEachStoredCell((row, column, cell) => {
         if (typeof cell.f !== 'string' || cell.f.length < 2) return;
-        const formula = shiftFormula(cell.f, ownName, shift);
+        const formula = storedAfterEdit(cell.f, ownName, row, column, shift);
         // the cell keeps its number format and style: only its formula changes
-        if (formula !== cell.f) rewritten.push([row, column, { ...cell, f: formula }]);
-      });
-      for (const [row, column, cell] of rewritten) other.setCell(row, column, cell);
+        if (formula !== undefined && formula !== cell.f) rewritten.push([row, column, { ...cell, f: formula }]);
+      }, undefined, true);
+      // written under the cells' row and column ids, which the edit below does not change
+      for (const [row, column, cell] of rewritten) other.setStoredCell(row, column, cell);
     }
     sheet.applyOwnStructure({ kind: edit.kind, axis: edit.axis, index: edit.index, count: edit.count });
   }
@@ -386,18 +786,106 @@ export class SheetModel {
   /** Applies a structure edit to this sheet's own storage: cells, widths, size and log (formulas are applyStructureEdit's). */
   private applyOwnStructure(edit: SheetStructureEdit): void {
     recordStructureEdit(this.map, edit);
-    this.moveCells(edit);
+    // the cells stay where they are stored, keyed by their rows' and columns' ids: only the sequence changes
+    const axis = this.writableAxis(edit.axis === 'rows' ? SHEET_ROWS : SHEET_COLUMNS);
+    if (edit.kind === 'insert') axis.insert(Math.min(edit.index, axis.length), edit.count);
+    else {
+      // a sheet keeps at least one row and one column
+      const count = Math.min(edit.count, axis.length - edit.index, axis.length - 1);
+      if (count > 0) axis.delete(edit.index, count);
+    }
     this.moveColumnWidths(edit);
     this.moveMerges(edit);
-    const field = edit.axis === 'rows' ? 'rowCount' : 'columnCount';
-    const size = edit.axis === 'rows' ? this.rowCount : this.columnCount;
-    // a sheet keeps at least one row and one column
-    this.map.set(field, edit.kind === 'insert' ? size + edit.count : Math.max(1, size - edit.count));
+    moveSheetFeatures(this, edit);
   }
 
-  private cells(): Y.Map<unknown> | undefined {
-    const cells = this.map.get(CELLS);
-    return cells instanceof Y.Map ? cells : undefined;
+  private grid(): Y.Map<unknown> | undefined {
+    const grid = this.map.get(SHEET_GRID);
+    return grid instanceof Y.Map ? grid : undefined;
+  }
+
+  private blocks(): Y.Map<unknown> | undefined {
+    const blocks = this.map.get(SHEET_BLOCKS);
+    if (!(blocks instanceof Y.Map)) return undefined;
+    if (!observedBlocks.has(blocks)) {
+      observedBlocks.add(blocks);
+      blocks.observe(() => models.get(this.map)?.blocksChanged());
+    }
+    return blocks;
+  }
+
+  /**
+   * Converts a sheet of an older model to this one, in the caller's transaction; answers whether there was anything
+   * to convert. Version 1 (cells keyed by position in `cells`, `rowCount`, `columnCount`): rows and columns as fresh
+   * sequences of the same size, the cells in blocks keyed by their new ids, nothing else touched. Version 2 (formulas
+   * in A1 form): every formula rewritten relative to its cell (upgradeFormulas).
+   */
+  upgrade(): boolean {
+    if (this.modelVersion >= SHEET_MODEL_VERSION && this.axis(SHEET_ROWS) && this.axis(SHEET_COLUMNS)) return false;
+    if (this.modelVersion === 2 && this.axis(SHEET_ROWS) && this.axis(SHEET_COLUMNS)) {
+      this.upgradeFormulas();
+      this.map.set(SHEET_MODEL_FIELD, SHEET_MODEL_VERSION);
+      return true;
+    }
+    const legacy = this.map.get(LEGACY_CELLS);
+    const cells: Array<[number, number, Cell]> = [];
+    let rows = positiveInteger(this.map.get('rowCount'), DEFAULT_ROW_COUNT);
+    let columns = positiveInteger(this.map.get('columnCount'), DEFAULT_COLUMN_COUNT);
+    if (legacy instanceof Y.Map) {
+      legacy.forEach((value, key) => {
+        const at = legacyPosition(key);
+        if (!at || !isStoredCell(value)) return;
+        cells.push([at.row, at.column, storedForm(value, at.row, at.column)]);
+        rows = Math.max(rows, at.row + 1);
+        columns = Math.max(columns, at.column + 1);
+      });
+    }
+    this.map.set(SHEET_ROWS, new Y.Text(AXIS_CHARACTER.repeat(rows)));
+    this.map.set(SHEET_COLUMNS, new Y.Text(AXIS_CHARACTER.repeat(columns)));
+    this.map.set(SHEET_GRID, new Y.Map<unknown>());
+    this.map.set(SHEET_BLOCKS, new Y.Map<unknown>());
+    this.writeBlocks(cells);
+    for (const field of [LEGACY_CELLS, 'rowCount', 'columnCount']) if (this.map.has(field)) this.map.delete(field);
+    this.map.set(SHEET_MODEL_FIELD, SHEET_MODEL_VERSION);
+    return true;
+  }
+
+  /**
+   * Version 2 → 3: the formulas of the blocks and the `grid` entries, stored in A1 form, rewritten relative to their
+   * cells (a block whose formulas change is written again whole). A cell whose row or column was deleted has no
+   * position and is left as it is: it is shown nowhere, and only an undo in an editor session (which an upgrade on
+   * load precedes) could bring it back.
+   */
+  private upgradeFormulas(): void {
+    const rows = this.axis(SHEET_ROWS)!;
+    const columns = this.axis(SHEET_COLUMNS)!;
+    const blocks = this.blocks();
+    const rewrittenBlocks: Array<[string, string]> = [];
+    blocks?.forEach((text, key) => {
+      const block = parseBlockKey(key);
+      const column = block && columns.positionOfKey(block.column);
+      if (!block || column === undefined || typeof text !== 'string' || !text.includes('"f"')) return;
+      const cells = parseBlock(text, block.length);
+      let changed = false;
+      rows.forEachPosition(block.client, block.clock, block.length, (offset, row) => {
+        const cell = cells[offset];
+        if (!cell || typeof cell.f !== 'string') return;
+        const stored = storedForm(cell, row, column);
+        if (stored.f !== cell.f) [cells[offset], changed] = [stored, true];
+      });
+      if (changed) rewrittenBlocks.push([key, JSON.stringify(cells)]);
+    });
+    for (const [key, text] of rewrittenBlocks) blocks!.set(key, text);
+    const grid = this.grid();
+    const rewrittenCells: Array<[string, Cell]> = [];
+    grid?.forEach((value, key) => {
+      const at = this.positionOfGridKey(key);
+      if (!at || !isStoredCell(value) || typeof value.f !== 'string') return;
+      const stored = storedForm(value, at.row, at.column);
+      if (stored.f !== value.f) rewrittenCells.push([key, stored]);
+    });
+    for (const [key, cell] of rewrittenCells) grid!.set(key, cell);
+    this.blocksChanged();
   }
 }
 
@@ -455,11 +943,33 @@ export function moveSheet(doc: Y.Doc, sheet: SheetModel, to: number): SheetModel
   const sheets = sheetsOf(doc);
   const from = sheetModels(doc).indexOf(sheet);
   if (from === -1 || from === to) return sheet;
-  const copy = sheet.copy();
-  sheets.delete(from, 1);
-  sheets.insert(to, [copy]);
-  return SheetModel.of(copy);
+  return SheetModel.relocate(sheet, from, to);
 }
+
+/**
+ * Converts every sheet of `doc` stored in an older grid model to this one (SheetModel.upgrade), in one
+ * transaction with `origin`. The server runs it when it loads a document; answers whether anything changed.
+ */
+export function upgradeSpreadsheet(doc: Y.Doc, origin?: unknown): boolean {
+  const sheets = sheetModels(doc);
+  if (sheets.every((sheet) => sheet.modelVersion >= SHEET_MODEL_VERSION)) return false;
+  let changed = false;
+  doc.transact(() => {
+    for (const sheet of sheets) changed = sheet.upgrade() || changed;
+  }, origin);
+  return changed;
+}
+
+/** The lowest grid model version among the sheets of `doc` (SHEET_MODEL_VERSION for a document with none). */
+export function spreadsheetModelVersion(doc: Y.Doc): number {
+  return Math.min(SHEET_MODEL_VERSION, ...sheetModels(doc).map((sheet) => sheet.modelVersion));
+}
+
+/** See SheetModel.afterUndoStep. */
+export const afterUndoStep = SheetModel.afterUndoStep;
+
+/** See SheetModel.replaceSheets. */
+export const replaceSheets = SheetModel.replaceSheets;
 
 /** See SheetModel.applyStructureEdit. */
 export const applyStructureEdit = SheetModel.applyStructureEdit;
@@ -484,19 +994,26 @@ function changesOf(doc: Y.Doc, events: Array<Y.YEvent<Y.AbstractType<unknown>>>)
       changes.sheets = changes.layout = true;
       continue;
     }
-    if (isCellEvent(event) && event instanceof Y.YMapEvent && target.parent instanceof Y.Map) {
-      const sheet = SheetModel.of(target.parent as Y.Map<unknown>);
+    const field = target._item?.parentSub;
+    const sheetMap = target.parent instanceof Y.Map && target.parent.parent === root ? (target.parent as Y.Map<unknown>) : undefined;
+    if (sheetMap && field === SHEET_GRID && event instanceof Y.YMapEvent) {
+      const sheet = SheetModel.of(sheetMap);
       for (const key of event.keysChanged) {
-        const at = positionOf(key);
+        const at = sheet.positionOfGridKey(key);
         if (at) changes.cells.push({ sheet, row: at.row, column: at.column });
       }
       continue;
     }
     changes.layout = true;
-    if (event instanceof Y.YMapEvent && target.parent === root && (event.keysChanged.has('name') || event.keysChanged.has(CELLS) || event.keysChanged.has('id'))) changes.sheets = true;
+    // rows or columns inserted or deleted (every cell after them moved), or cells replaced wholesale
+    if (sheetMap && (field === SHEET_ROWS || field === SHEET_COLUMNS || field === SHEET_BLOCKS)) changes.sheets = true;
+    if (event instanceof Y.YMapEvent && target.parent === root && [...event.keysChanged].some((key) => SHEET_WIDE_FIELDS.has(key))) changes.sheets = true;
   }
   return changes;
 }
+
+/** Fields of a sheet whose change means reading the sheet again. */
+const SHEET_WIDE_FIELDS = new Set(['name', 'id', SHEET_MODEL_FIELD, SHEET_ROWS, SHEET_COLUMNS, SHEET_GRID, SHEET_BLOCKS, LEGACY_CELLS]);
 
 /** Calls `listener` after every transaction that changed the sheets, with what it changed. Answers how to stop. */
 export function observeSheets(doc: Y.Doc, listener: (changes: SheetChanges, transaction: Y.Transaction) => void): () => void {
@@ -508,17 +1025,33 @@ export function observeSheets(doc: Y.Doc, listener: (changes: SheetChanges, tran
 
 /**
  * For writers that encode Yjs structs directly rather than through a Y.Doc (the xlsx import's encoder, which
- * would otherwise hold a million Items): the item a sheet's cell entries are children of, and the entry name of
- * a cell. Tied to this storage version: such a writer encodes nothing else by hand.
+ * would otherwise hold a million Items): the items a sheet's rows, columns and blocks are children of, and the
+ * entry name and text of a block. Tied to this storage version: such a writer encodes nothing else by hand.
  */
 export const directEncoding = {
-  cellParent(sheet: Y.Map<unknown>): Y.ID {
-    const cells = sheet.get(CELLS);
-    if (!(cells instanceof Y.Map) || !cells._item) throw new Error('the sheet has no integrated cells map');
-    return cells._item.id;
+  parents(sheet: Y.Map<unknown>): { rows: Y.ID; columns: Y.ID; blocks: Y.ID } {
+    const item = (field: string) => {
+      const type = sheet.get(field);
+      if (!(type instanceof Y.AbstractType) || !type._item) throw new Error(`the sheet has no integrated ${field}`);
+      return type._item.id;
+    };
+    return { rows: item(SHEET_ROWS), columns: item(SHEET_COLUMNS), blocks: item(SHEET_BLOCKS) };
   },
-  cellEntry(row: number, column: number): string {
-    return keyOf(row, column);
+  axisCharacter: AXIS_CHARACTER,
+  blockRows: BLOCK_ROWS,
+  /** the `blocks` entry of a column's cells for rows (client, firstClock … firstClock + rows − 1) */
+  blockEntry(columnClient: number, columnClock: number, rowClient: number, firstRowClock: number, rows: number): string {
+    return blockKey(axisKey(columnClient, columnClock), axisKey(rowClient, firstRowClock), rows);
+  },
+  /** the text of a block whose first cell is at (firstRow, column): formulas written in A1 form are stored relative to their cells */
+  blockText(cells: ReadonlyArray<Cell | null | undefined>, firstRow: number, column: number): string {
+    return JSON.stringify(Array.from(cells, (cell, offset) => (cell ? storedForm(cell, firstRow + offset, column) : null)));
+  },
+  /** row heights (row → pixels, checked by the caller) of a sheet whose row r is encoded as (rowClient, r) */
+  setRowHeights(sheet: Y.Map<unknown>, rowClient: number, heights: ReadonlyMap<number, number>): void {
+    const map = new Y.Map<number>();
+    sheet.set(ROW_HEIGHTS, map);
+    for (const [row, height] of heights) map.set(axisKey(rowClient, row), height);
   },
 };
 

@@ -22,6 +22,21 @@ const Revision = Type.Object({
 
 const RevisionParams = Type.Composite([FileIdParams, Type.Object({ revisionId: Type.String({ minLength: 1, maxLength: 64 }) })]);
 const HistoryParams = Type.Composite([FileIdParams, Type.Object({ docHistoryId: Type.String({ minLength: 1, maxLength: 64 }) })]);
+const CompareParams = Type.Composite([HistoryParams, Type.Object({ otherHistoryId: Type.String({ minLength: 1, maxLength: 64 }) })]);
+
+const ComparedRun = Type.Object({ text: Type.String(), change: Type.Optional(Type.Union([Type.Literal('insert'), Type.Literal('delete')])) });
+const Comparison = Type.Object({
+  blocks: Type.Array(
+    Type.Object({
+      status: Type.Union([Type.Literal('equal'), Type.Literal('inserted'), Type.Literal('deleted'), Type.Literal('changed')]),
+      type: Type.String({ description: 'paragraph, heading, codeBlock, image, horizontalRule, …' }),
+      level: Type.Optional(Type.Integer({ description: 'a heading\'s level' })),
+      runs: Type.Array(ComparedRun),
+    }),
+  ),
+  inserted: Type.Integer({ description: 'characters inserted' }),
+  deleted: Type.Integer({ description: 'characters deleted' }),
+});
 
 /**
  * `/sdk/v2/collab-files/{fileId}/…` (spec 4.2 "Common", copy; contract notes 3): content of one file for
@@ -185,7 +200,7 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['revisions'],
         summary: 'Restore a named revision',
         description:
-          'Needs `editable`. Makes the revision\'s content the current content as a new change: connected editors see it at once, ' +
+          'Needs `editable`. Makes the revision\'s content (a documentPro file\'s with its page setup) the current content as a new change: connected editors see it at once, ' +
           'the version grows (FileContent event), a `restore` history entry (historyType 2) is written, and a Revision event with ' +
           'action `update` names the restored revision. 60010 when the revision is not this file\'s.',
         params: RevisionParams,
@@ -281,6 +296,31 @@ export const collabFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .send(Buffer.from(state.buffer, state.byteOffset, state.byteLength));
+    },
+  );
+
+  app.get(
+    '/:fileId/history/:docHistoryId/compare/:otherHistoryId',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['revisions'],
+        summary: 'Compare two versions of a document (service extension)',
+        description:
+          'Not in the spec: an extension of this service (docs/CONTENT-MODEL.md "Comparing versions"). Needs `readable`. What changed ' +
+          'from the history entry `docHistoryId` to `otherHistoryId` (ids as for `history/{docHistoryId}/content`: doc-sidebar-info ' +
+          "ids of historyType 1-3, or a revision's `docHistoryId`) of a document or documentPro file: its text blocks in document " +
+          'order, each `equal`, `inserted`, `deleted` or `changed`, with runs marking the words inserted and deleted. 60011 when ' +
+          'an id is not a history entry of this file, 60013 when its content is no longer kept, 70004 for other file kinds.',
+        params: CompareParams,
+        response: { 200: BackendOk(Comparison) },
+      },
+    },
+    async (request) => {
+      const auth = callerOf(request);
+      const { fileId, docHistoryId, otherHistoryId } = request.params;
+      await contentActor(services, auth, fileId, 'readable');
+      return ok(await services.revisions.compare(auth.app.id, fileId, docHistoryId, otherHistoryId));
     },
   );
 

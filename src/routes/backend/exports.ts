@@ -48,7 +48,9 @@ async function submitExport(services: Services, request: FastifyRequest, fileId:
     throw new ApiError(Errors.exportTypeUnsupported, `type ${JSON.stringify(type)} is not an export format; formats: ${EXPORT_TYPES.join(', ')}`);
   }
   await services.exports.check(auth.app.id, fileId, type);
-  const input: ExportTaskInput = { type, title: access.file.name || fileId };
+  // asked now, with the user's token: the task runs later, without it (only pdf and jpg draw it)
+  const watermark = type === 'pdf' || type === 'jpg' ? await services.access.watermark(auth, access.user.id) : [];
+  const input: ExportTaskInput = { type, title: access.file.name || fileId, watermark };
   return services.tasks.submit({ appId: auth.app.id, kind: EXPORT_TASK, fileId, input });
 }
 

@@ -19,6 +19,8 @@ import { previewRoutes } from './previews.js';
 import { pushRoutes } from './push.js';
 import { sheetCellRoutes } from './sheet-cells.js';
 import { sheetMergeRoutes } from './sheet-merges.js';
+import { sheetSortRoutes } from './sheet-sort.js';
+import { sheetValidationRoutes } from './sheet-validation.js';
 import { sheetRoutes } from './sheets.js';
 
 /**
@@ -44,6 +46,8 @@ export const backendApi: FastifyPluginAsync = async (app) => {
       await api.register(documentMarkdownRoutes);
       await api.register(cellAttachmentRoutes);
       await api.register(sheetMergeRoutes);
+      await api.register(sheetSortRoutes);
+      await api.register(sheetValidationRoutes);
       await api.register(cellImageRoutes);
     },
     { prefix: '/api' },

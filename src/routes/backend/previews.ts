@@ -150,7 +150,9 @@ export const previewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const script = previewViewerScript();
         if (preview.state === 'ready' && !script) throw new ApiError(Errors.unavailable, 'the browser side is not built: run npm run build');
         const links = preview.state === 'ready' ? partLinks(preview.link) : () => '';
-        return sendViewer(reply, renderPreviewPage(lang, preview, script ?? '', links), frameAncestors(auth.app));
+        // a viewer opened with a user's token shows that user's watermark; opened as the application, none
+        const watermark = preview.state === 'ready' && auth.token !== undefined ? await services.access.watermark(auth, (await services.access.currentUser(auth)).id) : [];
+        return sendViewer(reply, renderPreviewPage(lang, preview, script ?? '', links, watermark), frameAncestors(auth.app));
       },
     );
 

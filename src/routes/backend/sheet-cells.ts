@@ -83,8 +83,10 @@ export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['sheets'],
         summary: 'The sheet locks',
         description:
-          'Needs `readable`. The locks of the spreadsheet\'s sheets and ranges, per sheet. The spreadsheet has no locks yet ' +
-          '(they arrive with issue 24): the list is empty.',
+          'Needs `readable`. The locks of the spreadsheet\'s sheets and ranges, per sheet that has any (docs/SHEETS.md "Locks"). ' +
+          '`type` is `sheet` or `range`; permissions are `none`, `readable` or `editable`; `lockerId` is a number when the ' +
+          'locker\'s user id is one, else the id as a string; `ranges` are A1 without the sheet. Locks are set and removed in ' +
+          'the editor or with the JS SDK\'s `addRangeLock` / `addSheetLock` / `removeLock`.',
         params: FileIdParams,
         response: {
           200: BackendOk(
@@ -92,10 +94,12 @@ export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
               locks: Type.Array(
                 Type.Object({
                   sheetId: Type.String(),
+                  sheetName: Type.String(),
                   locks: Type.Array(
                     Type.Object({
-                      type: Type.String(),
-                      lockerId: Type.Integer(),
+                      id: Type.String(),
+                      type: Type.String({ enum: ['sheet', 'range'] }),
+                      lockerId: Type.Union([Type.Integer(), Type.String()]),
                       visitorPermission: Type.String(),
                       users: Type.Record(Type.String(), Type.String()),
                       departments: Type.Record(Type.String(), Type.String()),
@@ -121,8 +125,8 @@ export const sheetCellRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['sheets'],
         summary: 'Whether the spreadsheet is locked',
         description:
-          'Needs `readable`. `lockedStatus`: 0 no lock (the spreadsheet has no locks yet, issue 24), 2 its content could not ' +
-          'be read.',
+          'Needs `readable`. `lockedStatus`: 0 no lock, 1 a sheet or range of it is locked (`sheets/locks` lists them), 2 its ' +
+          'content could not be read.',
         params: FileIdParams,
         response: { 200: BackendOk(Type.Object({ lockedStatus: Type.Integer({ enum: [0, 1, 2] }) })) },
       },

@@ -111,8 +111,8 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `readable`. The sheets\' names, and for one sheet (`sheetName`, else the first) its size, frozen rows and the ' +
           'widths of the columns that fit in `width` pixels from column A, with the non-empty cells of its first `rows` rows ' +
           'across those columns, each as the text it shows (formulas computed, values under their number format). Cells of ' +
-          'the covered area that are not listed are empty. The editor page draws this while it syncs the whole document ' +
-          '(docs/BROWSER.md "First screen"). Bad parameters: 72000; unknown sheet: 72002; not a spreadsheet: 72010.',
+          'the covered area that are not listed are empty. The editor page draws this while it syncs the whole document, ' +
+          'for the first sheet and for each tab the user picks meanwhile (docs/BROWSER.md "First screen"). Bad parameters: 72000; unknown sheet: 72002; not a spreadsheet: 72010.',
         params: FileIdParams,
         querystring: Type.Object({
           sheetName: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'the sheet name as is; default: the first sheet' })),
@@ -131,6 +131,9 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
               rows: Type.Integer({ description: 'rows covered, from row 1' }),
               columns: Type.Integer({ description: 'columns covered, from column A' }),
               columnWidths: Type.Array(Type.Number(), { description: 'width of each covered column, pixels' }),
+              rowHeights: Type.Array(Type.Object({ row: Type.Integer({ description: 'zero-based' }), height: Type.Integer({ description: 'pixels' }) }), {
+                description: 'the covered rows a person gave a height; the others are as tall as their content',
+              }),
               cells: Type.Array(
                 Type.Object({
                   row: Type.Integer({ description: 'zero-based' }),
@@ -154,6 +157,18 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
                         bl: Type.Optional(BorderSchema),
                       },
                       { description: 'the cell\'s style (docs/SHEETS.md "Cell styles"), absent for the default look' },
+                    ),
+                  ),
+                  look: Type.Optional(
+                    Type.Object(
+                      {
+                        fill: Type.Optional(Type.String({ description: '#rrggbb' })),
+                        color: Type.Optional(Type.String({ description: 'font colour, #rrggbb' })),
+                        bold: Type.Optional(Type.Boolean()),
+                        italic: Type.Optional(Type.Boolean()),
+                        bar: Type.Optional(Type.Object({ fraction: Type.Number({ description: '0-1 of the cell\'s width' }), color: Type.String({ description: '#rrggbb' }) })),
+                      },
+                      { description: 'what the sheet\'s conditional formats make of the cell (docs/SHEETS.md "Conditional formatting"), absent for nothing' },
                     ),
                   ),
                 }),
@@ -180,7 +195,7 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Needs `editable`. Values go into the range from its top-left cell; cells of the range they do not reach keep ' +
           'their content; null or "" clears a cell. Values larger than the range are refused (72004) and change nothing. ' +
           'Idempotent: the same call twice leaves the same sheet. The sheet grows to hold what is written. A formula longer ' +
-          'than 8192 characters is refused (72012) and nothing is written.',
+          'than 8192 characters is refused (72012), one that does not parse (`=SUM(1,`) with 128100, and then nothing is written.',
         params: FileIdParams,
         body: ValuesBody,
         response: { 200: BackendOk(WriteResult) },

@@ -180,6 +180,7 @@ export const editorPage: FastifyPluginAsyncTypebox = async (app) => {
         smParams,
         deviceMode: passed(query.deviceMode),
         userUuid: passed(query.userUuid),
+        watermark: await services.access.watermark(auth, user.id),
       };
       pageHeaders(reply, frameAncestors(verified.app), imageSources(services.config.outsideImages, loading?.logo ?? null));
       return reply.send(renderEditorPage(boot, assets, loading));

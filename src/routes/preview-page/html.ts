@@ -68,7 +68,7 @@ function toolbar(lang: EditorLanguage, title: string, paged: boolean): string {
  * an empty stage and the viewer data (`partUrl` makes the links to the parts); the viewer script
  * (web/preview/viewer.ts, `entry`) lays out the pages, the image or the pdf on the stage.
  */
-export function renderPreviewPage(lang: EditorLanguage, preview: Preview, entry: string, partUrl: (part: PreviewPart) => string): ViewerPage {
+export function renderPreviewPage(lang: EditorLanguage, preview: Preview, entry: string, partUrl: (part: PreviewPart) => string, watermark: string[]): ViewerPage {
   const text = STRINGS[lang];
   if (preview.state === 'building') {
     const body = `<div class="message" role="status"><h1>${escapeHtml(text.building)}</h1><p class="detail">${preview.progress}%</p><p class="detail">${escapeHtml(text.buildingHint)}</p></div>`;
@@ -77,10 +77,10 @@ export function renderPreviewPage(lang: EditorLanguage, preview: Preview, entry:
   if (preview.state === 'failed') return renderPreviewError(lang, preview.code, preview.message);
   const data: ViewerData =
     preview.shows === 'image'
-      ? { shows: 'image', src: partUrl({ part: 'file' }) }
+      ? { shows: 'image', src: partUrl({ part: 'file' }), watermark }
       : preview.shows === 'pdf'
-        ? { shows: 'pdf', src: partUrl({ part: 'file' }), pageCount: preview.pageCount }
-        : { shows: 'pages', layout: preview.layout, pages: Array.from({ length: preview.pageCount }, (_, index) => partUrl({ part: 'page', page: index + 1 })) };
+        ? { shows: 'pdf', src: partUrl({ part: 'file' }), pageCount: preview.pageCount, watermark }
+        : { shows: 'pages', layout: preview.layout, pages: Array.from({ length: preview.pageCount }, (_, index) => partUrl({ part: 'page', page: index + 1 })), watermark };
   const body =
     `${toolbar(lang, preview.title, preview.shows !== 'image')}<main class="stage" id="stage" aria-label="${escapeHtml(preview.title)}"><div class="sheets" id="sheets"></div></main>` +
     `<script type="application/json" id="svc-preview">${jsonForScript(data)}</script><script type="module" src="${escapeHtml(entry)}"></script>`;

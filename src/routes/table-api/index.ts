@@ -3,6 +3,7 @@ import { useTableEnvelope } from '../../http/envelopes/table.js';
 import { columnRoutes } from './columns.js';
 import { rowRoutes } from './rows.js';
 import { tableRoutes } from './tables.js';
+import { viewRoutes } from './views.js';
 
 /**
  * The table data API (spec 4.4) under /sdk/v2/api/table-api/openapi/v1: its own `{code, msg, data}`
@@ -24,4 +25,5 @@ export const tableApi: FastifyPluginAsync<{ bodyLimit: number }> = async (app, o
   await app.register(tableRoutes);
   await app.register(columnRoutes);
   await app.register(rowRoutes);
+  await app.register(viewRoutes);
 };

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CREATABLE_TYPES } from '../../model/tables/fields/registry.js';
 import { FILTER_OPERATORS, MAX_PAGE_SIZE, MAX_WINDOW_ROWS } from '../../domain/tables/row-window.js';
 import { MAX_ROWS_PER_REQUEST } from '../../domain/tables/table-service.js';
+import { MAX_SORT_LEVELS, VIEW_KINDS } from '../../model/tables/views.js';
 
 /** Guids in paths: anything up to 128 characters; an unknown one is a 404 of its kind, not a 400. */
 const Guid = Type.String({ minLength: 1, maxLength: 128 });
@@ -9,6 +10,7 @@ const Guid = Type.String({ minLength: 1, maxLength: 128 });
 export const TableParams = Type.Object({ guid: Guid });
 export const ColumnParams = Type.Object({ guid: Guid, colGuid: Guid });
 export const RowParams = Type.Object({ guid: Guid, rowGuid: Guid });
+export const ViewParams = Type.Object({ guid: Guid, viewGuid: Guid });
 
 export const Props = Type.Record(Type.String(), Type.Unknown(), {
   description: 'settings of the column type (docs/TABLE-API.md "Column types and cell values"); null or absent: the defaults',
@@ -30,6 +32,27 @@ export const View = Type.Object({
   viewGuid: Type.String(),
   name: Type.String(),
   isDefault: Type.Boolean(),
+});
+
+const ColumnGuids = Type.Array(Type.String());
+
+/** A saved view with its kind and settings (our extension; src/model/tables/views.ts). */
+export const SavedView = Type.Object({
+  viewGuid: Type.String(),
+  name: Type.String(),
+  isDefault: Type.Boolean({ description: 'the first view: a grid view that cannot be deleted' }),
+  kind: Type.Union(VIEW_KINDS.map((kind) => Type.Literal(kind))),
+  settings: Type.Union([
+    Type.Object({
+      hiddenColumns: ColumnGuids,
+      columnOrder: ColumnGuids,
+      sort: Type.Array(Type.Object({ columnGuid: Type.String(), descending: Type.Boolean() }), { maxItems: MAX_SORT_LEVELS }),
+      groupBy: Type.Union([Type.String(), Type.Null()]),
+    }, { title: 'grid' }),
+    Type.Object({ groupBy: Type.Union([Type.String(), Type.Null()], { description: 'a SingleChoice column' }), cardFields: ColumnGuids }, { title: 'kanban' }),
+    Type.Object({ cover: Type.Union([Type.String(), Type.Null()], { description: 'an Attachment column' }), cardFields: ColumnGuids }, { title: 'gallery' }),
+    Type.Object({ fields: ColumnGuids, title: Type.String(), description: Type.String() }, { title: 'form' }),
+  ]),
 });
 
 export const DataTable = Type.Object({

@@ -14,6 +14,8 @@ import { behaviorHistories } from './0013-behavior-histories.js';
 import { tableLinks } from './0014-table-links.js';
 import { processInstances } from './0015-process-instances.js';
 import { editorSessions } from './0016-editor-sessions.js';
+import { suggestionNotices } from './0017-suggestion-notices.js';
+import { tableViews } from './0018-table-views.js';
 
 /**
  * Every migration, in order. Names sort lexically; a new feature adds its file and one line here. (There is no
@@ -37,4 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0014-table-links': tableLinks,
   '0015-process-instances': processInstances,
   '0016-editor-sessions': editorSessions,
+  '0017-suggestion-notices': suggestionNotices,
+  '0018-table-views': tableViews,
 };

@@ -10,8 +10,8 @@ export function editorFrame(page: Page): FrameLocator {
 }
 
 /** Opens `fileId` for the user of `token` in a new browser page and waits for the editor. */
-export async function openEditor(page: Page, host: HostPage, svc: TestService, fileId: string, token: string): Promise<FrameLocator> {
-  const result = await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), lang: 'en' });
+export async function openEditor(page: Page, host: HostPage, svc: TestService, fileId: string, token: string, lang = 'en'): Promise<FrameLocator> {
+  const result = await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), lang });
   if (!result.ok) throw new Error(`connect() failed: ${result.code} ${result.message}`);
   const frame = editorFrame(page);
   await frame.locator('.ProseMirror').waitFor();

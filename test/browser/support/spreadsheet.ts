@@ -45,13 +45,13 @@ export function sheetIn(page: Page) {
  * Opens a spreadsheet in a new browser context (its own user session, clipboard allowed) through the host
  * page; `errors` collects the page's uncaught errors, which a test expects to stay empty.
  */
-export async function openSpreadsheet(browser: Browser, svc: TestService, host: HostPage, fileId: string, token = 'user-token') {
+export async function openSpreadsheet(browser: Browser, svc: TestService, host: HostPage, fileId: string, token = 'user-token', lang: 'en' | 'zh-CN' = 'en') {
   const context = await browser.newContext();
   for (const origin of [svc.url, new URL(host.url).origin]) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  expect(await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), lang: 'en' })).toMatchObject({ ok: true, fileType: 'spreadsheet' });
+  expect(await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), lang })).toMatchObject({ ok: true, fileType: 'spreadsheet' });
   return { page, sheet: sheetIn(page), errors, close: () => context.close() };
 }
 
@@ -85,6 +85,6 @@ export function spreadsheetSuite() {
     async create(fileId: string): Promise<void> {
       expect((await state.svc!.call('POST', '/sdk/v2/api/files', { body: { type: 'spreadsheet', fileId } })).status).toBe(200);
     },
-    open: (fileId: string, token?: string) => openSpreadsheet(state.browser!, state.svc!, state.host!, fileId, token),
+    open: (fileId: string, token?: string, lang?: 'en' | 'zh-CN') => openSpreadsheet(state.browser!, state.svc!, state.host!, fileId, token, lang),
   };
 }

@@ -8,6 +8,7 @@ import { OldVersionView } from '../../shared/panels/history/old-version-view.js'
 import { richTextVersions } from './rich-text-versions.js';
 import { LivePermissions } from '../../shared/panels/live-permissions.js';
 import { PagedLayout } from './pages/paged-layout.js';
+import { SuggestionsPanel } from './suggestions/suggestions-panel.js';
 import { TocPanel } from './toc/toc-panel.js';
 import { PanelHost, type Panel } from '../../shared/panels/panel-host.js';
 import type { PanelsContext } from './panels-context.js';
@@ -20,7 +21,7 @@ import '../../shared/panels/panels.css';
 export function mountRichTextPanels(context: EditorContext, richText: RichTextEditor): PanelsContext {
   const panels: PanelsContext = { ...context, ...richText, panels: new PanelHost(context.shell), permissions: new LivePermissions(context.boot.permissions, context.session) };
   const kindPanels = context.boot.fileType === 'document' ? [new DiscussionPanel(panels)] : [new BookmarksPanel(panels)];
-  const all: Panel[] = [richTextComments(panels), new TocPanel(panels), ...kindPanels, new HistoryPanel(panels, new OldVersionView(context.shell, richText.page.className, richTextVersions({ ...richText.host, mentionSuggestion: undefined })))];
+  const all: Panel[] = [richTextComments(panels), new SuggestionsPanel(panels), new TocPanel(panels), ...kindPanels, new HistoryPanel(panels, new OldVersionView(context.shell, richText.page.className, richTextVersions({ ...richText.host, mentionSuggestion: undefined })), true)];
   for (const panel of all) {
     panels.panels.add(panel);
     if (panel.methods) context.bridge.registerMethods(panel.methods());

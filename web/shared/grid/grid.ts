@@ -1,4 +1,5 @@
 import './grid.css';
+import { RowHeightIndex } from './row-heights.js';
 
 /**
  * A virtualised, accessible grid that editors build on (the spreadsheet, the table editor). Only the rows and
@@ -17,7 +18,7 @@ import './grid.css';
  *     onSelectionChange: (selection) => …, onCopy, onPaste, onClear, onColumnResize,   // optional
  *   });
  *   grid.refresh();          // after data changed (re-renders the cells in view)
- *   grid.invalidateLayout(); // after row/column counts, widths or the frozen row changed
+ *   grid.invalidateLayout(); // after row/column counts, widths, row heights or the frozen row changed
  *
  * The grid owns no data: it asks the consumer for sizes, headers and cell content each time it draws, and
  * reports what the user does (selection, edits, clipboard, column resizes) through callbacks. Every cell
@@ -25,7 +26,9 @@ import './grid.css';
  * `rowheader`, `gridcell`, aria row and column indexes), and the grid element carries the focus with
  * `aria-activedescendant` on the active cell, so screen readers and tests read what the user sees.
  *
- * Rows have one height; columns have their own widths. Keyboard: arrows, Tab, Enter, Home/End (Ctrl: the
+ * Rows have a default height, and rows may have their own: set (`rowHeights`), or grown to fit a cell that
+ * `renderCell` marks with GROWING_CELL_CLASS (wrapped text, a larger font), measured as such cells are drawn.
+ * Columns have their own widths. Keyboard: arrows, Tab, Enter, Home/End (Ctrl: the
  * sheet's corners), PageUp/PageDown, Shift extends the range, F2 or typing starts editing, Delete clears,
  * Ctrl+A selects all; Ctrl+C/X/V are the browser's clipboard events.
  */
@@ -60,6 +63,12 @@ export interface GridHighlight {
   label?: string;
 }
 
+/**
+ * The class `renderCell` gives a cell whose content may need more than one default row (wrapped text, a larger
+ * font): the grid measures it when it draws it and grows its row to fit, unless the row has a height of its own.
+ */
+export const GROWING_CELL_CLASS = 'svc-grid-cell-grows';
+
 /** How long a highlight's label shows after its range moved, milliseconds. */
 export const HIGHLIGHT_LABEL_MS = 2500;
 
@@ -81,6 +90,8 @@ export interface GridOptions {
   rowCount(): number;
   columnCount(): number;
   columnWidth(column: number): number;
+  /** whether a column is hidden: it takes no room, is not drawn, and the keys step over it */
+  columnHidden?(column: number): boolean;
   columnHeader(column: number): string;
   /** the row-number column's text; without it there is no row header column */
   rowHeader?(row: number): string;
@@ -97,6 +108,12 @@ export interface GridOptions {
   onClear?(range: CellRange): void;
   /** a column header's edge was dragged to a new width (pixels) */
   onColumnResize?(column: number, width: number): void;
+  /** a column header's right edge was double-clicked: fit the column to what it shows */
+  onColumnAutoFit?(column: number): void;
+  /** a row number's bottom edge was dragged to a new height (pixels); without it rows cannot be resized */
+  onRowResize?(row: number, height: number): void;
+  /** a row number's bottom edge was double-clicked: the row's height follows its content again */
+  onRowAutoFit?(row: number): void;
   /**
    * the fill handle (the square at the selection's corner) was dragged: `target` holds `source` and reaches past
    * it on one side. Without it the selection has no fill handle.
@@ -104,18 +121,27 @@ export interface GridOptions {
   onFill?(source: CellRange, target: CellRange): void;
   /** a right click (or the context-menu key) on a cell or header, after the selection was moved there if it was outside it */
   onContextMenu?(at: { x: number; y: number }): void;
+  /** the default row height, pixels */
   rowHeight?: number;
+  /** rows of their own height (pixels), read when the layout is laid out again (`invalidateLayout`) */
+  rowHeights?(): ReadonlyMap<number, number>;
   headerHeight?: number;
   rowHeaderWidth?: number;
   /** rows kept in view at the top while scrolling (0 or more), under the header */
   frozenRows?(): number;
   /** merged areas (disjoint): each drawn as its top-left cell over the whole area; the selection covers them whole */
   merges?(): readonly CellRange[];
+  /**
+   * rows not drawn (a sheet's filter hides them), ascending; read when the layout is laid out again
+   * (`invalidateLayout`). The keys step over them; frozen rows are never hidden.
+   */
+  hiddenRows?(): readonly number[];
 }
 
 const OVERSCAN_ROWS = 6;
 const OVERSCAN_PIXELS = 200;
 const MIN_COLUMN_WIDTH = 24;
+const MIN_ROW_HEIGHT = 4;
 let gridSequence = 0;
 
 export function normalizeRange(a: CellPosition, b: CellPosition): CellRange {
@@ -153,17 +179,32 @@ export class VirtualGrid {
   private readonly frozen: HTMLElement;
   private readonly body: HTMLElement;
   private readonly overlays: HTMLElement;
+  /**
+   * A layer over the cells for objects that float over the grid (the spreadsheet's charts), placed in the canvas's
+   * coordinates (`boxOf`), so that they scroll with the cells; they stay under the row numbers and the headers.
+   */
+  readonly floating: HTMLElement;
   private readonly selectionBox: HTMLElement;
   private readonly fillHandle: HTMLElement;
   private readonly fillPreview: HTMLElement;
   private readonly id = `svc-grid-${++gridSequence}`;
-  private readonly rowHeight: number;
+  private readonly defaultRowHeight: number;
   private readonly headerHeight: number;
   private readonly rowHeaderWidth: number;
   private readonly rows = new Map<number, RowView>();
   private readonly headers = new Map<number, HTMLElement>();
   /** x of each column's left edge; one more entry than columns (the last is the total width) */
   private offsets: number[] = [0];
+  /** the hidden rows as a set (see GridOptions.hiddenRows) */
+  private hiddenSet = new Set<number>();
+  /** rows' own heights: set ones, measured ones and hidden ones (0) */
+  private heights: RowHeightIndex;
+  /** heights rows were given (GridOptions.rowHeights), read at the last layout */
+  private setHeights: ReadonlyMap<number, number> = new Map();
+  /** per row, the heights its growing cells measured (by column), kept while they scroll out of view */
+  private readonly measured = new Map<number, Map<number, number>>();
+  /** growing cells drawn since the last measure */
+  private readonly toMeasure: Array<{ cell: HTMLElement; row: number; column: number }> = [];
   private selection: GridSelection = { active: { row: 0, column: 0 }, extent: { row: 0, column: 0 } };
   private highlights: GridHighlight[] = [];
   /** when each label (by its text) was last shown for a move of its range */
@@ -174,6 +215,7 @@ export class VirtualGrid {
   private readOnly = false;
   private frame = 0;
   private resizing: { column: number; startX: number; startWidth: number; width: number } | undefined;
+  private resizingRow: { row: number; startY: number; startHeight: number; height: number } | undefined;
   private dragging = false;
   /** the fill handle's drag: the selection it started from and the range it reaches now */
   private filling: { source: CellRange; target: CellRange } | undefined;
@@ -192,7 +234,8 @@ export class VirtualGrid {
     container: HTMLElement,
     private readonly options: GridOptions,
   ) {
-    this.rowHeight = options.rowHeight ?? 24;
+    this.defaultRowHeight = options.rowHeight ?? 24;
+    this.heights = new RowHeightIndex(this.defaultRowHeight, 0, new Map());
     this.headerHeight = options.headerHeight ?? 26;
     this.rowHeaderWidth = options.rowHeader ? (options.rowHeaderWidth ?? 56) : 0;
     this.element = div('svc-grid');
@@ -219,7 +262,8 @@ export class VirtualGrid {
     this.fillPreview.hidden = true;
     this.selectionBox.append(this.fillHandle);
     this.overlays.append(this.selectionBox, this.fillPreview);
-    this.canvas.append(this.header, this.frozen, this.body, this.overlays);
+    this.floating = div('svc-grid-floating');
+    this.canvas.append(this.header, this.frozen, this.body, this.overlays, this.floating);
     this.viewport.append(this.canvas);
     this.element.append(this.viewport);
     container.append(this.element);
@@ -252,12 +296,14 @@ export class VirtualGrid {
   refresh(): void {
     for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
     this.placeOverlays();
+    this.measureGrowth();
   }
 
   /** Re-renders one cell if it is in view. */
   refreshCell(row: number, column: number): void {
     const cell = this.rows.get(row)?.cells.get(column);
     if (cell) this.drawCell(cell, row, column);
+    this.measureGrowth();
   }
 
   /** Sizes, widths, headers or frozen rows changed: lays the grid out again and redraws what is in view. */
@@ -267,8 +313,12 @@ export class VirtualGrid {
     this.offsets[0] = 0;
     for (let c = 0; c < columns; c++) this.offsets[c + 1] = this.offsets[c]! + this.widthOf(c);
     const rows = this.options.rowCount();
+    this.hiddenSet = new Set(this.options.hiddenRows?.().filter((row) => row >= this.frozenRowCount() && row < rows) ?? []);
+    this.setHeights = this.options.rowHeights?.() ?? new Map();
+    // rows may have moved (insertions, deletions) or widths changed: what was measured is measured again as drawn
+    this.measured.clear();
+    this.indexHeights();
     this.canvas.style.width = `${this.rowHeaderWidth + this.offsets[columns]!}px`;
-    this.canvas.style.height = `${this.headerHeight + rows * this.rowHeight}px`;
     this.element.setAttribute('aria-rowcount', String(rows + 1));
     this.element.setAttribute('aria-colcount', String(columns + (this.rowHeaderWidth > 0 ? 1 : 0)));
     this.clampSelection();
@@ -277,6 +327,21 @@ export class VirtualGrid {
     for (const header of this.headers.values()) header.remove();
     this.headers.clear();
     this.render();
+  }
+
+  /** Where a range lies on the canvas, pixels (the coordinates of `floating`). */
+  boxOf(range: CellRange): { x: number; y: number; width: number; height: number } {
+    return this.rangeBox(range);
+  }
+
+  /** The cell under a point of the page (client coordinates), as a canvas point too; clamped to the grid's cells. */
+  cellAtClient(clientX: number, clientY: number): { cell: CellPosition; x: number; y: number } {
+    const origin = this.canvas.getBoundingClientRect();
+    const x = clientX - origin.left;
+    const y = clientY - origin.top;
+    const row = Math.min(Math.max(0, this.options.rowCount() - 1), this.rowAtY(Math.max(0, y - this.headerHeight)));
+    const column = Math.min(Math.max(0, this.options.columnCount() - 1), this.columnAt(Math.max(0, x - this.rowHeaderWidth)));
+    return { cell: { row, column }, x, y };
   }
 
   /** How far the cells are scrolled, pixels (a grid taking another's place keeps its scroll). */
@@ -307,6 +372,81 @@ export class VirtualGrid {
       }
     }
     return range;
+  }
+
+  /**
+   * Rebuilds the row height index from the rows' own heights: hidden rows take none, a height being dragged or set
+   * wins, else the tallest growing cell measured (never below the default).
+   */
+  private indexHeights(): void {
+    const own = new Map<number, number>();
+    for (const [row, cells] of this.measured) own.set(row, Math.max(this.defaultRowHeight, ...cells.values()));
+    for (const [row, height] of this.setHeights) own.set(row, Math.max(MIN_ROW_HEIGHT, height));
+    if (this.resizingRow) own.set(this.resizingRow.row, this.resizingRow.height);
+    for (const row of this.hiddenSet) own.set(row, 0);
+    this.heights = new RowHeightIndex(this.defaultRowHeight, this.options.rowCount(), own);
+    this.canvas.style.height = `${this.headerHeight + this.heights.total}px`;
+  }
+
+  /** Distance from the first row's top to `row`'s top, pixels (hidden rows take no room). */
+  private rowTop(row: number): number {
+    return this.heights.top(row);
+  }
+
+  private heightOf(row: number): number {
+    return this.heights.heightOf(row);
+  }
+
+  /** The row whose band holds `y` (a distance from the first row's top), counting only rows that are drawn. */
+  private rowAtY(y: number): number {
+    return this.heights.rowAt(y);
+  }
+
+  /** The height a row is drawn with now, pixels (0: hidden). */
+  rowHeight(row: number): number {
+    return this.heightOf(row);
+  }
+
+  /** The rows whose band is in view now (frozen rows aside), for consumers measuring what is shown. */
+  get rowsInView(): { first: number; last: number } {
+    const top = this.viewport.scrollTop;
+    return { first: this.rowAtY(top), last: this.rowAtY(top + (this.viewport.clientHeight || 600)) };
+  }
+
+  /**
+   * Measures the growing cells drawn since the last call (their content's height, at their width) and, when a
+   * row's tallest one changed, lays the rows out again. Only cells in view are ever measured.
+   */
+  private measureGrowth(): void {
+    if (this.toMeasure.length === 0) return;
+    let changed = false;
+    const queued = this.toMeasure.splice(0);
+    // cells that stopped growing are forgotten; the others' content heights are read in one layout of the page:
+    // all set to their content first, then all read
+    const growing = queued.filter(({ cell }) => cell.isConnected && cell.classList.contains(GROWING_CELL_CLASS)).map(({ cell }) => cell);
+    for (const cell of growing) cell.style.height = 'auto';
+    const heights = new Map(growing.map((cell) => [cell, Math.ceil(cell.offsetHeight)]));
+    for (const cell of growing) cell.style.height = '';
+    for (const { cell, row, column } of queued) {
+      const before = this.measured.get(row)?.get(column);
+      const height = heights.get(cell);
+      if (height === before) continue;
+      let cells = this.measured.get(row);
+      if (height === undefined) cells?.delete(column);
+      else if (!cells) this.measured.set(row, (cells = new Map([[column, height]])));
+      else cells.set(column, height);
+      if (cells?.size === 0) this.measured.delete(row);
+      if (!this.setHeights.has(row)) changed = true;
+    }
+    if (!changed) return;
+    this.indexHeights();
+    for (const [row, view] of this.rows) this.placeRow(view.element, row, row < this.frozenRowCount());
+    this.render();
+  }
+
+  /** Height of the rows from `top` to `bottom`, hidden ones taking none. */
+  private rowsHeight(top: number, bottom: number): number {
+    return this.rowTop(bottom + 1) - this.rowTop(top);
   }
 
   /** The merged area holding a cell, if any. */
@@ -362,7 +502,7 @@ export class VirtualGrid {
     this.scrollIntoView(this.selection.active);
     const box = div('svc-grid-editor');
     const bounds = this.cellBounds(row, column);
-    Object.assign(box.style, { left: `${bounds.x}px`, top: `${bounds.y}px`, minWidth: `${bounds.width}px`, height: `${this.rowHeight}px` });
+    Object.assign(box.style, { left: `${bounds.x}px`, top: `${bounds.y}px`, minWidth: `${bounds.width}px`, height: `${this.heightOf(row)}px` });
     if (row < this.frozenRowCount()) box.classList.add('svc-grid-editor-frozen');
     this.overlays.append(box);
     const host: CellEditorHost = { row, column, element: box, typed, close: (move) => this.finishEditing(host, move) };
@@ -387,6 +527,7 @@ export class VirtualGrid {
 
   private widthOf(column: number): number {
     if (this.resizing?.column === column) return this.resizing.width;
+    if (this.options.columnHidden?.(column)) return 0;
     return Math.max(MIN_COLUMN_WIDTH, this.options.columnWidth(column));
   }
 
@@ -431,8 +572,8 @@ export class VirtualGrid {
     const height = this.viewport.clientHeight || 600;
     const left = this.viewport.scrollLeft;
     const width = this.viewport.clientWidth || 800;
-    const firstRow = Math.max(this.frozenRowCount(), Math.floor(top / this.rowHeight) - OVERSCAN_ROWS);
-    const lastRow = Math.min(rows - 1, Math.ceil((top + height) / this.rowHeight) + OVERSCAN_ROWS);
+    const firstRow = Math.max(this.frozenRowCount(), this.rowAtY(top) - OVERSCAN_ROWS);
+    const lastRow = Math.min(rows - 1, this.rowAtY(top + height) + OVERSCAN_ROWS);
     if (columns === 0) return { firstRow, lastRow, firstColumn: 0, lastColumn: -1 };
     const firstColumn = this.columnAt(Math.max(0, left - OVERSCAN_PIXELS));
     const lastColumn = Math.min(columns - 1, this.columnAt(left + width - this.rowHeaderWidth + OVERSCAN_PIXELS));
@@ -443,7 +584,7 @@ export class VirtualGrid {
   private render(): void {
     const view = this.visibleWindow();
     const frozenRows = this.frozenRowCount();
-    this.frozen.style.height = `${frozenRows * this.rowHeight}px`;
+    this.frozen.style.height = `${this.rowTop(frozenRows)}px`;
     for (const [column, header] of this.headers) {
       if (column < view.firstColumn || column > view.lastColumn) {
         header.remove();
@@ -451,10 +592,10 @@ export class VirtualGrid {
       }
     }
     for (let column = view.firstColumn; column <= view.lastColumn; column++) {
-      if (!this.headers.has(column)) this.headers.set(column, this.createHeader(column));
+      if (!this.headers.has(column) && this.widthOf(column) > 0) this.headers.set(column, this.createHeader(column));
     }
     for (const [row, rowView] of this.rows) {
-      const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow);
+      const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow && !this.hiddenSet.has(row));
       if (!inView) {
         rowView.element.remove();
         this.rows.delete(row);
@@ -462,7 +603,7 @@ export class VirtualGrid {
     }
     const wanted: number[] = [];
     for (let row = 0; row < frozenRows; row++) wanted.push(row);
-    for (let row = view.firstRow; row <= view.lastRow; row++) wanted.push(row);
+    for (let row = view.firstRow; row <= view.lastRow; row++) if (!this.hiddenSet.has(row)) wanted.push(row);
     for (const row of wanted) {
       let rowView = this.rows.get(row);
       if (!rowView) {
@@ -476,13 +617,14 @@ export class VirtualGrid {
         }
       }
       for (let column = view.firstColumn; column <= view.lastColumn; column++) {
-        if (rowView.cells.has(column)) continue;
+        if (rowView.cells.has(column) || this.widthOf(column) === 0) continue;
         const cell = this.createCell(row, column);
         rowView.cells.set(column, cell);
         rowView.element.append(cell);
       }
     }
     this.placeOverlays();
+    this.measureGrowth();
   }
 
   private createHeader(column: number): HTMLElement {
@@ -509,8 +651,7 @@ export class VirtualGrid {
     const element = div('svc-grid-row');
     element.setAttribute('role', 'row');
     element.setAttribute('aria-rowindex', String(row + 2));
-    element.style.height = `${this.rowHeight}px`;
-    element.style.top = `${(frozen ? 0 : this.headerHeight) + row * this.rowHeight}px`;
+    this.placeRow(element, row, frozen);
     if (this.options.rowHeader) {
       const header = div('svc-grid-rowheader');
       header.setAttribute('role', 'rowheader');
@@ -518,10 +659,23 @@ export class VirtualGrid {
       header.dataset.row = String(row);
       header.style.width = `${this.rowHeaderWidth}px`;
       header.textContent = this.options.rowHeader(row);
+      // the row number says rows are hidden right before or after it, as spreadsheets mark filtered rows
+      if (this.hiddenSet.has(row - 1) || this.hiddenSet.has(row + 1)) header.classList.add('svc-grid-rowheader-by-hidden');
+      if (this.options.onRowResize) {
+        const handle = div('svc-grid-row-resize');
+        handle.dataset.resizeRow = String(row);
+        handle.setAttribute('aria-hidden', 'true');
+        header.append(handle);
+      }
       element.append(header);
     }
     (frozen ? this.frozen : this.body).append(element);
     return { element, cells: new Map() };
+  }
+
+  private placeRow(element: HTMLElement, row: number, frozen: boolean): void {
+    element.style.height = `${this.heightOf(row)}px`;
+    element.style.top = `${(frozen ? 0 : this.headerHeight) + this.rowTop(row)}px`;
   }
 
   private createCell(row: number, column: number): HTMLElement {
@@ -546,10 +700,12 @@ export class VirtualGrid {
     const anchor = merge && merge.top === row && merge.left === column;
     const columns = anchor ? merge : { left: column, right: column };
     cell.style.width = `${this.offsets[columns.right + 1]! - this.offsets[columns.left]!}px`;
-    cell.style.height = anchor ? `${(merge.bottom - merge.top + 1) * this.rowHeight}px` : '';
+    cell.style.height = anchor ? `${this.rowsHeight(merge.top, merge.bottom)}px` : '';
     if (anchor) cell.classList.add('svc-grid-cell-merged');
     else if (merge) cell.classList.add('svc-grid-cell-covered');
     this.options.renderCell(cell, row, column);
+    if (cell.classList.contains(GROWING_CELL_CLASS) && !merge) this.toMeasure.push({ cell, row, column });
+    else if (this.measured.get(row)?.has(column)) this.toMeasure.push({ cell, row, column });
   }
 
   /** Canvas coordinates of a cell (frozen rows are placed where they stick). */
@@ -557,15 +713,15 @@ export class VirtualGrid {
     const x = this.rowHeaderWidth + (this.offsets[column] ?? 0);
     const width = (this.offsets[column + 1] ?? x) - (this.offsets[column] ?? 0);
     const frozen = row < this.frozenRowCount();
-    const y = this.headerHeight + row * this.rowHeight + (frozen ? this.viewport.scrollTop : 0);
+    const y = this.headerHeight + this.rowTop(row) + (frozen ? this.viewport.scrollTop : 0);
     return { x, y, width };
   }
 
   private rangeBox(range: CellRange): { x: number; y: number; width: number; height: number } {
     const x = this.rowHeaderWidth + (this.offsets[range.left] ?? 0);
     const width = (this.offsets[range.right + 1] ?? 0) - (this.offsets[range.left] ?? 0);
-    const y = this.headerHeight + range.top * this.rowHeight;
-    return { x, y, width, height: (range.bottom - range.top + 1) * this.rowHeight };
+    const y = this.headerHeight + this.rowTop(range.top);
+    return { x, y, width, height: this.rowsHeight(range.top, range.bottom) };
   }
 
   private placeOverlays(): void {
@@ -613,17 +769,18 @@ export class VirtualGrid {
     const { left, right } = this.selectedRange;
     for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
     this.placeOverlays();
+    this.measureGrowth();
     this.options.onSelectionChange?.(this.currentSelection);
   }
 
   private scrollIntoView(position: CellPosition): void {
-    const frozenHeight = this.frozenRowCount() * this.rowHeight;
-    const y = position.row * this.rowHeight;
+    const frozenHeight = this.rowTop(this.frozenRowCount());
+    const y = this.rowTop(position.row);
     const viewTop = this.viewport.scrollTop;
     const viewHeight = this.viewport.clientHeight - this.headerHeight - frozenHeight;
     if (position.row >= this.frozenRowCount()) {
       if (y - frozenHeight < viewTop) this.viewport.scrollTop = y - frozenHeight;
-      else if (y + this.rowHeight > viewTop + frozenHeight + viewHeight) this.viewport.scrollTop = y + this.rowHeight - viewHeight - frozenHeight;
+      else if (y + this.heightOf(position.row) > viewTop + frozenHeight + viewHeight) this.viewport.scrollTop = y + this.heightOf(position.row) - viewHeight - frozenHeight;
     }
     const x = this.offsets[position.column] ?? 0;
     const right = this.offsets[position.column + 1] ?? x;
@@ -639,9 +796,27 @@ export class VirtualGrid {
     const merge = this.mergeAt(from.row, from.column);
     const row = merge ? (rows > 0 ? merge.bottom : rows < 0 ? merge.top : from.row) : from.row;
     const column = merge ? (columns > 0 ? merge.right : columns < 0 ? merge.left : from.column) : from.column;
-    const next = { row: row + rows, column: column + columns };
+    const next = { row: this.shownRow(row + rows, rows >= 0 ? 1 : -1), column: this.shownColumn(column + columns, columns >= 0 ? 1 : -1) };
     if (extend) this.select(this.selection.active, next);
     else this.select(next);
+  }
+
+  /** `row`, or the nearest drawn row from it in `direction` (back the other way at the grid's end). */
+  private shownRow(row: number, direction: 1 | -1): number {
+    const last = this.options.rowCount() - 1;
+    let at = Math.max(0, Math.min(last, row));
+    while (this.hiddenSet.has(at) && at + direction >= 0 && at + direction <= last) at += direction;
+    while (this.hiddenSet.has(at) && at - direction >= 0 && at - direction <= last) at -= direction;
+    return at;
+  }
+
+  /** `column`, or the nearest drawn (not zero-width) column from it in `direction` (back the other way at the end). */
+  private shownColumn(column: number, direction: 1 | -1): number {
+    const last = this.options.columnCount() - 1;
+    let at = Math.max(0, Math.min(last, column));
+    while (this.widthOf(at) === 0 && at + direction >= 0 && at + direction <= last) at += direction;
+    while (this.widthOf(at) === 0 && at - direction >= 0 && at - direction <= last) at -= direction;
+    return at;
   }
 
   /** Tab (1) or Shift+Tab (-1): one cell right or left, keeping the column the run of Tabs started from. */
@@ -654,11 +829,11 @@ export class VirtualGrid {
   /** Enter's move: down one row, back to the column a run of Tabs started from. */
   private enter(): void {
     const { row, column } = this.selection.active;
-    this.select({ row: row + 1, column: this.tabRunColumn ?? column });
+    this.select({ row: this.shownRow(row + 1, 1), column: this.tabRunColumn ?? column });
   }
 
   private pageRows(): number {
-    return Math.max(1, Math.floor((this.viewport.clientHeight - this.headerHeight) / this.rowHeight) - 1);
+    return Math.max(1, Math.floor((this.viewport.clientHeight - this.headerHeight) / this.defaultRowHeight) - 1);
   }
 
   private keydown(event: KeyboardEvent): void {
@@ -749,6 +924,14 @@ export class VirtualGrid {
       event.preventDefault();
       return;
     }
+    const resizeRow = target.dataset.resizeRow;
+    if (resizeRow !== undefined && !this.readOnly) {
+      const row = Number(resizeRow);
+      this.resizingRow = { row, startY: event.clientY, startHeight: this.heightOf(row), height: this.heightOf(row) };
+      this.listenPointer();
+      event.preventDefault();
+      return;
+    }
     const resize = target.dataset.resize;
     if (resize !== undefined) {
       const column = Number(resize);
@@ -798,6 +981,13 @@ export class VirtualGrid {
       this.invalidateLayout();
       return;
     }
+    if (this.resizingRow) {
+      this.resizingRow.height = Math.max(MIN_ROW_HEIGHT, Math.round(this.resizingRow.startHeight + event.clientY - this.resizingRow.startY));
+      this.indexHeights();
+      for (const [row, view] of this.rows) this.placeRow(view.element, row, row < this.frozenRowCount());
+      this.render();
+      return;
+    }
     if (!this.dragging) return;
     const position = this.positionOf(document.elementFromPoint(event.clientX, event.clientY));
     if (typeof position !== 'object') return;
@@ -820,10 +1010,20 @@ export class VirtualGrid {
       }
       return;
     }
+    // an edge pressed without a move lays nothing out again: the headers stay, so that a double-click reaches them
+    const resizedRow = this.resizingRow;
+    if (resizedRow) {
+      this.resizingRow = undefined;
+      if (resizedRow.height === resizedRow.startHeight) return;
+      this.options.onRowResize?.(resizedRow.row, resizedRow.height);
+      this.invalidateLayout();
+      return;
+    }
     const resized = this.resizing;
     if (!resized) return;
     this.resizing = undefined;
-    if (resized.width !== resized.startWidth) this.options.onColumnResize?.(resized.column, resized.width);
+    if (resized.width === resized.startWidth) return;
+    this.options.onColumnResize?.(resized.column, resized.width);
     this.invalidateLayout();
   }
 
@@ -875,6 +1075,12 @@ export class VirtualGrid {
   }
 
   private doubleClick(event: MouseEvent): void {
+    const { resize, resizeRow } = (event.target as HTMLElement).dataset;
+    if (resize !== undefined || resizeRow !== undefined) {
+      if (!this.readOnly && resize !== undefined) this.options.onColumnAutoFit?.(Number(resize));
+      if (!this.readOnly && resizeRow !== undefined) this.options.onRowAutoFit?.(Number(resizeRow));
+      return;
+    }
     const position = this.positionOf(event.target);
     if (typeof position !== 'object' || this.editor) return;
     this.select(position);
@@ -917,9 +1123,10 @@ export class VirtualGrid {
 
 /**
  * The plain text editor most cells use: an input over the cell. Enter commits and moves down (back to the
- * column a run of Tabs started from), Tab right, Escape cancels; leaving the input commits.
+ * column a run of Tabs started from), Tab right, Escape cancels; leaving the input commits. A commit answering
+ * false was refused (a formula that does not parse): Enter and Tab then keep the input open for fixing.
  */
-export function textCellEditor(host: CellEditorHost, options: { initial: string; commit(text: string): void; input?(text: string): void }): HTMLInputElement {
+export function textCellEditor(host: CellEditorHost, options: { initial: string; commit(text: string): boolean | void; input?(text: string): void }): HTMLInputElement {
   const input = document.createElement('input');
   input.className = 'svc-grid-input';
   input.value = host.typed ?? options.initial;
@@ -927,7 +1134,10 @@ export function textCellEditor(host: CellEditorHost, options: { initial: string;
   const finish = (commit: boolean, move?: 'down' | 'up' | 'right' | 'left') => {
     if (done) return;
     done = true;
-    if (commit) options.commit(input.value);
+    if (commit && options.commit(input.value) === false && move !== undefined) {
+      done = false;
+      return;
+    }
     host.close(move);
   };
   input.addEventListener('keydown', (event) => {

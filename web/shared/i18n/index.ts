@@ -12,6 +12,11 @@ export function setLanguage(lang: EditorLanguage): void {
   document.documentElement.lang = lang;
 }
 
+/** The language translations are in now (for text keyed by something other than a message key: function hints). */
+export function currentLanguage(): EditorLanguage {
+  return language;
+}
+
 export type Translate<Key extends string> = (key: Key, values?: Record<string, string | number>) => string;
 
 /**

@@ -2,15 +2,27 @@ import {
   AlignmentType,
   Bookmark,
   BorderStyle,
+  DeletedTextRun,
   Document,
   ExternalHyperlink,
+  Footer,
+  FootnoteReferenceRun,
+  Header,
   HeadingLevel,
   ImageRun,
+  InsertedTextRun,
+  InternalHyperlink,
   LevelFormat,
+  LineRuleType,
   Packer,
   PageBreak,
+  PageNumber,
+  PageOrientation,
   Paragraph,
   ShadingType,
+  SimpleField,
+  Tab,
+  TabStopType,
   Table,
   TableCell,
   TableRow,
@@ -20,6 +32,9 @@ import {
   type ParagraphChild,
 } from 'docx';
 import { sniffImage } from '../../attachments/sniff.js';
+import { fontFamilyOf, fontSizeOf, hexColor, INDENT_STEP_PT, lineHeightOf, MAX_INDENT, WORD_HIGHLIGHTS } from '../../../model/rich-text/formatting.js';
+import { footnoteNote } from '../../../model/rich-text/nodes/footnote.js';
+import { DEFAULT_PAGE_SETUP, PAPER_SIZES, segmentsOf, SLOTS, type HeaderFooter, type PageSetup } from '../../../model/rich-text/page-setup.js';
 import { nodeText, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import type { ImageAssets, RichTextSource } from '../source.js';
 import { safeHref, type Progress } from './shared.js';
@@ -27,7 +42,8 @@ import { safeHref, type Progress } from './shared.js';
 /**
  * document / documentPro → .docx (the `docx` package writes the file): headings, paragraphs, marks, links,
  * bullet, numbered and task lists, tables with spans, code blocks, quotes, rules, images of the file's app
- * (others by their text alternative), documentPro bookmarks as Word bookmarks, callouts as shaded, framed paragraphs.
+ * (others by their text alternative), documentPro bookmarks as Word bookmarks, callouts as shaded, framed paragraphs,
+ * footnotes as Word's (`w:footnoteReference` and the footnotes part).
  */
 
 const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6] as const;
@@ -45,6 +61,10 @@ interface Context {
   /** a documentPro bookmark waiting for the first text block inside it */
   pendingBookmark: string | undefined;
   progress: Progress;
+  /** Word's revision ids (`w:id`), one per written `w:ins` / `w:del`, counted from 1 */
+  nextRevision: number;
+  /** the footnotes part (footnotes.xml): each footnote met so far by its id, counted from 1 in document order */
+  footnotes: Record<string, { children: Paragraph[] }>;
 }
 
 interface ListPlace {
@@ -57,24 +77,52 @@ type RunOptions = { -readonly [K in keyof IRunOptions]: IRunOptions[K] };
 
 /**
  * Each mark of the document's schema (src/model/rich-text/extensions.ts) and what it sets on a Word run. `link`
- * is written around the run (a hyperlink, in `inlines`); `textStyle` stores nothing of its own (it carries the
- * attributes of other extensions, none of which the model has) and is listed in DOCX_DROPPED.
+ * is written around the run (a hyperlink, in `inlines`). `textStyle` carries the font, size and colour
+ * (src/model/rich-text/marks/text-style.ts); a highlight in one of Word's colours is a Word highlight, another
+ * colour run shading.
  */
-const MARK_RUNS: Record<string, (options: RunOptions) => void> = {
+const MARK_RUNS: Record<string, (options: RunOptions, attrs: Record<string, unknown>) => void> = {
   bold: (options) => (options.bold = true),
   italic: (options) => (options.italics = true),
   underline: (options) => (options.underline = {}),
   strike: (options) => (options.strike = true),
   code: (options) => (options.font = 'Consolas'),
-  highlight: (options) => (options.highlight = 'yellow'),
+  highlight: (options, attrs) => {
+    const color = hexColor(attrs.color);
+    const word = WORD_HIGHLIGHTS[color ?? '#ffff00'];
+    if (word) options.highlight = word;
+    else if (color) options.shading = { type: ShadingType.CLEAR, fill: color.slice(1), color: 'auto' };
+  },
   subscript: (options) => (options.subScript = true),
   superscript: (options) => (options.superScript = true),
+  textStyle: (options, attrs) => {
+    const family = fontFamilyOf(attrs.fontFamily);
+    if (family) options.font = family;
+    const size = fontSizeOf(attrs.fontSize);
+    // Word counts half points
+    if (size) options.size = Math.round(parseFloat(size) * 2);
+    const color = hexColor(attrs.color);
+    if (color) options.color = color.slice(1);
+  },
   link: () => undefined,
+  // written around the run (a Word revision, in `suggestedRun`)
+  insertion: () => undefined,
+  deletion: () => undefined,
 };
+
+/**
+ * The bookmark a link within the document names (`#name`, as the docx import keeps Word's links to bookmarks, a
+ * table of contents' entries for one): written as Word's internal hyperlink (`w:hyperlink w:anchor`). Word's
+ * bookmark names are a letter or underscore and then letters, digits and underscores, at most 40 characters.
+ */
+function bookmarkAnchor(href: unknown): string | undefined {
+  const match = typeof href === 'string' ? /^#([A-Za-z_][A-Za-z0-9_]{0,39})$/.exec(href) : null;
+  return match ? match[1] : undefined;
+}
 
 function runOptions(node: ProseMirrorNode): IRunOptions {
   const options: RunOptions = { text: node.text ?? '' };
-  for (const mark of node.marks ?? []) MARK_RUNS[mark.type]?.(options);
+  for (const mark of node.marks ?? []) MARK_RUNS[mark.type]?.(options, mark.attrs ?? {});
   return options;
 }
 
@@ -99,19 +147,45 @@ function mentionRun(node: ProseMirrorNode): ParagraphChild | undefined {
   return label ? new TextRun({ text: label, ...(node.type === 'mention' ? { color: '1F6FEB' } : {}) }) : undefined;
 }
 
+/**
+ * A text run that is a suggestion (src/model/rich-text/marks/suggestion.ts) as Word's revision: `w:ins` or
+ * `w:del` with the author's name (their user id when no name was kept) and the time. Zero-width anchors the
+ * suggesting mode puts at block edges are left out; a run of nothing else writes nothing.
+ */
+function suggestedRun(context: Context, node: ProseMirrorNode, options: IRunOptions): ParagraphChild | null | undefined {
+  const mark = node.marks?.find((candidate) => candidate.type === 'insertion' || candidate.type === 'deletion');
+  if (!mark) return undefined;
+  const text = (node.text ?? '').replace(/\u200B/g, '');
+  if (!text) return null;
+  const attrs = mark.attrs ?? {};
+  const author = typeof attrs.authorName === 'string' && attrs.authorName ? attrs.authorName : typeof attrs.author === 'string' && attrs.author ? attrs.author : 'Unknown';
+  const date = typeof attrs.date === 'string' && !Number.isNaN(Date.parse(attrs.date)) ? new Date(attrs.date).toISOString().replace(/\.\d{3}Z$/, 'Z') : new Date(0).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const revision = { ...options, text, id: context.nextRevision++, author, date };
+  return mark.type === 'insertion' ? new InsertedTextRun(revision) : new DeletedTextRun(revision);
+}
+
 /** Each inline node of the schema and the Word run it writes. */
 const INLINE_WRITERS: Record<string, (context: Context, node: ProseMirrorNode) => ParagraphChild | undefined> = {
-  text: (_context, node) => {
+  text: (context, node) => {
+    const suggested = suggestedRun(context, node, runOptions(node));
+    if (suggested !== undefined) return suggested ?? undefined;
     const link = node.marks?.find((mark) => mark.type === 'link');
     const href = link ? safeHref(link.attrs?.href) : undefined;
-    const run = new TextRun({ ...runOptions(node), ...(href ? { style: 'Hyperlink' } : {}) });
-    return href ? new ExternalHyperlink({ link: href, children: [run] }) : run;
+    const anchor = link && !href ? bookmarkAnchor(link.attrs?.href) : undefined;
+    const run = new TextRun({ ...runOptions(node), ...(href || anchor ? { style: 'Hyperlink' } : {}) });
+    if (href) return new ExternalHyperlink({ link: href, children: [run] });
+    return anchor ? new InternalHyperlink({ anchor, children: [run] }) : run;
   },
   hardBreak: () => new TextRun({ text: '', break: 1 }),
   image: (context, node) => imageRun(context, node.attrs),
   mention: (_context, node) => mentionRun(node),
   fileMention: (_context, node) => mentionRun(node),
   dateMention: (_context, node) => mentionRun(node),
+  footnote: (context, node) => {
+    const id = Object.keys(context.footnotes).length + 1;
+    context.footnotes[id] = { children: footnoteNote(node.attrs).split('\n').map((line) => new Paragraph({ children: [new TextRun(line)] })) };
+    return new FootnoteReferenceRun(id);
+  },
 };
 
 function inlines(context: Context, nodes: readonly ProseMirrorNode[] = []): ParagraphChild[] {
@@ -133,12 +207,35 @@ function listNumbering(list: ListPlace | undefined): Partial<{ bullet: { level: 
   return list.ordered ? { numbering: { reference: ORDERED, level: list.level, instance: list.instance } } : { bullet: { level: list.level } };
 }
 
+const ALIGNMENTS: Readonly<Record<string, (typeof AlignmentType)[keyof typeof AlignmentType]>> = {
+  center: AlignmentType.CENTER,
+  right: AlignmentType.RIGHT,
+  justify: AlignmentType.JUSTIFIED,
+};
+
+/**
+ * Paragraph formatting (src/model/rich-text/paragraph-format.ts) as Word paragraph properties: `w:jc`, line
+ * spacing in 240ths of a line (`w:spacing w:line`, rule auto), left indent in twips (`w:ind w:left`, not on a list
+ * item, whose indent is its level's).
+ */
+function paragraphFormat(node: ProseMirrorNode, list: ListPlace | undefined) {
+  const attrs = node.attrs ?? {};
+  const alignment = typeof attrs.textAlign === 'string' ? ALIGNMENTS[attrs.textAlign] : undefined;
+  const lineHeight = lineHeightOf(attrs.lineHeight);
+  const indent = list ? 0 : Math.min(MAX_INDENT, Math.max(0, Math.round(Number(attrs.indent) || 0)));
+  return {
+    ...(alignment ? { alignment } : {}),
+    ...(lineHeight ? { spacing: { line: Math.round(Number(lineHeight) * 240), lineRule: LineRuleType.AUTO } } : {}),
+    ...(indent > 0 ? { indent: { left: indent * INDENT_STEP_PT * 20 } } : {}),
+  };
+}
+
 function textblock(context: Context, node: ProseMirrorNode, list: ListPlace | undefined, prefix?: string): Paragraph {
   const children = inlines(context, node.content);
   if (prefix) children.unshift(new TextRun({ text: prefix }));
   if (node.type === 'heading') {
     const level = Math.min(Math.max(Number(node.attrs?.level ?? 1) || 1, 1), 6);
-    return new Paragraph({ heading: HEADINGS[level - 1], children, ...listNumbering(list) });
+    return new Paragraph({ heading: HEADINGS[level - 1], children, ...listNumbering(list), ...paragraphFormat(node, list) });
   }
   if (node.type === 'codeBlock') {
     const lines = (node.content ?? []).map((child) => child.text ?? '').join('').split('\n');
@@ -147,7 +244,7 @@ function textblock(context: Context, node: ProseMirrorNode, list: ListPlace | un
       children: lines.map((line, index) => new TextRun({ text: line, font: 'Consolas', ...(index > 0 ? { break: 1 } : {}) })),
     });
   }
-  return new Paragraph({ children, ...listNumbering(list) });
+  return new Paragraph({ children, ...listNumbering(list), ...paragraphFormat(node, list) });
 }
 
 function table(context: Context, node: ProseMirrorNode): Table {
@@ -244,8 +341,8 @@ const WRITTEN_BY_PARENT = ['doc', 'listItem', 'taskItem', 'tableRow', 'tableCell
 /** What has no Word form of its own, and why. */
 export const DOCX_DROPPED: { nodes: readonly string[]; marks: readonly string[] } = {
   nodes: [],
-  // carries other extensions' attributes (colour, font); the model stores none of them
-  marks: ['textStyle'],
+  // a proposed change of formatting: Word's property revisions (`w:rPrChange`) are not written yet; the text stays
+  marks: ['modification'],
 };
 
 /** The nodes and marks the docx writer has a form for: a test holds this against the document's schema. */
@@ -266,12 +363,60 @@ function blocks(context: Context, nodes: readonly ProseMirrorNode[], list: ListP
   return out;
 }
 
+/** Word's field for each page setup field; DATE as Word shows it by default. */
+const WORD_FIELDS = { page: () => PageNumber.CURRENT, pages: () => PageNumber.TOTAL_PAGES, date: () => new SimpleField('DATE') } as const;
+/** Millimetres to Word's twips (1440 per inch), rounded (the package's own conversion truncates). */
+const twips = (mm: number) => Math.round((mm * 1440) / 25.4);
+/** Header and footer: distance from the paper's edge, as Word's default (0.5 in). */
+const HEADER_DISTANCE_MM = 12.7;
+
+/**
+ * A header or footer line as Word's one paragraph: left text, a tab to a centre stop, the centre text, a tab to a
+ * right stop at the text's right edge, the right text (Word's Header and Footer styles are built so). Fields are
+ * Word's PAGE, NUMPAGES and DATE; undefined for an empty line (no part is written).
+ */
+function headerFooterParagraph(line: HeaderFooter, textWidthMm: number): Paragraph | undefined {
+  if (SLOTS.every((slot) => line[slot] === '')) return undefined;
+  const children: ParagraphChild[] = [];
+  SLOTS.forEach((slot, index) => {
+    if (index > 0) children.push(new TextRun({ children: [new Tab()] }));
+    for (const segment of segmentsOf(line[slot])) {
+      if (!('field' in segment)) children.push(new TextRun(segment.text));
+      else if (segment.field === 'date') children.push(WORD_FIELDS.date());
+      else children.push(new TextRun({ children: [WORD_FIELDS[segment.field]()] }));
+    }
+  });
+  const width = twips(textWidthMm);
+  return new Paragraph({ tabStops: [{ type: TabStopType.CENTER, position: Math.round(width / 2) }, { type: TabStopType.RIGHT, position: width }], children });
+}
+
+/** The page setup as Word's section: `w:pgSz` (with `w:orient`), `w:pgMar`, and header and footer parts. */
+function sectionOf(setup: PageSetup) {
+  const paper = PAPER_SIZES[setup.size];
+  const { margins } = setup;
+  const textWidth = (setup.orientation === 'landscape' ? paper.height : paper.width) - margins.left - margins.right;
+  const header = headerFooterParagraph(setup.header, textWidth);
+  const footer = headerFooterParagraph(setup.footer, textWidth);
+  return {
+    properties: {
+      page: {
+        // given portrait: the package swaps width and height for landscape
+        size: { width: twips(paper.width), height: twips(paper.height), orientation: setup.orientation === 'landscape' ? PageOrientation.LANDSCAPE : PageOrientation.PORTRAIT },
+        margin: { top: twips(margins.top), bottom: twips(margins.bottom), left: twips(margins.left), right: twips(margins.right), header: twips(Math.min(HEADER_DISTANCE_MM, margins.top)), footer: twips(Math.min(HEADER_DISTANCE_MM, margins.bottom)) },
+      },
+    },
+    ...(header ? { headers: { default: new Header({ children: [header] }) } } : {}),
+    ...(footer ? { footers: { default: new Footer({ children: [footer] }) } } : {}),
+  };
+}
+
 export async function toDocx(source: RichTextSource, progress: Progress): Promise<Uint8Array> {
-  const context: Context = { images: source.images, nextList: 1, pendingBookmark: undefined, progress };
+  const context: Context = { images: source.images, nextList: 1, pendingBookmark: undefined, progress, nextRevision: 1, footnotes: {} };
   const children = blocks(context, source.blocks, undefined);
   const document = new Document({
     title: source.title,
     creator: 'Svc',
+    footnotes: context.footnotes,
     styles: { default: { document: { run: { font: { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: CJK_FONT } } } } },
     numbering: {
       config: [
@@ -287,7 +432,13 @@ export async function toDocx(source: RichTextSource, progress: Progress): Promis
         },
       ],
     },
-    sections: [{ children: children.length > 0 ? children : [new Paragraph({})] }],
+    sections: [
+      {
+        // paper, margins, header and footer as the pdf prints them (a document: A4 with "n / total" in the footer)
+        ...sectionOf(source.pageSetup ?? DEFAULT_PAGE_SETUP),
+        children: children.length > 0 ? children : [new Paragraph({})],
+      },
+    ],
   });
   return new Uint8Array(await Packer.toBuffer(document));
 }

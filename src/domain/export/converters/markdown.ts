@@ -37,7 +37,8 @@ export const MARKDOWN_CONTENT_ONLY: { nodes: readonly string[]; marks: readonly 
     'dateMention',
   ],
   // Markdown has no underline, highlight, sub/superscript or text style: the text stays, unmarked
-  marks: ['underline', 'highlight', 'textStyle', 'subscript', 'superscript'],
+  // nor a proposed change of attributes (the suggestions it can carry are <ins>/<del>, marks/suggestion.ts)
+  marks: ['underline', 'highlight', 'textStyle', 'subscript', 'superscript', 'modification'],
 };
 
 interface Forms {
@@ -75,7 +76,9 @@ function escapeText(text: string): string {
     .replace(/^(\s*\d+)([.)])/gm, '$1\\$2');
 }
 
-function wrap(text: string, delimiter: string): string {
+function wrap(text: string, delimiter: string, closingDelimiter?: string): string {
+  // an HTML tag holds its text as it is, white space included (a suggested deletion of ' and' deletes the space)
+  if (closingDelimiter !== undefined) return text ? `${delimiter}${text}${closingDelimiter}` : text;
   // emphasis delimiters must touch the text: keep surrounding white space outside them
   const match = /^(\s*)(.*?)(\s*)$/s.exec(text)!;
   return match[2] ? `${match[1]}${delimiter}${match[2]}${delimiter}${match[3]}` : text;
@@ -90,12 +93,14 @@ function markedText(writer: MarkdownWriter, node: ProseMirrorNode): string {
   const raw = node.text ?? '';
   const literal = forms.find(({ form }) => form.kind === 'literal')?.form;
   let text = literal?.kind === 'literal' ? literal.write(raw) : escapeText(raw);
-  for (const { form } of forms) if (form.kind === 'emphasis') text = wrap(text, form.delimiter);
+  for (const { form } of forms) if (form.kind === 'emphasis') text = wrap(text, form.delimiter, form.closingDelimiter);
   const link = forms.find(({ form }) => form.kind === 'link');
   return link?.form.kind === 'link' ? link.form.write(text, link.attrs, writer) : text;
 }
 
-function markdownWriter(images: ImageAssets, progress: Progress): MarkdownWriter {
+/** The walker, and the footnotes it met, in document order (their numbers are their places here, from 1). */
+function markdownWriter(images: ImageAssets, progress: Progress): { writer: MarkdownWriter; notes: string[] } {
+  const notes: string[] = [];
   const writer: MarkdownWriter = {
     inline: (nodes = []) =>
       nodes
@@ -117,11 +122,20 @@ function markdownWriter(images: ImageAssets, progress: Progress): MarkdownWriter
       return asset ? `data:${asset.mimeType};base64,${Buffer.from(asset.data).toString('base64')}` : safeHref(src);
     },
     href: safeHref,
+    footnote: (note) => `[^${notes.push(note)}]`,
   };
-  return writer;
+  return { writer, notes };
+}
+
+/** GFM footnote definitions after the text: `[^n]: note`, the note's further lines indented under it. */
+function footnoteDefinitions(notes: readonly string[]): string[] {
+  return notes.map((note, index) => `[^${index + 1}]: ${escapeText(note).split('\n').join('\n    ')}`);
 }
 
 export function toMarkdown(source: RichTextSource, progress: Progress): Uint8Array {
-  const text = markdownWriter(source.images, progress).blocks(source.blocks).join('\n\n');
+  const { writer, notes } = markdownWriter(source.images, progress);
+  const blocks = writer.blocks(source.blocks);
+  if (notes.length > 0) blocks.push(footnoteDefinitions(notes).join('\n'));
+  const text = blocks.join('\n\n');
   return new TextEncoder().encode(text.length > 0 ? `${text}\n` : '');
 }

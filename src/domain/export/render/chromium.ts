@@ -2,8 +2,9 @@ import path from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type BrowserContext, type Page } from 'playwright-core';
 import type { Scratch } from '../../conversion/scratch.js';
-import { FONT_ORIGIN, type RenderedHtml } from '../converters/html.js';
+import { FONT_ORIGIN, MAX_IMAGE_HEIGHT, printTemplate, type RenderedHtml } from '../converters/html.js';
 import { fontFile } from './fonts.js';
+import { layOutFootnotePages } from './footnote-pages.js';
 
 /**
  * Headless Chromium as the PDF and JPEG renderer: one browser per process, launched on first use (the
@@ -16,8 +17,6 @@ import { fontFile } from './fonts.js';
 
 /** Flags of @sparticuz/chromium we leave out: no web-security bypass; `--single-process` crashes when a context closes. */
 const DROPPED_FLAGS = new Set(['--disable-web-security', '--single-process']);
-/** Tallest JPEG we make, in CSS pixels: a longer document is refused for jpg (export it as pdf). */
-export const MAX_IMAGE_HEIGHT = 32_000;
 const JPEG_QUALITY = 85;
 /** Device pixels per CSS pixel of JPEGs: sharp text on ordinary screens. */
 const IMAGE_SCALE = 1.5;
@@ -131,19 +130,20 @@ export class ChromiumRenderer {
     }
   }
 
-  /** The page printed to PDF (A4 or the slide size, page numbers in the footer of A4 pages). */
+  /** The page printed to PDF (the paper of the page setup, A4 or the slide size; the page setup's header and footer in the margins; footnotes at the bottom of their page). */
   pdf(rendered: RenderedHtml, deadlineMs: number): Promise<Rendering> {
     return this.withPage(rendered, deadlineMs, async (page) => {
       const setup = rendered.page;
+      await layOutFootnotePages(page, setup);
       const bytes = await page.pdf({
         printBackground: true,
         preferCSSPageSize: true,
         ...(setup.format ? { format: setup.format, landscape: setup.landscape ?? false } : { width: `${setup.width}px`, height: `${setup.height}px` }),
-        ...(setup.format
+        ...(setup.margins && (setup.header || setup.footer)
           ? {
               displayHeaderFooter: true,
-              headerTemplate: '<span></span>',
-              footerTemplate: '<div style="width:100%;text-align:center;font-size:8px;color:#888"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+              headerTemplate: printTemplate(setup.header, setup.margins, 'top'),
+              footerTemplate: printTemplate(setup.footer, setup.margins, 'bottom'),
             }
           : {}),
       });

@@ -1,6 +1,7 @@
 import { DOMParser as ProseMirrorParser } from '@tiptap/pm/model';
 import { parseHTML } from 'linkedom';
 import { attachmentPath } from '../../attachments/attachment-service.js';
+import { FOOTNOTE_HTML } from '../../../model/rich-text/nodes/footnote.js';
 import { InvalidFragment, parseFragment, richTextSchema, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { ConversionError, type ExtractedImage } from '../conversion.js';
 
@@ -10,7 +11,7 @@ import { ConversionError, type ExtractedImage } from '../conversion.js';
  * into the editor: it fits whatever the HTML holds into what the model allows (text straight in a list item
  * gets its paragraph, unknown elements give their text). Used by docx (through mammoth), md (through
  * markdown-it), html and pptx text boxes. What is left here is what only an import does: pictures, unsafe
- * links, page breaks written as CSS.
+ * links, page breaks written as CSS, notes written as a list after the text.
  */
 
 /**
@@ -35,6 +36,7 @@ interface DomElement {
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
+  appendChild(node: DomElement): void;
   remove(): void;
 }
 
@@ -79,6 +81,29 @@ function safeLinks(body: DomElement): void {
   }
 }
 
+/**
+ * Anchors (`<a id>` or `<a name>`, what mammoth writes for Word's bookmarks) that a link of the document names
+ * (`href="#name"`) become the model's bookmark around the top-level block holding them, so the link has its target
+ * in the editor and in a docx export (written as a Word bookmark). Anchors no link names (Word's `_GoBack`, unused
+ * headings' `_Toc…`) are left out, as is a second anchor of the same name: names are unique in a file.
+ */
+function bookmarkTargets(body: DomElement): void {
+  const named = new Set(Array.from(body.querySelectorAll('a[href^="#"]'), (link) => (link.getAttribute('href') ?? '').slice(1)).filter((name) => name !== ''));
+  const made = new Set<string>();
+  for (const anchor of Array.from(body.querySelectorAll('a[id], a[name]'))) {
+    const name = anchor.getAttribute('id') ?? anchor.getAttribute('name') ?? '';
+    if (!named.has(name) || made.has(name)) continue;
+    let block: DomElement | null = anchor;
+    while (block && block.parentElement !== body) block = block.parentElement;
+    if (!block || block === anchor) continue;
+    const bookmark = block.ownerDocument.createElement('section');
+    bookmark.setAttribute('data-bookmark', name);
+    block.before(bookmark);
+    bookmark.appendChild(block);
+    made.add(name);
+  }
+}
+
 /** CSS that breaks the page before or after an element: `page-break-before/after: always` (or left, right), `break-before/after: page` (or left, right, recto, verso). */
 const PAGE_BREAK_STYLE = /(?:^|;)\s*(?:page-)?break-(before|after)\s*:\s*(?:always|page|left|right|recto|verso)\s*(?:!important\s*)?(?=;|$)/gi;
 
@@ -113,6 +138,44 @@ function markPageBreaks(body: DomElement): void {
   }
 }
 
+/** A note's id as mammoth writes Word's footnotes and endnotes (and the html export its footnotes): `footnote-3`, `endnote-1`. */
+const NOTE_ID = /^(?:footnote|endnote)-\d+$/;
+
+/**
+ * Notes written as a numbered list after the text, each reference a link in a `<sup>` to its item (mammoth's
+ * form of Word's `w:footnoteReference` and `w:endnoteReference`, and the html export's), become the model's
+ * `footnote` references holding their note's text (src/model/rich-text/nodes/footnote.ts); the items, their back
+ * links and a list or section left empty go. A link to anything else stays a link.
+ */
+function markFootnotes(body: DomElement): void {
+  const notes = new Map<string, DomElement>();
+  for (const item of Array.from(body.querySelectorAll('li[id]'))) {
+    const id = item.getAttribute('id') ?? '';
+    if (NOTE_ID.test(id)) notes.set(id, item);
+  }
+  if (notes.size === 0) return;
+  for (const link of Array.from(body.querySelectorAll('sup > a[href^="#"]'))) {
+    const item = notes.get((link.getAttribute('href') ?? '').slice(1));
+    const reference = link.parentElement;
+    if (!item || !reference) continue;
+    for (const back of Array.from(item.querySelectorAll('a[href^="#"]'))) if (back.getAttribute('href') === `#${link.getAttribute('id') ?? ''}`) back.remove();
+    const footnote = reference.ownerDocument.createElement(FOOTNOTE_HTML.tag);
+    footnote.setAttribute(FOOTNOTE_HTML.attribute, '');
+    // a page exported here keeps the note as written; a Word note is read from its item (paragraphs one per line)
+    const paragraphs = Array.from(item.querySelectorAll('p'));
+    const text = paragraphs.length > 0 ? paragraphs.map((paragraph) => (paragraph.textContent ?? '').trim()).join('\n') : (item.textContent ?? '').trim();
+    footnote.setAttribute('data-note', reference.getAttribute('data-note') ?? text);
+    reference.replaceWith(footnote);
+    const list = item.parentElement;
+    item.remove();
+    if (list && list.children.length === 0) {
+      const holder = list.parentElement;
+      list.remove();
+      if (holder && holder.tagName.toLowerCase() === 'section' && holder.children.length === 0) holder.remove();
+    }
+  }
+}
+
 /** Block nodes of the content model for an HTML document or fragment; `images` collects embedded pictures. */
 export function htmlToBlocks(html: string, images: ExtractedImage[] = []): ProseMirrorNode[] {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
@@ -123,7 +186,9 @@ export function htmlToBlocks(html: string, images: ExtractedImage[] = []): Prose
   for (const element of Array.from(body.querySelectorAll('script, style, template, head'))) element.remove();
   moveDataImages(body, images);
   safeLinks(body);
+  bookmarkTargets(body);
   markPageBreaks(body);
+  markFootnotes(body);
   const json = parser.parse(body as unknown as Parameters<typeof parser.parse>[0]).toJSON() as { content?: unknown[] };
   try {
     return parseFragment(json.content ?? []);

@@ -2,14 +2,20 @@ import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { ConversionError, type FormatReader, type ImportedColumns, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
+import { workbookCharts } from './xlsx-charts.js';
 import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
+import { legacyFormula } from '../../../model/sheets/formulas/legacy.js';
+import { typedFormula } from '../../../model/sheets/formulas/excel-functions.js';
 import { parseA1IfValid } from '../../../model/sheets/a1.js';
-import { areasOverlap, type CellArea } from '../../../model/sheets/sheet-model.js';
+import { areasOverlap, MAX_ROW_HEIGHT, MIN_ROW_HEIGHT, XLSX_PIXELS_PER_WIDTH_UNIT, type CellArea } from '../../../model/sheets/sheet-model.js';
+import { conditionOfXlsx, type ColumnFilter, type FilterCondition, type ImportedFilter } from '../../../model/sheets/filter.js';
+import { validationOfXlsx, type ImportedValidation } from '../../../model/sheets/data-validation.js';
+import { conditionalConditionOfXlsx, type ConditionalFormat, type ConditionalRule, type XlsxConditionalRule } from '../../../model/sheets/conditional-formats.js';
 import { serialOfEpochMs } from './serial-dates.js';
 
 // exceljs translates a shared formula to each cell of its range with this helper; its stream reader does not.
@@ -23,6 +29,8 @@ const CHUNK = 64 * 1024;
 /** What sharedFormulaMarks puts before a formula's text (private-use characters, which no formula holds). */
 const SHARED_MASTER = '\uE000';
 const SHARED_DEPENDENT = '\uE001';
+/** Before an array formula's text (`<f t="array" ref="A1:A3">`, a dynamic array or a legacy array formula): `ARRAY_FORMULA ref ARRAY_FORMULA text`. */
+const ARRAY_FORMULA = '\uE002';
 
 /**
  * exceljs' stream reader keeps the text of a cell's <f> element but drops its attributes, so a shared formula
@@ -31,10 +39,9 @@ const SHARED_DEPENDENT = '\uE001';
  * way to the reader so that the text says what the attributes did: the first cell's formula is marked
  * `SHARED_MASTER N SHARED_MASTER text`, each other cell's is `SHARED_DEPENDENT N`; toCell slides the first
  * cell's formula to each of the others, as Excel does. Tags are rewritten whole: a chunk's unfinished last tag
- * waits for the next chunk. On the same pass, the `ref` of each `<mergeCell>` (which the stream reader skips) goes
- * into `mergeRefs`.
+ * waits for the next chunk. On the same pass, `scan` gathers what else the stream reader skips (WorksheetScan).
  */
-async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>, mergeRefs: string[]): AsyncGenerator<string> {
+async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>, scan: WorksheetScan): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   for await (const chunk of chunks) {
@@ -42,18 +49,91 @@ async function* sharedFormulaMarks(chunks: AsyncIterable<Buffer | string>, merge
     const open = text.lastIndexOf('<');
     const cut = open >= 0 && !text.includes('>', open) ? open : text.length;
     carry = text.slice(cut);
-    yield markSharedFormulas(text.slice(0, cut), mergeRefs);
+    yield markSharedFormulas(text.slice(0, cut), scan);
   }
-  yield markSharedFormulas(carry + decoder.end(), mergeRefs);
+  yield markSharedFormulas(carry + decoder.end(), scan);
 }
 
-function markSharedFormulas(xml: string, mergeRefs: string[]): string {
-  for (const merge of xml.matchAll(/<mergeCell\b[^>]*?\bref="([^"]{1,40})"/g)) mergeRefs.push(merge[1]!);
+/**
+ * What one worksheet's XML holds that exceljs' stream reader skips, gathered on the same pass as the shared
+ * formulas: merged cells, the auto filter, data validation, conditional formats, and `<sheetProtection sheet="1">`
+ * (the sheet imports as a sheet lock).
+ */
+class WorksheetScan {
+  readonly mergeRefs: string[] = [];
+  readonly autoFilter = new AutoFilterScan();
+  readonly validations = new DataValidationScan();
+  readonly conditional = new ConditionalFormatScan();
+  protected = false;
+  /** rows whose `<row ht customHeight="1">` set a height, row (0-based) → pixels */
+  readonly rowHeights = new Map<number, number>();
+  /** the `<col>` entries giving a width or hiding columns, in the file's order */
+  readonly columns: ImportedColumns[] = [];
+  /** `<protectedRange name sqref>` entries (Excel's "Allow Edit Ranges") */
+  readonly protectedRanges: ImportedProtectedRange[] = [];
+}
+
+/** A `<protectedRange>` tag's name and areas (its `sqref`, areas separated by spaces); unreadable areas are left out. */
+function noteProtectedRange(attributes: string, scan: WorksheetScan): void {
+  const read = attributesOf(attributes);
+  const areas = (read.get('sqref') ?? '').split(/\s+/).flatMap((ref) => {
+    const range = ref === '' ? undefined : parseA1IfValid(ref);
+    return range && range.sheetName === null ? [{ startRow: range.startRow, endRow: range.endRow, startColumn: range.startColumn, endColumn: range.endColumn }] : [];
+  });
+  if (areas.length > 0) scan.protectedRanges.push({ name: read.get('name') || `Range${scan.protectedRanges.length + 1}`, areas });
+}
+
+/** Excel's widest column, 255 characters, in pixels. */
+const MAX_IMPORTED_COLUMN_WIDTH = 255 * XLSX_PIXELS_PER_WIDTH_UNIT;
+
+/** Pixels per point: a row's `ht` is in points (1/72 inch), the model's heights are CSS pixels (1/96 inch). */
+const PIXELS_PER_POINT = 96 / 72;
+
+/**
+ * A `<row>` tag's height as the model keeps it: only a height a person set (`customHeight`), since Excel also
+ * writes the heights it computed for wrapped text, which the editor measures itself; within the model's bounds.
+ */
+function noteRowHeight(attributes: string, scan: WorksheetScan): void {
+  if (!/\bcustomHeight="(1|true)"/.test(attributes)) return;
+  const row = Number(/\br="(\d{1,7})"/.exec(attributes)?.[1]);
+  const points = Number(/\bht="([\d.]{1,12})"/.exec(attributes)?.[1]);
+  if (!Number.isInteger(row) || row < 1 || !Number.isFinite(points) || points <= 0) return;
+  scan.rowHeights.set(row - 1, Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.round(points * PIXELS_PER_POINT))));
+}
+
+/**
+ * A `<col min max width hidden>` tag as the model keeps it: the width in pixels (Excel's width counts characters
+ * of the default font's digit width, 7 pixels, padding included: the inverse of the export's pixels ÷ 7), taken
+ * whether or not `customWidth` is set since the editor does not size columns by their content; a width of 0 hides
+ * the columns, as in Excel.
+ */
+function noteColumns(attributes: string, scan: WorksheetScan): void {
+  const first = Number(/\bmin="(\d{1,5})"/.exec(attributes)?.[1]);
+  const last = Number(/\bmax="(\d{1,5})"/.exec(attributes)?.[1]);
+  if (!Number.isInteger(first) || first < 1 || !Number.isInteger(last) || last < first) return;
+  const characters = Number(/\bwidth="([\d.]{1,12})"/.exec(attributes)?.[1]);
+  const pixels = Number.isFinite(characters) ? Math.round(characters * XLSX_PIXELS_PER_WIDTH_UNIT) : undefined;
+  const hidden = /\bhidden="(1|true)"/.test(attributes) || pixels === 0;
+  const width = pixels && pixels > 0 ? Math.min(MAX_IMPORTED_COLUMN_WIDTH, pixels) : undefined;
+  if (width !== undefined || hidden) scan.columns.push({ startColumn: first - 1, endColumn: last - 1, width, hidden });
+}
+
+function markSharedFormulas(xml: string, scan: WorksheetScan): string {
+  for (const merge of xml.matchAll(/<mergeCell\b[^>]*?\bref="([^"]{1,40})"/g)) scan.mergeRefs.push(merge[1]!);
+  for (const tag of xml.matchAll(/<sheetProtection\b([^>]*)>/g)) if (/\bsheet="(1|true)"/.test(tag[1]!)) scan.protected = true;
+  for (const tag of xml.matchAll(/<row\b([^>]*)>/g)) noteRowHeight(tag[1]!, scan);
+  for (const tag of xml.matchAll(/<col\b([^>]*)>/g)) noteColumns(tag[1]!, scan);
+  for (const tag of xml.matchAll(/<protectedRange\b([^>]*)>/g)) noteProtectedRange(tag[1]!, scan);
+  if (xml.includes('<autoFilter') || scan.autoFilter.inside) scan.autoFilter.scan(xml);
+  if (xml.includes('<dataValidations') || scan.validations.inside) scan.validations.scan(xml);
+  if (xml.includes('<conditionalFormatting') || scan.conditional.inside) scan.conditional.scan(xml);
   return markSharedFormulaTags(xml);
 }
 
 function markSharedFormulaTags(xml: string): string {
   return xml.replace(/<f\b([^>]*?)(\/?)>/g, (tag, attributes: string, selfClosing: string) => {
+    const array = /\bt="array"/.test(attributes) ? /\bref="([^"]{1,40})"/.exec(attributes)?.[1] : undefined;
+    if (array !== undefined && !selfClosing) return `<f>${ARRAY_FORMULA}${array}${ARRAY_FORMULA}`;
     const group = /\bt="shared"/.test(attributes) ? /\bsi="(\d+)"/.exec(attributes)?.[1] : undefined;
     if (group === undefined) return tag;
     if (/\bref="/.test(attributes) && !selfClosing) return `<f>${SHARED_MASTER}${group}${SHARED_MASTER}`;
@@ -65,6 +145,12 @@ type CellValue = ExcelJS.CellValue;
 
 /** The shared formulas of a sheet met so far, by group (si): the first cell's formula and address. */
 type SharedFormulas = Map<string, { formula: string; address: string }>;
+
+/**
+ * The areas of a sheet's array formulas met so far: their other cells hold the values Excel computed, which the
+ * model does not keep (the formula spills them again).
+ */
+type ArrayAreas = CellArea[];
 
 /** Writes a formula's defined names and table references as references (the model has neither): row is zero-based. */
 type Resolve = (formula: string, row: number) => string;
@@ -144,8 +230,8 @@ function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
  * format the service can show is kept (`z`; General and codes it cannot read are left out), and so is the
  * style (`s`). A cell without a value is not kept, styled or not.
  */
-function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, resolve: Resolve): ReadCell | undefined {
-  const read = toCell(cell.value, cell.address, shared, resolve, Number(cell.row) - 1);
+function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, arrays: ArrayAreas, resolve: Resolve): ReadCell | undefined {
+  const read = toCell(cell.value, cell.address, shared, arrays, resolve, Number(cell.row) - 1);
   if (!read) return undefined;
   const code = typeof cell.numFmt === 'string' ? cell.numFmt : undefined;
   if (code !== undefined && code !== GENERAL && invalidFormatCode(code) === undefined) read.z = code;
@@ -155,16 +241,34 @@ function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, resolve: Resolve): R
   return read;
 }
 
-function toCell(value: CellValue, address: string, shared: SharedFormulas, resolve: Resolve, row: number): ReadCell | undefined {
+function toCell(value: CellValue, address: string, shared: SharedFormulas, arrays: ArrayAreas, resolve: Resolve, row: number): ReadCell | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'number' || typeof value === 'boolean') return { v: value };
   if (typeof value === 'string') return value === '' ? undefined : { v: value };
   if (value instanceof Date) return { v: serialOfEpochMs(value.getTime()), date: true };
   if ('formula' in value && typeof value.formula === 'string') {
-    const formula = formulaOf(value.formula, address, shared);
+    let marked = value.formula;
+    const array = marked.startsWith(ARRAY_FORMULA);
+    if (array) {
+      const end = marked.indexOf(ARRAY_FORMULA, 1);
+      const area = parseA1IfValid(marked.slice(1, end));
+      // a one-cell array formula covers no other cell
+      if (area && (area.startRow !== area.endRow || area.startColumn !== area.endColumn)) arrays.push({ startRow: area.startRow, endRow: area.endRow, startColumn: area.startColumn, endColumn: area.endColumn });
+      marked = marked.slice(end + 1);
+    }
+    const formula = formulaOf(marked, address, shared);
     // a cell of a shared formula whose first cell was not met keeps the value Excel computed
-    if (formula === undefined) return toCell((value as { result?: CellValue }).result ?? null, address, shared, resolve, row);
-    return { f: resolve(`=${formula}`, row) };
+    const cached = () => toCell((value as { result?: CellValue }).result ?? null, address, shared, arrays, resolve, row);
+    if (formula === undefined) return cached();
+    // an array formula spills; any other reads one value where one is wanted, as Excel 365 opens it (`@`)
+    const typed = resolve(`=${typedFormula(formula)}`, row);
+    const text = array ? typed : legacyFormula(typed);
+    // a formula the engine cannot read keeps the value Excel computed for it, shown until someone edits the cell
+    if (!parseFormula(text).ok) {
+      const value = cached()?.v;
+      return value === undefined || value === null ? { f: text } : { f: text, v: value };
+    }
+    return { f: text };
   }
   if ('richText' in value && Array.isArray(value.richText)) return { v: value.richText.map((run) => run.text).join('') };
   if ('text' in value && typeof value.text === 'string') return { v: value.text };
@@ -248,9 +352,11 @@ async function tablesOf(bytes: Buffer, sheets: ReadonlyArray<{ part: string; nam
  */
 function resolverFor(sheetIndex: number, names: readonly DefinedName[], tables: ReadonlyMap<string, TableDefinition>, sheetNames: readonly string[]): Resolve {
   const defined = new Map<string, Ast>();
+  // a name may stand for a table's column (`Table1[List Values]`): written as the cells it holds first
+  const withTables = (text: string) => (tables.size === 0 ? text : inlineDefinitions(`=${text}`, { names: new Map(), tables, row: 0 }));
   // a sheet's own names hide the workbook's of the same name
   for (const name of [...names.filter((entry) => entry.sheet === undefined), ...names.filter((entry) => entry.sheet === sheetIndex)]) {
-    const parsed = parseFormula(name.text);
+    const parsed = parseFormula(withTables(name.text));
     if (parsed.ok) defined.set(name.name.toUpperCase(), parsed.ast);
   }
   // any sheet's own names, written with the sheet's name (`Sheet2!Rate`)
@@ -279,6 +385,228 @@ function mergesOf(refs: readonly string[]): CellArea[] {
   return areas;
 }
 
+function attributesOf(text: string): Map<string, string> {
+  return new Map([...text.matchAll(/([\w:]+)="([^"]*)"/g)].map((match) => [match[1]!, xmlText(match[2]!)]));
+}
+
+/**
+ * A worksheet's `<autoFilter>` (which exceljs' stream reader skips) as the model's filter (docs/SHEETS.md "Sort and
+ * filter"): the area, each `<filterColumn>`'s `<filters>` values (blank="1" keeps blank cells) and a single
+ * `<customFilter>` as a condition. Two conditions joined, top-10, dynamic and colour filters are not in the model:
+ * such a column comes without its criterion (it shows every row).
+ */
+class AutoFilterScan {
+  inside = false;
+  private ref: string | undefined;
+  private readonly columns: Array<{ colId: number; values?: string[]; conditions: Array<FilterCondition | undefined> }> = [];
+  private current: (typeof this.columns)[number] | undefined;
+
+  scan(xml: string): void {
+    for (const match of xml.matchAll(/<(\/?)(autoFilter|filterColumn|filters|filter|customFilter)\b([^>]*)>/g)) {
+      const [, closing, name, rest] = match as unknown as [string, string, string, string];
+      const selfClosing = rest.endsWith('/');
+      const attributes = attributesOf(rest);
+      if (name === 'autoFilter') {
+        if (closing) this.inside = false;
+        else if (this.ref === undefined) {
+          this.ref = attributes.get('ref');
+          this.inside = !selfClosing;
+        }
+        continue;
+      }
+      if (!this.inside) continue;
+      if (name === 'filterColumn') {
+        if (closing || selfClosing) this.current = undefined;
+        if (!closing) {
+          const colId = Number(attributes.get('colId'));
+          if (Number.isInteger(colId) && colId >= 0) this.columns.push((this.current = { colId, conditions: [] }));
+        }
+      } else if (name === 'filters' && !closing && this.current) {
+        this.current.values ??= attributes.get('blank') === '1' || attributes.get('blank') === 'true' ? [''] : [];
+      } else if (name === 'filter' && !closing && this.current) {
+        const value = attributes.get('val');
+        if (value !== undefined) (this.current.values ??= []).push(value);
+      } else if (name === 'customFilter' && !closing && this.current) {
+        this.current.conditions.push(conditionOfXlsx(attributes.get('operator'), attributes.get('val') ?? ''));
+      }
+    }
+  }
+
+  /** The filter read, or undefined when the sheet has none (or its area is not a range of this sheet). */
+  result(): ImportedFilter | undefined {
+    const range = this.ref === undefined ? undefined : parseA1IfValid(this.ref);
+    if (!range || range.sheetName !== null) return undefined;
+    const { startRow, endRow, startColumn, endColumn } = range;
+    const columns: Array<[number, ColumnFilter]> = [];
+    for (const column of this.columns) {
+      const criterion: ColumnFilter = {};
+      if (column.values) criterion.values = column.values;
+      const [condition] = column.conditions;
+      if (column.conditions.length === 1 && condition) criterion.condition = condition;
+      if (criterion.values || criterion.condition) columns.push([startColumn + column.colId, criterion]);
+    }
+    return { area: { startRow, endRow, startColumn, endColumn }, columns };
+  }
+}
+
+/** Longest `<dataValidations>` section kept (Excel allows 65,534 rules; beyond this the rest is left out). */
+const MAX_VALIDATION_XML = 4_000_000;
+
+/**
+ * A worksheet's `<dataValidations>` (which exceljs' stream reader skips) as the model's rules (docs/SHEETS.md "Data
+ * validation"): the section's XML is kept as it streams by, and read once the sheet's rows are. A rule Excel does not
+ * enforce (`showErrorMessage` off: it accepts anything) comes as `information`. Rules the model does not keep (time,
+ * any value) and lists from other sheets written in the x14 extension are left out.
+ */
+class DataValidationScan {
+  inside = false;
+  private xml = '';
+
+  scan(chunk: string): void {
+    const start = this.inside ? 0 : chunk.indexOf('<dataValidations');
+    if (start < 0) return;
+    const end = chunk.indexOf('</dataValidations>', start);
+    this.inside = end < 0;
+    if (this.xml.length < MAX_VALIDATION_XML) this.xml += chunk.slice(start, end < 0 ? undefined : end);
+  }
+
+  /** The rules read; `resolve` writes defined names and table references in their formulas as references. */
+  result(resolve: Resolve): ImportedValidation[] {
+    const rules: ImportedValidation[] = [];
+    for (const match of this.xml.matchAll(/<dataValidation\b([^>]*?)(\/>|>([\s\S]*?)<\/dataValidation>)/g)) {
+      const attributes = attributesOf(match[1]!);
+      const body = match[3] ?? '';
+      const formulae = [1, 2].map((n) => new RegExp(`<formula${n}>([\\s\\S]*?)</formula${n}>`).exec(body)?.[1]).filter((text): text is string => text !== undefined).map(xmlText);
+      const flag = (name: string) => attributes.get(name) === '1' || attributes.get(name) === 'true';
+      const rule = validationOfXlsx({
+        type: attributes.get('type') ?? 'any',
+        operator: attributes.get('operator'),
+        allowBlank: flag('allowBlank'),
+        hideDropDown: flag('showDropDown'),
+        errorStyle: flag('showErrorMessage') ? attributes.get('errorStyle') : 'information',
+        errorTitle: attributes.get('errorTitle'),
+        error: attributes.get('error'),
+        promptTitle: attributes.get('promptTitle'),
+        prompt: attributes.get('prompt'),
+        formulae: formulae.map((formula) => resolve(`=${formula}`, 0).replace(/^=/, '')),
+      });
+      const areas = (attributes.get('sqref') ?? '').split(/\s+/).map((ref) => parseA1IfValid(ref)).filter((range) => range !== undefined && range.sheetName === null);
+      if (rule && areas.length > 0) rules.push({ rule, areas: areas.map((range) => ({ startRow: range!.startRow, endRow: range!.endRow, startColumn: range!.startColumn, endColumn: range!.endColumn })) });
+    }
+    return rules;
+  }
+}
+
+/**
+ * The looks of the workbook's `<dxfs>` (styles.xml), by dxfId, as conditional formats give them: bold, italic, an
+ * RGB font colour, an RGB fill (a dxf's solid fill is its bgColor; fgColor when it has none). Theme colours are not kept.
+ */
+function dxfLooksOf(styles: string): ConditionalFormat[] {
+  const block = /<dxfs\b[^>]*>([\s\S]*?)<\/dxfs>/.exec(styles)?.[1] ?? '';
+  const rgb = (xml: string | undefined, tag: string) => {
+    const value = xml === undefined ? undefined : new RegExp(`<${tag}\\b[^>]*?\\brgb="([0-9A-Fa-f]{8})"`).exec(xml)?.[1];
+    return value && `#${value.slice(2).toLowerCase()}`;
+  };
+  const on = (xml: string | undefined, tag: string) => xml !== undefined && new RegExp(`<${tag}(?:\\s+val="(?:1|true)")?\\s*/>`).test(xml);
+  return [...block.matchAll(/<dxf\b[^>]*?(?:\/>|>([\s\S]*?)<\/dxf>)/g)].map((match) => {
+    const dxf = match[1] ?? '';
+    const font = /<font\b[^>]*>([\s\S]*?)<\/font>/.exec(dxf)?.[1];
+    const fill = /<fill\b[^>]*>([\s\S]*?)<\/fill>/.exec(dxf)?.[1];
+    const look: ConditionalFormat = {};
+    const color = rgb(font, 'color');
+    const background = rgb(fill, 'bgColor') ?? rgb(fill, 'fgColor');
+    if (color) look.color = color;
+    if (background) look.fill = background;
+    if (on(font, 'b')) look.bold = true;
+    if (on(font, 'i')) look.italic = true;
+    return look;
+  });
+}
+
+/**
+ * A worksheet's `<conditionalFormatting>` blocks (which exceljs' stream reader skips) as the model's rules
+ * (docs/SHEETS.md "Conditional formatting"): each `<cfRule>` with its attributes, `<formula>` texts and the `<cfvo>`
+ * and `<color>` of a scale or bar, mapped by conditionalConditionOfXlsx; rules the model cannot say are left out.
+ * A formula's text may be split between two chunks: what came of it in the first waits for the second.
+ */
+class ConditionalFormatScan {
+  inside = false;
+  private readonly blocks: Array<{ sqref: string; rules: Array<XlsxConditionalRule & { priority: number; dxfId?: number }> }> = [];
+  private rule: (XlsxConditionalRule & { priority: number; dxfId?: number }) | undefined;
+  private formula: string | undefined;
+
+  scan(xml: string): void {
+    let textFrom = 0;
+    for (const match of xml.matchAll(/<(\/?)(conditionalFormatting|cfRule|formula|cfvo|color)\b([^>]*)>/g)) {
+      const [, closing, name, rest] = match as unknown as [string, string, string, string];
+      const selfClosing = rest.endsWith('/');
+      const attributes = attributesOf(rest);
+      if (name === 'conditionalFormatting') {
+        this.inside = !closing && !selfClosing;
+        if (!closing) this.blocks.push({ sqref: attributes.get('sqref') ?? '', rules: [] });
+        continue;
+      }
+      if (!this.inside) continue;
+      const block = this.blocks.at(-1)!;
+      if (name === 'cfRule') {
+        if (closing) this.rule = undefined;
+        else {
+          const number = (key: string) => (attributes.has(key) ? Number(attributes.get(key)) : undefined);
+          const flag = (key: string) => (attributes.has(key) ? attributes.get(key) === '1' || attributes.get(key) === 'true' : undefined);
+          const rule = {
+            type: attributes.get('type') ?? '',
+            operator: attributes.get('operator'),
+            text: attributes.get('text'),
+            rank: number('rank'),
+            percent: flag('percent'),
+            bottom: flag('bottom'),
+            aboveAverage: flag('aboveAverage'),
+            averageVariant: flag('equalAverage') === true || attributes.has('stdDev'),
+            priority: number('priority') ?? block.rules.length,
+            dxfId: number('dxfId'),
+            formulae: [],
+            cfvo: [],
+            colors: [],
+          };
+          block.rules.push(rule);
+          this.rule = selfClosing ? undefined : rule;
+        }
+      } else if (!this.rule) continue;
+      else if (name === 'formula') {
+        if (!closing && !selfClosing) {
+          this.formula = '';
+          textFrom = match.index + match[0].length;
+        } else if (closing && this.formula !== undefined) {
+          this.rule.formulae.push(xmlText(this.formula + xml.slice(textFrom, match.index)));
+          this.formula = undefined;
+        }
+      } else if (name === 'cfvo' && !closing) {
+        const value = Number(attributes.get('val'));
+        this.rule.cfvo.push({ type: attributes.get('type') ?? '', ...(attributes.has('val') && Number.isFinite(value) ? { value } : {}) });
+      } else if (name === 'color' && !closing) {
+        const argb = attributes.get('rgb');
+        this.rule.colors.push(argb && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2).toLowerCase()}` : undefined);
+      }
+    }
+    if (this.formula !== undefined) this.formula += xml.slice(textFrom);
+  }
+
+  /** The rules read, their areas from each block's sqref (space-separated ranges of this sheet). */
+  result(looks: readonly ConditionalFormat[]): ConditionalRule[] {
+    const rules: ConditionalRule[] = [];
+    for (const block of this.blocks) {
+      const ranges = block.sqref.split(/\s+/).filter(Boolean).map((ref) => parseA1IfValid(ref));
+      if (ranges.length === 0 || ranges.some((range) => !range || range.sheetName !== null)) continue;
+      const areas = ranges.map((range) => ({ startRow: range!.startRow, endRow: range!.endRow, startColumn: range!.startColumn, endColumn: range!.endColumn }));
+      for (const rule of block.rules) {
+        const condition = conditionalConditionOfXlsx({ ...rule, format: rule.dxfId === undefined ? undefined : looks[rule.dxfId] });
+        if (condition) rules.push({ ...condition, id: `xlsx-${rules.length + 1}`, ranges: areas, priority: rule.priority });
+      }
+    }
+    return rules;
+  }
+}
+
 /**
  * exceljs' WorkbookReader inside: it hands each worksheet's XML to `_parseWorksheet` (which sharedFormulaMarks
  * wraps), and copies a worksheet to a temporary file (tens of MB, in TMPDIR) when the worksheet comes in the zip
@@ -305,7 +633,7 @@ const STYLES_PART = 'xl/styles.xml';
  * files"). The styles too: a worksheet read before them would lose every cell's style (workbooks written by exceljs
  * store styles.xml after the worksheets).
  */
-async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<void> {
+async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<string | undefined> {
   const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART, STYLES_PART]);
   const styles = parts.get(STYLES_PART);
   if (styles !== undefined) await reader._parseStyles(Readable.from([styles]));
@@ -320,6 +648,7 @@ async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<void
     _parseSharedStrings: async function* skip() {},
     _parseStyles: async () => undefined,
   });
+  return styles;
 }
 
 /**
@@ -339,24 +668,26 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   );
   const { sheets: order, date1904, names } = await workbookParts(bytes);
   const tables = await tablesOf(bytes, order);
+  const charts = await workbookCharts(bytes, order);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
   // A worksheet arriving before workbook.xml would make exceljs read the sheet list and date system of a workbook
   // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const internals = reader as unknown as ReaderInternals;
-  await primeReader(internals, bytes).catch((error: unknown) => {
+  const styles = await primeReader(internals, bytes).catch((error: unknown) => {
     throw unreadableWorkbook(error);
   });
+  const looks = dxfLooksOf(styles ?? '');
   const parseWorksheet = internals._parseWorksheet.bind(reader);
-  const mergeRefsByPart = new Map<string, string[]>();
+  const scans = new Map<string, WorksheetScan>();
   // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
   // already tell of the next part (the oracle's workbooks came back with their sheets swapped now and then)
   const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
     _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
-      const mergeRefs: string[] = [];
-      mergeRefsByPart.set(sheetNo, mergeRefs);
-      for (const item of parseWorksheet(sharedFormulaMarks(chunks, mergeRefs), sheetNo)) {
+      const scan = new WorksheetScan();
+      scans.set(sheetNo, scan);
+      for (const item of parseWorksheet(sharedFormulaMarks(chunks, scan), sheetNo)) {
         const worksheet = (item as { value?: unknown }).value;
         if (typeof worksheet === 'object' && worksheet !== null) partOf.set(worksheet, sheetNo);
         yield item;
@@ -373,6 +704,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       sink.beginSheet(name, position < 0 ? order.length + Number(part) : position);
       sheets++;
       const shared: SharedFormulas = new Map();
+      const arrays: ArrayAreas = [];
       const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
       for await (const row of sheetReader) {
@@ -382,12 +714,28 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
         row.eachCell({ includeEmpty: false }, (cell, column) => {
-          cells[column - 1] = cellOf(cell, shared, resolve);
+          const read = cellOf(cell, shared, arrays, resolve);
+          const at = { startRow: row.number - 1, endRow: row.number - 1, startColumn: column - 1, endColumn: column - 1 };
+          // the other cells of an array formula hold Excel's spilled values: the engine spills them again
+          cells[column - 1] = read?.f === undefined && arrays.some((area) => areasOverlap(area, at)) ? undefined : read;
         });
         sink.row(row.number - 1, cells);
       }
-      // the merges follow the rows in the sheet's XML: all read once the rows are
-      sink.merges(mergesOf(mergeRefsByPart.get(part) ?? []));
+      // merges, filter, rules and protection follow the rows in the sheet's XML: all read once the rows are
+      const scan = scans.get(part);
+      sink.merges(mergesOf(scan?.mergeRefs ?? []));
+      const filter = scan?.autoFilter.result();
+      if (filter) sink.filter(filter);
+      const validations = scan?.validations.result(resolve) ?? [];
+      if (validations.length > 0) sink.validations(validations);
+      const rules = scan?.conditional.result(looks) ?? [];
+      if (rules.length > 0) sink.conditionalFormats(rules);
+      if (scan?.protected) sink.protectedSheet();
+      const drawn = charts.get(part);
+      if (drawn) sink.charts(drawn);
+      if (scan && scan.rowHeights.size > 0) sink.rowHeights(scan.rowHeights);
+      if (scan && scan.columns.length > 0) sink.columns(scan.columns);
+      if (scan && scan.protectedRanges.length > 0) sink.protectedRanges(scan.protectedRanges);
     }
   } catch (error) {
     throw unreadableWorkbook(error);

@@ -75,12 +75,27 @@ export interface EvaluationContext {
   cell(reference: CellReference): CellValue;
   /** a range, or a single cell passed to a function (a reference, not a value: SUM skips text there) */
   range(reference: RangeReference | CellReference): RangeArg | FormulaError;
+  /** the array spilling from a formula's cell (`A1#`): its area as a reference; #REF! when that cell does not spill */
+  spill(anchor: CellReference): RangeArg | FormulaError;
   /** the names of the sheets from `first` to `last` in the workbook's order (a 3-D reference), or undefined when either is missing */
   sheetsBetween(first: string, last: string): string[] | undefined;
   /** milliseconds since 1970 (TODAY, NOW) */
   now(): number;
   /** the cell whose formula is being computed (ROW(), COLUMN()), zero-based */
   position(): { row: number; column: number };
+  /** the names LET and a LAMBDA's parameters define around the part being computed, by upper-case name */
+  readonly names?: ReadonlyMap<string, Arg>;
+  /** the functions LET names (`LET(f, LAMBDA(x, x*2), f(3))`), by upper-case name */
+  readonly lambdas?: ReadonlyMap<string, Lambda>;
+  /** parameters of the LAMBDA being computed that its caller left out (ISOMITTED) */
+  readonly omitted?: ReadonlySet<string>;
+}
+
+/** A LAMBDA: its parameters (upper case), its body, and the names around where it was written (a closure). */
+export interface Lambda {
+  readonly parameters: readonly string[];
+  readonly body: Ast;
+  readonly context: EvaluationContext;
 }
 
 /**
@@ -91,7 +106,10 @@ export interface EvaluationContext {
  */
 export type FormulaFunction = (
   | { lazy?: false; minArgs: number; maxArgs: number; call(args: Arg[], context: EvaluationContext): Arg }
-  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast) => Arg): Arg }
+  /** `names`: evaluate with these names defined, besides those defined around the call */
+  | { lazy: true; minArgs: number; maxArgs: number; call(args: Ast[], evaluate: (ast: Ast, names?: ReadonlyMap<string, Arg>) => Arg): Arg }
+  /** LET, LAMBDA and the functions taking one (lambdas.ts): the syntax trees, the context, and the evaluator */
+  | { lazy: 'context'; minArgs: number; maxArgs: number; call(args: Ast[], context: EvaluationContext, evaluate: (ast: Ast, context: EvaluationContext) => Arg): Arg }
 ) & { volatile?: 'clock' | 'always' };
 
 /** A range where one value is wanted: a single cell stands for its value; anything larger is #VALUE!. */

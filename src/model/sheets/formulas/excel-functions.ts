@@ -48,3 +48,41 @@ export const EXCEL_FUNCTIONS: ReadonlySet<string> = new Set(NAMES.trim().split(/
 export function isExcelFunction(name: string): boolean {
   return EXCEL_FUNCTIONS.has(name);
 }
+
+/**
+ * Functions newer than Excel 2007, which a workbook file stores with the `_xlfn.` prefix (and the dynamic-array ones
+ * with `_xlfn._xlws.`): Excel reads an unprefixed newer name in a file as an unknown function (`#NAME?`). From
+ * Microsoft's "Issue: An _xlfn. prefix is displayed in front of a formula".
+ */
+const FUTURE_NAMES = `
+ACOT ACOTH AGGREGATE ANCHORARRAY ARABIC ARRAYTOTEXT BASE BETA.DIST BETA.INV BINOM.DIST BINOM.DIST.RANGE BINOM.INV BITAND BITLSHIFT
+BITOR BITRSHIFT BITXOR BYCOL BYROW CEILING.MATH CEILING.PRECISE CHISQ.DIST CHISQ.DIST.RT CHISQ.INV CHISQ.INV.RT
+CHISQ.TEST CHOOSECOLS CHOOSEROWS COMBINA CONCAT CONFIDENCE.NORM CONFIDENCE.T COT COTH COVARIANCE.P COVARIANCE.S CSC CSCH
+DAYS DECIMAL DROP ERF.PRECISE ERFC.PRECISE EXPAND EXPON.DIST F.DIST F.DIST.RT F.INV F.INV.RT F.TEST FLOOR.MATH
+FLOOR.PRECISE FORECAST.ETS FORECAST.ETS.CONFINT FORECAST.ETS.SEASONALITY FORECAST.ETS.STAT FORECAST.LINEAR FORMULATEXT
+GAMMA GAMMA.DIST GAMMA.INV GAMMALN.PRECISE GAUSS HSTACK HYPGEOM.DIST IFNA IFS IMCOSH IMCOT IMCSC IMCSCH IMSEC IMSECH
+IMSINH IMTAN ISFORMULA ISOMITTED ISOWEEKNUM LAMBDA LET LOGNORM.DIST LOGNORM.INV MAKEARRAY MAP MAXIFS MINIFS MODE.MULT
+MODE.SNGL MUNIT NEGBINOM.DIST NETWORKDAYS.INTL NORM.DIST NORM.INV NORM.S.DIST NORM.S.INV NUMBERVALUE PDURATION
+PERCENTILE.EXC PERCENTILE.INC PERCENTRANK.EXC PERCENTRANK.INC PERMUTATIONA PHI POISSON.DIST QUARTILE.EXC QUARTILE.INC
+RANDARRAY RANK.AVG RANK.EQ REDUCE RRI SCAN SEC SECH SEQUENCE SHEET SHEETS SINGLE SKEW.P SORTBY STDEV.P STDEV.S SWITCH T.DIST
+T.DIST.2T T.DIST.RT T.INV T.INV.2T T.TEST TAKE TEXTAFTER TEXTBEFORE TEXTJOIN TEXTSPLIT TOCOL TOROW UNICHAR UNICODE UNIQUE
+VALUETOTEXT VAR.P VAR.S VSTACK WEIBULL.DIST WORKDAY.INTL WRAPCOLS WRAPROWS XLOOKUP XMATCH XOR Z.TEST
+`;
+const FUTURE_FUNCTIONS: ReadonlySet<string> = new Set(FUTURE_NAMES.trim().split(/\s+/));
+/** The dynamic-array functions stored with `_xlfn._xlws.`. */
+const WORKSHEET_FUNCTIONS: ReadonlySet<string> = new Set(['FILTER', 'SORT']);
+
+/** `name` (upper case) as a workbook file stores it: `_xlfn.XLOOKUP`, `_xlfn._xlws.SORT`, `SUM`. */
+export function storedFunctionName(name: string): string {
+  if (WORKSHEET_FUNCTIONS.has(name)) return `_xlfn._xlws.${name}`;
+  return FUTURE_FUNCTIONS.has(name) ? `_xlfn.${name}` : name;
+}
+
+/**
+ * A formula as a workbook file stores it, as a person types it: without the `_xlfn.`, `_xlws.` and `_xlpm.` prefixes
+ * Excel writes before newer functions and LET's names (`_xlfn._xlws.SORT(A1:A9)` is `SORT(A1:A9)`); quoted text and
+ * sheet names are kept as they are.
+ */
+export function typedFormula(stored: string): string {
+  return stored.replace(/("(?:[^"]|"")*")|('(?:[^']|'')*')|_xl(?:fn|ws|pm)\./gi, (match: string, text?: string, sheet?: string) => text ?? sheet ?? '');
+}

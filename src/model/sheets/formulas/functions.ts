@@ -1,4 +1,7 @@
-import { isRange, optionalInteger, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { arrayArg, isRange, optionalInteger, scalar, type Arg, type FormulaFunction, type RangeArg } from './args.js';
+import { ARRAY_FUNCTIONS } from './arrays.js';
+import { LAMBDA_FUNCTIONS } from './lambdas.js';
+import { elementwise, holdsSeveral } from './lifting.js';
 import { libraryFunctions } from './library.js';
 import { REFERENCE_FUNCTIONS } from './references.js';
 import { DATE_FUNCTIONS } from './dates.js';
@@ -222,7 +225,7 @@ const xmatch: FormulaFunction = {
   },
 };
 
-/** XLOOKUP: the value of the return range at the position found (the first value of its row or column: results do not spill yet). */
+/** XLOOKUP: the row (or column) of the return range at the position found: one value, or an array that spills. */
 const xlookup: FormulaFunction = {
   minArgs: 3,
   maxArgs: 6,
@@ -238,7 +241,9 @@ const xlookup: FormulaFunction = {
     const found = lineSearch(key, line, matchMode, searchMode);
     if (found === -1) return notFound === undefined ? Err.na : scalar(notFound);
     const vertical = isRange(within) && within.columns === 1 && within.rows > 1;
-    return vertical ? returned.get(found, 0) : returned.get(0, found);
+    const width = vertical ? returned.columns : returned.rows;
+    if (width === 1) return vertical ? returned.get(found, 0) : returned.get(0, found);
+    return arrayArg(vertical ? [Array.from({ length: width }, (_, column) => returned.get(found, column))] : Array.from({ length: width }, (_, row) => [returned.get(row, found)]));
   },
 };
 
@@ -340,6 +345,12 @@ function size(axis: 'rows' | 'columns'): FormulaFunction {
   };
 }
 
+function holdsError(range: RangeArg): boolean {
+  let found = false;
+  range.forEach((value) => (found ||= value instanceof FormulaError));
+  return found;
+}
+
 const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['SUM', aggregate((numbers) => finite(numbers.reduce((sum, value) => sum + value, 0)))],
   ['AVERAGE', aggregate((numbers) => (numbers.length === 0 ? Err.div0 : finite(numbers.reduce((sum, value) => sum + value, 0) / numbers.length)))],
@@ -362,7 +373,15 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
       minArgs: 2,
       maxArgs: 3,
       call([test, then, otherwise], evaluate) {
-        const condition = toBoolean(scalar(evaluate(test!)));
+        const tested = evaluate(test!);
+        // an array of conditions chooses value by value (`IF(A1:A9>0, "yes", "no")` spills nine answers)
+        if (holdsSeveral(tested)) {
+          return elementwise([tested, evaluate(then!), otherwise === undefined ? false : evaluate(otherwise)], ([each = null, yes = null, no = null]) => {
+            const condition = toBoolean(each);
+            return condition instanceof FormulaError ? condition : condition ? yes : no;
+          });
+        }
+        const condition = toBoolean(scalar(tested));
         if (condition instanceof FormulaError) return condition;
         // the branch taken is the answer as it is: a reference stays one (`SUM(IF(x,A1:A3,B1:B3))`)
         if (condition) return evaluate(then!);
@@ -378,6 +397,8 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
       maxArgs: 2,
       call([value, fallback], evaluate) {
         const result = evaluate(value!);
+        // errors among an array's values are replaced one by one (`IFERROR(A1:A9/B1:B9, 0)`)
+        if (holdsSeveral(result) && holdsError(result)) return elementwise([result, evaluate(fallback!)], ([each = null, instead = null]) => (each instanceof FormulaError ? instead : each));
         return result instanceof FormulaError ? evaluate(fallback!) : result;
       },
     },
@@ -408,6 +429,8 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ['NOW', { minArgs: 0, maxArgs: 0, volatile: 'clock', call: (_args, context) => serialNow(context.now()) }],
   ...REFERENCE_FUNCTIONS,
   ...DATE_FUNCTIONS,
+  ...ARRAY_FUNCTIONS,
+  ...LAMBDA_FUNCTIONS,
   ['XLOOKUP', xlookup],
   ['XMATCH', xmatch],
   ['ROW', position('row')],
@@ -432,8 +455,8 @@ const OWN_FUNCTIONS = new Map<string, FormulaFunction>([
   ],
 ]);
 
-/** Library functions whose value changes at every calculation. */
-const RANDOM = new Set(['RAND', 'RANDBETWEEN', 'RANDARRAY']);
+/** Library functions whose value changes at every calculation (RANDARRAY is ours, arrays.ts). */
+const RANDOM = new Set(['RAND', 'RANDBETWEEN']);
 
 /** Every function of the engine: ours first, then the Excel functions @formulajs/formulajs computes (library.ts). */
 export const FUNCTIONS: ReadonlyMap<string, FormulaFunction> = new Map([

@@ -27,7 +27,7 @@
  *
  * Rows and columns inserted or deleted move references: `shiftFormula` rewrites one formula's text
  * (deleted cells become #REF!); the caller rewrites the stored formulas, the engine then follows the doc.
- * `parseFormula` / `formatFormula` give the syntax tree (never throws; a failure shows #ERROR!).
+ * `parseFormula` / `formatFormula` give the syntax tree (never throws; a failure is refused where typed, docs/FORMULAS.md).
  */
 export { calculationOf, cellInput, SpreadsheetCalculation } from './yjs.js';
 export { isFormulaInput, Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';

@@ -147,8 +147,8 @@ function libraryFunction(name: string): FormulaFunction | undefined {
         given.push(arg.rows === 1 && arg.columns === 1 && arg.origin ? toLibrary(arg.get(0, 0)) : rowsOf(arg));
       }
       try {
-        // array results are not yet spilled: the cell shows the array's first value, as a single-cell array formula does
-        return scalarOf(fromLibrary(body(...given)));
+        // an array result (MMULT, MINVERSE…) spills from the formula's cell
+        return fromLibrary(body(...given));
       } catch {
         return Err.value;
       }

@@ -3,7 +3,8 @@ import { ERROR_CODES, numberToText, type ErrorCode } from './values.js';
 
 /**
  * Formula text to a syntax tree and back. `parseFormula` never throws: any text gives a tree or a
- * failure with a reason (the cell then shows `#ERROR!`). Operator precedence follows spreadsheet
+ * failure with a reason (the editor and the values API refuse such a formula; a stored one shows the value kept
+ * with it, else `#ERROR!`). Operator precedence follows spreadsheet
  * applications, highest first: reference `:`, negation, `%`, `^` (left to right: 2^3^2 = 64), `* /`,
  * `+ -`, `&`, comparisons. A reference off the grid (row past 1,048,576, column past XFD) reads as `#REF!`.
  */
@@ -54,11 +55,23 @@ export type Ast =
   | { kind: 'cube'; first: string; last: string; reference: CellReference | RangeReference }
   /** Excel's union operator, a comma inside parentheses: `(A1:A3,C1)` is both areas as one reference */
   | { kind: 'union'; areas: Ast[] }
+  /** an array constant `{1,2;3,4}`: rows of equal length (`;` ends a row), each element a number, text, boolean or error */
+  | { kind: 'array'; rows: ArrayElement[][] }
   | { kind: 'unary'; operator: '-' | '+'; operand: Ast }
   | { kind: 'percent'; operand: Ast }
   | { kind: 'binary'; operator: BinaryOperator; left: Ast; right: Ast }
-  /** `name` in upper case */
+  /** `name` in upper case; `CALLED_IN_PLACE` calls the LAMBDA its first argument is with the others */
   | { kind: 'call'; name: string; args: Ast[] };
+
+/**
+ * The name of a call whose callee is not a function name but a LAMBDA: written in place (`LAMBDA(x, x+1)(2)`) or a
+ * defined name standing for one (`Double(3)` when the Name Manager defines Double as `LAMBDA(x, x*2)`). Its first
+ * argument is the LAMBDA, the others are the values passed. No function can be named so.
+ */
+export const CALLED_IN_PLACE = '()';
+
+/** An element of an array constant: constants only, as in Excel (`{1,-2,"a",TRUE,#N/A}`). */
+export type ArrayElement = { kind: 'number'; value: number } | { kind: 'string'; value: string } | { kind: 'boolean'; value: boolean } | { kind: 'error'; code: ErrorCode };
 
 export type ParseResult = { ok: true; ast: Ast } | { ok: false; reason: string };
 
@@ -115,10 +128,11 @@ const ROW_RANGE = new RegExp(`(\\$?)([0-9]+):(\\$?)([0-9]+)${BOUNDARY}`, 'y');
 const CELL = new RegExp(`(\\$?)([A-Za-z]+)(\\$?)([0-9]+)${BOUNDARY}`, 'y');
 const NUMBER = /(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
 const IDENTIFIER = /[A-Za-z_\\][A-Za-z0-9_.\\]*/y;
-const OPERATORS = ['<>', '<=', '>=', '+', '-', '*', '/', '^', '&', '=', '<', '>', '%', '(', ')', ','];
+const OPERATORS = ['<>', '<=', '>=', '+', '-', '*', '/', '^', '&', '=', '<', '>', '%', '(', ')', ',', '{', '}', ';', '@'];
 const REF_ERROR: Ast = { kind: 'error', code: '#REF!' };
 
-function rowNumber(digits: string): number | undefined {
+/** A row coordinate's digits as a zero-based row, undefined off the grid. */
+export function rowNumber(digits: string): number | undefined {
   const row = Number(digits);
   return row >= 1 && row <= MAX_ROWS ? row - 1 : undefined;
 }
@@ -156,8 +170,44 @@ function rangeAst(sheet: string | null, shape: RangeReference['shape'], rows: Sp
   };
 }
 
+/**
+ * One coordinate of a reference as the formula's text spells it (`$B` or `7` of `$B7`): where its letters or digits
+ * start, their text, whether a `$` anchors it, and its zero-based index (undefined off the grid).
+ */
+export interface WrittenCoordinate {
+  axis: 'row' | 'column';
+  start: number;
+  text: string;
+  absolute: boolean;
+  index: number | undefined;
+}
+
+/** A reference token of a formula's text: what it reads as (before a spill `#` wraps it) and its coordinates in text order. */
+export interface WrittenReference {
+  ast: Ast;
+  coordinates: WrittenCoordinate[];
+}
+
+type ReadReference = { ast: Ast; end: number; coordinates: WrittenCoordinate[] };
+
+/** The coordinates of a reference match: anchor and letters or digits in turn, one `:` between the two corners. */
+function coordinatesOf(position: number, groups: readonly string[], axes: ReadonlyArray<WrittenCoordinate['axis']>, secondCorner?: number): WrittenCoordinate[] {
+  const coordinates: WrittenCoordinate[] = [];
+  let at = position;
+  axes.forEach((axis, index) => {
+    const anchor = groups[2 * index] ?? '';
+    const text = groups[2 * index + 1] ?? '';
+    // the second corner of a range follows its ":"
+    if (index === secondCorner) at += 1;
+    at += anchor.length;
+    coordinates.push({ axis, start: at, text, absolute: anchor === '$', index: axis === 'row' ? rowNumber(text) : columnNumber(text) });
+    at += text.length;
+  });
+  return coordinates;
+}
+
 /** The reference at `position` (after any sheet prefix), or undefined when none starts there. */
-function readReference(text: string, position: number, sheet: string | null): { ast: Ast; end: number } | undefined {
+function readReference(text: string, position: number, sheet: string | null): ReadReference | undefined {
   const at = (pattern: RegExp): RegExpExecArray | null => {
     pattern.lastIndex = position;
     return pattern.exec(text);
@@ -167,17 +217,20 @@ function readReference(text: string, position: number, sheet: string | null): { 
     const [, ca1 = '', c1 = '', ra1 = '', r1 = '', ca2 = '', c2 = '', ra2 = '', r2 = ''] = match;
     const rows = span(rowNumber(r1), ra1, rowNumber(r2), ra2);
     const columns = span(columnNumber(c1), ca1, columnNumber(c2), ca2);
-    return { ast: rangeAst(sheet, 'cells', rows, columns), end: position + match[0].length };
+    const coordinates = coordinatesOf(position, match.slice(1), ['column', 'row', 'column', 'row'], 2);
+    return { ast: rangeAst(sheet, 'cells', rows, columns), end: position + match[0].length, coordinates };
   }
   match = at(COLUMN_RANGE);
   if (match) {
     const [, a1 = '', c1 = '', a2 = '', c2 = ''] = match;
-    return { ast: rangeAst(sheet, 'columns', whole(MAX_ROWS), span(columnNumber(c1), a1, columnNumber(c2), a2)), end: position + match[0].length };
+    const coordinates = coordinatesOf(position, match.slice(1), ['column', 'column'], 1);
+    return { ast: rangeAst(sheet, 'columns', whole(MAX_ROWS), span(columnNumber(c1), a1, columnNumber(c2), a2)), end: position + match[0].length, coordinates };
   }
   match = at(ROW_RANGE);
   if (match) {
     const [, a1 = '', r1 = '', a2 = '', r2 = ''] = match;
-    return { ast: rangeAst(sheet, 'rows', span(rowNumber(r1), a1, rowNumber(r2), a2), whole(MAX_COLUMNS)), end: position + match[0].length };
+    const coordinates = coordinatesOf(position, match.slice(1), ['row', 'row'], 1);
+    return { ast: rangeAst(sheet, 'rows', span(rowNumber(r1), a1, rowNumber(r2), a2), whole(MAX_COLUMNS)), end: position + match[0].length, coordinates };
   }
   match = at(CELL);
   if (match) {
@@ -186,22 +239,35 @@ function readReference(text: string, position: number, sheet: string | null): { 
     const [column, row] = [columnNumber(letters), rowNumber(digits)];
     // more than three letters is no column: `Vlook1` is a name, as in Excel
     if (letters.length > 3 && sheet === null) return undefined;
-    if (column === undefined || row === undefined) return { ast: REF_ERROR, end };
-    return { ast: { kind: 'cell', sheet, row, column, rowAbsolute: rowAnchor === '$', columnAbsolute: columnAnchor === '$' }, end };
+    const coordinates = coordinatesOf(position, match.slice(1), ['column', 'row']);
+    if (column === undefined || row === undefined) return { ast: REF_ERROR, end, coordinates };
+    return { ast: { kind: 'cell', sheet, row, column, rowAbsolute: rowAnchor === '$', columnAbsolute: columnAnchor === '$' }, end, coordinates };
   }
   return undefined;
+}
+
+/**
+ * A cell reference followed by `#` (and no error value: `A1#REF!` is no spill) is the array spilling from that cell,
+ * `A1#`: Excel's ANCHORARRAY(A1), the name workbook files store it under.
+ */
+function withSpill(text: string, read: { ast: Ast; end: number }): { ast: Ast; end: number } {
+  if (read.ast.kind !== 'cell' || text[read.end] !== '#') return read;
+  if (ERROR_CODES.some((code) => text.slice(read.end, read.end + code.length).toUpperCase() === code)) return read;
+  return { ast: { kind: 'call', name: 'ANCHORARRAY', args: [read.ast] }, end: read.end + 1 };
 }
 
 /**
  * What follows `Sheet!` (or `First:Last!`, `last` then set) at `position`: a reference (3-D with two sheets),
  * `#REF!` (a reference Excel found deleted: `'1'!#REF!`), or a defined name local to that sheet.
  */
-function readQualified(text: string, position: number, first: string, last: string | null): { token: Token; end: number } {
-  const reference = readReference(text, position, first);
-  if (reference) {
+function readQualified(text: string, position: number, first: string, last: string | null, written?: WrittenReference[]): { token: Token; end: number } {
+  const found = readReference(text, position, first);
+  const reference = found && last === null ? withSpill(text, found) : found;
+  if (found && reference) {
     const ast = reference.ast;
-    if (last === null || (ast.kind !== 'cell' && ast.kind !== 'range')) return { token: { type: 'reference', ast }, end: reference.end };
-    return { token: { type: 'reference', ast: { kind: 'cube', first, last, reference: { ...ast, sheet: null } } }, end: reference.end };
+    const read: Ast = last === null || (ast.kind !== 'cell' && ast.kind !== 'range') ? ast : { kind: 'cube', first, last, reference: { ...ast, sheet: null } };
+    written?.push({ ast: last === null ? found.ast : read, coordinates: found.coordinates });
+    return { token: { type: 'reference', ast: read }, end: reference.end };
   }
   if (text.slice(position, position + 5).toUpperCase() === '#REF!') return { token: { type: 'reference', ast: REF_ERROR }, end: position + 5 };
   IDENTIFIER.lastIndex = position;
@@ -241,7 +307,8 @@ function readQuoted(text: string, position: number, quote: string): { value: str
   throw new ParseFailure(quote === '"' ? 'a text in quotes is not closed' : 'a quoted sheet name is not closed');
 }
 
-function tokenize(text: string, start: number): Token[] {
+/** The text's tokens; each reference token is also added to `written` when given. */
+function tokenize(text: string, start: number, written?: WrittenReference[]): Token[] {
   const tokens: Token[] = [];
   let position = start;
   while (position < text.length) {
@@ -265,7 +332,7 @@ function tokenize(text: string, start: number): Token[] {
       if (text[quoted.end] !== '!') throw new ParseFailure(`expected "!" after the sheet name '${quoted.value}'`);
       // sheet names cannot hold ":": a quoted `'Jan 1:Mar 1'` is the sheets from one to the other
       const colon = quoted.value.indexOf(':');
-      const qualified = colon < 0 ? readQualified(text, quoted.end + 1, quoted.value, null) : readQualified(text, quoted.end + 1, quoted.value.slice(0, colon), quoted.value.slice(colon + 1));
+      const qualified = colon < 0 ? readQualified(text, quoted.end + 1, quoted.value, null, written) : readQualified(text, quoted.end + 1, quoted.value.slice(0, colon), quoted.value.slice(colon + 1), written);
       tokens.push(qualified.token);
       position = qualified.end;
       continue;
@@ -277,8 +344,10 @@ function tokenize(text: string, start: number): Token[] {
       position += code.length;
       continue;
     }
-    const reference = /[$A-Za-z0-9]/.test(char) ? readReference(text, position, null) : undefined;
-    if (reference) {
+    const found = /[$A-Za-z0-9]/.test(char) ? readReference(text, position, null) : undefined;
+    const reference = found && withSpill(text, found);
+    if (found && reference) {
+      written?.push({ ast: found.ast, coordinates: found.coordinates });
       tokens.push({ type: 'reference', ast: reference.ast });
       position = reference.end;
       continue;
@@ -302,7 +371,7 @@ function tokenize(text: string, start: number): Token[] {
         continue;
       }
       if (text[next] === '!') {
-        const qualified = readQualified(text, next + 1, name, null);
+        const qualified = readQualified(text, next + 1, name, null, written);
         tokens.push(qualified.token);
         position = qualified.end;
         continue;
@@ -311,7 +380,7 @@ function tokenize(text: string, start: number): Token[] {
         IDENTIFIER.lastIndex = next + 1;
         const last = IDENTIFIER.exec(text);
         if (last && text[next + 1 + last[0].length] === '!') {
-          const qualified = readQualified(text, next + 2 + last[0].length, name, last[0]);
+          const qualified = readQualified(text, next + 2 + last[0].length, name, last[0], written);
           tokens.push(qualified.token);
           position = qualified.end;
           continue;
@@ -416,9 +485,11 @@ class Parser {
   }
 
   private unary(): Ast {
-    const operator = this.isOperator('-', '+');
+    const operator = this.isOperator('-', '+', '@');
     if (!operator) return this.intersection();
     this.index++;
+    // `@A1:A9`: Excel's implicit intersection operator, stored in files as SINGLE(A1:A9)
+    if (operator === '@') return this.nested(() => ({ kind: 'call', name: 'SINGLE', args: [this.intersection()] }));
     return this.nested(() => ({ kind: 'unary', operator: operator as '-' | '+', operand: this.unary() }));
   }
 
@@ -450,9 +521,18 @@ class Parser {
         this.resolved = true;
         return table ? structuredReference(table, token.specifier, this.definitions.row) : { kind: 'error', code: '#REF!' };
       }
-      case 'function':
-        return this.nested(() => this.call(token.name));
+      case 'function': {
+        // a defined name that stands for a LAMBDA is called like a function
+        const defined = this.definitions.names?.get(token.name.toUpperCase());
+        if (defined && isLambda(defined)) {
+          this.resolved = true;
+          return this.nested(() => this.callInPlace(defined));
+        }
+        const called = this.nested(() => this.call(token.name));
+        return isLambda(called) && this.isOperator('(') ? this.nested(() => this.callInPlace(called)) : called;
+      }
       case 'operator':
+        if (token.value === '{') return this.arrayConstant();
         if (token.value === '(') {
           const inner = this.nested(() => this.comparison());
           if (!this.isOperator(',')) {
@@ -474,6 +554,41 @@ class Parser {
     }
   }
 
+  /** `{1,2;3,4}` after its `{`: rows split by `;`, elements by `,`, every row as long as the first. */
+  private arrayConstant(): Ast {
+    const rows: ArrayElement[][] = [[]];
+    for (;;) {
+      rows.at(-1)!.push(this.arrayElement());
+      if (this.isOperator(',')) this.index++;
+      else if (this.isOperator(';')) {
+        this.index++;
+        rows.push([]);
+      } else break;
+    }
+    this.expect('}');
+    if (rows.some((row) => row.length !== rows[0]!.length)) throw new ParseFailure('the rows of an array constant must have the same number of values');
+    return { kind: 'array', rows };
+  }
+
+  private arrayElement(): ArrayElement {
+    const sign = this.isOperator('-', '+');
+    if (sign) this.index++;
+    const token = this.peek();
+    this.index++;
+    if (token.type === 'number') return { kind: 'number', value: sign === '-' ? -token.value : token.value };
+    if (sign) throw new ParseFailure('an array constant holds numbers, text, TRUE, FALSE or error values only');
+    if (token.type === 'string') return { kind: 'string', value: token.value };
+    if (token.type === 'error') return { kind: 'error', code: token.code };
+    if (token.type === 'identifier' && token.sheet === undefined && /^(TRUE|FALSE)$/i.test(token.name)) return { kind: 'boolean', value: token.name.toUpperCase() === 'TRUE' };
+    throw new ParseFailure('an array constant holds numbers, text, TRUE, FALSE or error values only');
+  }
+
+  /** The values a LAMBDA is called with, `(2)` after `LAMBDA(x, x+1)`. */
+  private callInPlace(lambda: Ast): Ast {
+    const values = this.call(CALLED_IN_PLACE);
+    return { kind: 'call', name: CALLED_IN_PLACE, args: [lambda, ...(values.kind === 'call' ? values.args : [])] };
+  }
+
   private call(name: string): Ast {
     this.expect('(');
     const args: Ast[] = [];
@@ -491,6 +606,10 @@ class Parser {
       return { kind: 'call', name, args };
     }
   }
+}
+
+function isLambda(ast: Ast): boolean {
+  return ast.kind === 'call' && ast.name === 'LAMBDA';
 }
 
 function describe(token: Token): string {
@@ -621,6 +740,22 @@ export function parseFormula(text: string, definitions: ParseDefinitions = {}): 
 }
 
 /**
+ * The reference tokens of formula text (with or without its "="), in text order, as the parser reads them; undefined
+ * when the text does not split into tokens (a quote not closed, an unknown character). The text around them is not
+ * checked further: formulas/relative.ts rewrites their coordinates in place.
+ */
+export function writtenReferences(text: string): WrittenReference[] | undefined {
+  const written: WrittenReference[] = [];
+  try {
+    tokenize(text, text.startsWith('=') ? 1 : 0, written);
+    return written;
+  } catch (error) {
+    if (error instanceof ParseFailure) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The formula with the workbook's defined names and table references written as the references they stand for
  * (`=SUM(Sales[Amount])` → `=SUM(Data!$C$2:$C$40)`), or the text unchanged when it names none (or does not parse).
  */
@@ -714,11 +849,52 @@ function formatAst(ast: Ast): string {
       return `${sheets}!${formatAst(ast.reference)}`;
     }
     case 'call':
+      if (ast.name === 'ANCHORARRAY' && ast.args.length === 1 && ast.args[0]!.kind === 'cell') return `${formatAst(ast.args[0]!)}#`;
+      if (ast.name === CALLED_IN_PLACE && ast.args.length > 0) return `${formatAst(ast.args[0]!)}(${ast.args.slice(1).map(formatAst).join(',')})`;
+      if (ast.name === 'SINGLE' && ast.args.length === 1) return `@${strength(ast.args[0]!) < 8 ? `(${formatAst(ast.args[0]!)})` : formatAst(ast.args[0]!)}`;
       return `${ast.name}(${ast.args.map(formatAst).join(',')})`;
+    case 'array':
+      return `{${ast.rows.map((row) => row.map(formatAst).join(',')).join(';')}}`;
   }
 }
 
 /** Formula text for a tree, with its "=": `parseFormula(formatFormula(ast))` gives `ast` back. */
 export function formatFormula(ast: Ast): string {
   return `=${formatAst(ast)}`;
+}
+
+/**
+ * Formula text (without its "=") as a workbook file stores it: functions newer than Excel 2007 with their `_xlfn.`
+ * prefix (`rename` gives each call's stored name), and the names a LET or LAMBDA defines with Excel's `_xlpm.` prefix. Text
+ * that does not parse, or has no such call, is kept as it is.
+ */
+export function storedFormula(text: string, rename: (name: string) => string): string {
+  const parsed = parseFormula(text);
+  if (!parsed.ok) return text;
+  let renamed = false;
+  const parameters = new Set<string>();
+  const visit = (node: Ast): Ast => {
+    if (node.kind === 'name' && parameters.has(node.name.toUpperCase())) return { ...node, name: `_xlpm.${node.name}` };
+    if (node.kind === 'call') {
+      const name = rename(node.name);
+      if (name !== node.name) renamed = true;
+      // the names LET defines (every other argument before the last) and a LAMBDA's parameters (all but the last)
+      const defines = node.name === 'LET' ? (index: number) => index % 2 === 0 : node.name === 'LAMBDA' ? () => true : undefined;
+      if (defines) node.args.forEach((arg, index) => defines(index) && index < node.args.length - 1 && arg.kind === 'name' && parameters.add(arg.name.toUpperCase()));
+      return { ...node, name, args: node.args.map(visit) };
+    }
+    switch (node.kind) {
+      case 'unary':
+      case 'percent':
+        return { ...node, operand: visit(node.operand) };
+      case 'binary':
+        return { ...node, left: visit(node.left), right: visit(node.right) };
+      case 'union':
+        return { ...node, areas: node.areas.map(visit) };
+      default:
+        return node;
+    }
+  };
+  const stored = visit(parsed.ast);
+  return renamed ? formatAst(stored) : text;
 }

@@ -1,6 +1,7 @@
-import { MAX_COLUMNS } from '../a1.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
-import { evaluateFormula, referencesOf, volatility } from './evaluate.js';
+import { evaluateFormula, evaluateWhole, referencesOf, volatility, type FormulaResult } from './evaluate.js';
+import { isRange } from './args.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
@@ -17,13 +18,16 @@ export interface CellAddress {
 
 export interface CellChange extends CellAddress {
   input: CellInput;
+  /** the value stored with a formula the engine cannot read (Excel's, kept by an import): the cell shows it */
+  cached?: CellInput;
 }
 
 export interface SheetSpec {
   id: string;
   /** the name formulas of other sheets refer to it by (matched ignoring case) */
   name: string;
-  cells?: Iterable<readonly [row: number, column: number, input: CellInput]>;
+  /** `cached`: the value stored with a formula the engine cannot read (see CellChange) */
+  cells?: Iterable<readonly [row: number, column: number, input: CellInput, cached?: CellInput]>;
 }
 
 export interface WorkbookOptions {
@@ -41,11 +45,18 @@ const ROW_STRIDE = MAX_COLUMNS;
 const SHEET_STRIDE = 2 ** 34;
 /** Ranges at most this many columns wide are indexed under each of their columns, wider ones in one list. */
 const BUCKETED_WIDTH = 16;
+/**
+ * Ranges of at most this many cells (`SUM(A5:D5)` in each row) are watched cell by cell, as single references are:
+ * a change then finds its dependants by one lookup, where a column's list would hold every row's range (a change in
+ * column B of 10,000 rows of `SUM(A:D)` would check 10,000 of them).
+ */
+const CELLWISE_AREA = 64;
 
 interface Formula {
   text: string;
-  /** undefined: the text does not parse (#ERROR!) */
+  /** undefined: the text does not parse (the cell shows `cached`, else #ERROR!) */
   ast: Ast | undefined;
+  cached?: CellValue;
   volatile: 'clock' | 'always' | undefined;
   /** where this formula is registered as a dependant, to unregister it when it changes */
   cellPrecedents: number[];
@@ -64,6 +75,21 @@ interface Entry {
 /** How deep formulas read before their turn compute one another before a read takes the value as it is. */
 const MAX_EARLY_DEPTH = 200;
 
+/**
+ * The area an array result of the formula at `anchor` covers (itself at the top-left). `blocked`: a cell of it holds
+ * something, or another array spills there, so the formula shows #SPILL! and the area stays empty.
+ */
+interface SpillArea {
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+  blocked: boolean;
+}
+
+/** How many times one change may let spills move other spills (an array sized by what another spills) before it stops. */
+const MAX_SPILL_ROUNDS = 16;
+
 interface RangeWatch {
   sheet: SheetState;
   startRow: number;
@@ -81,6 +107,10 @@ class SheetState {
   /** ranges on this sheet that formulas watch: narrow ones per column, wide ones together */
   readonly narrowWatches = new Map<number, Set<RangeWatch>>();
   readonly wideWatches = new Set<RangeWatch>();
+  /** values spilled by array formulas, by cell key: they hold no formula and no input */
+  readonly spilled = new Map<number, { anchor: number; value: CellValue }>();
+  /** the area of each formula whose result is an array, by its cell key */
+  readonly spills = new Map<number, SpillArea>();
 
   constructor(
     readonly number: number,
@@ -125,13 +155,20 @@ export class Workbook {
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
   private evaluatingKey = 0;
+  /** the cell a data validation formula is checking, read as the value being entered there (`evaluateAt`) */
+  private candidate: { key: number; value: CellValue } | undefined;
   private readonly context: EvaluationContext;
+  /** spilled cells emptied or written in the recalculation under way, with what they showed before it */
+  private spillBefore = new Map<number, CellValue>();
+  /** arrays that lost their cells to an array coming before them in this recalculation: recomputed (#SPILL!) next */
+  private readonly evicted = new Set<number>();
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
     this.now = options.now ?? Date.now;
     this.context = {
       cell: (reference) => this.referencedValue(reference),
       range: (reference) => this.referencedRange(reference),
+      spill: (anchor) => this.spillRange(anchor),
       sheetsBetween: (first, last) => this.sheetsBetween(first, last),
       now: () => this.now(),
       position: () => addressOf(this.evaluatingKey),
@@ -150,8 +187,8 @@ export class Workbook {
     const formulas: number[] = [];
     for (const spec of sheets) {
       const sheet = this.createSheet(spec.id, spec.name);
-      for (const [row, column, input] of spec.cells ?? []) {
-        const entry = this.store(sheet, row, column, input);
+      for (const [row, column, input, cached] of spec.cells ?? []) {
+        const entry = this.store(sheet, row, column, input, cached);
         if (entry?.formula) formulas.push(sheet.key(row, column));
       }
     }
@@ -179,10 +216,31 @@ export class Workbook {
     this.load(this.specs().filter((spec) => spec.id !== sheetId));
   }
 
-  /** The computed value of a cell (null: empty). Unknown sheets read as empty. */
+  /** The computed value of a cell, a value an array formula spilled there included (null: empty). Unknown sheets read as empty. */
   value(sheetId: string, row: number, column: number): CellValue {
     const sheet = this.sheetsById.get(sheetId);
-    return sheet?.cells.get(sheet.key(row, column))?.value ?? null;
+    if (!sheet) return null;
+    const key = sheet.key(row, column);
+    return sheet.cells.get(key)?.value ?? sheet.spilled.get(key)?.value ?? null;
+  }
+
+  /**
+   * The area the array result of the formula at (row, column) covers, itself included (zero-based, inclusive), and
+   * whether it is blocked (#SPILL!); undefined when that cell holds no formula with an array result.
+   */
+  spillArea(sheetId: string, row: number, column: number): { startRow: number; endRow: number; startColumn: number; endColumn: number; blocked: boolean } | undefined {
+    const sheet = this.sheetsById.get(sheetId);
+    const area = sheet?.spills.get(sheet.key(row, column));
+    return area && { startRow: area.row, endRow: area.row + area.rows - 1, startColumn: area.column, endColumn: area.column + area.columns - 1, blocked: area.blocked };
+  }
+
+  /** The cell whose formula spilled a value into (row, column), or undefined when no array covers that cell. */
+  spillAnchor(sheetId: string, row: number, column: number): { row: number; column: number } | undefined {
+    const sheet = this.sheetsById.get(sheetId);
+    const spilled = sheet?.spilled.get(sheet.key(row, column));
+    if (!spilled) return undefined;
+    const { row: anchorRow, column: anchorColumn } = addressOf(spilled.anchor);
+    return { row: anchorRow, column: anchorColumn };
   }
 
   /** The value as clients show it: errors as their code (`#DIV/0!`), empty as "". */
@@ -206,22 +264,31 @@ export class Workbook {
     const height = endRow - area.startRow + 1;
     const width = endColumn - area.startColumn + 1;
     if (height <= 0 || width <= 0) return;
-    const report = (row: number, column: number, entry: Entry) => {
+    const report = (row: number, column: number, entry: { value: CellValue; formula?: Formula }) => {
       if (entry.value !== null) visit(row, column, entry.value, entry.formula?.text);
     };
     // probe the area when it is much smaller than the sheet, else filter the sheet's cells
-    if (height * width * 4 <= sheet.cells.size) {
+    if (height * width * 4 <= sheet.cells.size + sheet.spilled.size) {
       for (let row = area.startRow; row <= endRow; row++) {
         for (let column = area.startColumn; column <= endColumn; column++) {
-          const entry = sheet.cells.get(sheet.key(row, column));
+          const key = sheet.key(row, column);
+          const entry = sheet.cells.get(key) ?? sheet.spilled.get(key);
           if (entry) report(row, column, entry);
         }
       }
       return;
     }
-    for (const [key, entry] of sheet.cells) {
+    const inside = (key: number) => {
       const { row, column } = addressOf(key);
-      if (row >= area.startRow && row <= endRow && column >= area.startColumn && column <= endColumn) report(row, column, entry);
+      return row >= area.startRow && row <= endRow && column >= area.startColumn && column <= endColumn ? { row, column } : undefined;
+    };
+    for (const [key, entry] of sheet.cells) {
+      const at = inside(key);
+      if (at) report(at.row, at.column, entry);
+    }
+    for (const [key, spilled] of sheet.spilled) {
+      const at = inside(key);
+      if (at && !sheet.cells.has(key)) report(at.row, at.column, spilled);
     }
   }
 
@@ -250,7 +317,9 @@ export class Workbook {
       if (!sheet) continue;
       const key = sheet.key(change.row, change.column);
       this.unwatch(key);
-      const entry = this.store(sheet, change.row, change.column, change.input);
+      // a formula replaced or removed takes its spilled values with it
+      this.clearSpill(sheet, key);
+      const entry = this.store(sheet, change.row, change.column, change.input, change.cached);
       changed.push(key);
       if (entry?.formula) formulas.push(key);
     }
@@ -260,6 +329,46 @@ export class Workbook {
     const result = new Set<number>(changed);
     for (const key of recomputed) result.add(key);
     return [...result].map((key) => this.addressOfKey(key));
+  }
+
+  /**
+   * A formula that stands in no cell (a data validation rule's, without its "="), computed as if it stood at
+   * (row, column) of the sheet, with that cell reading `candidate` (the value being entered, not yet stored): the
+   * cell's own references and the ranges holding it see the candidate; other formulas keep their stored values.
+   * `whole`: a reference or array result is answered as its values row by row (a list's source), else as one value.
+   * A formula that does not parse is #ERROR!; an unknown sheet reads as #REF!.
+   */
+  evaluateAt(sheetId: string, row: number, column: number, text: string, candidate: CellValue | undefined, whole: true): CellValue[] | FormulaError;
+  evaluateAt(sheetId: string, row: number, column: number, text: string, candidate?: CellValue, whole?: false): CellValue;
+  evaluateAt(sheetId: string, row: number, column: number, text: string, candidate?: CellValue, whole = false): CellValue | CellValue[] | FormulaError {
+    const sheet = this.sheetsById.get(sheetId);
+    if (!sheet) return Err.ref;
+    const parsed = parseFormula(text.startsWith('=') ? text : `=${text}`);
+    if (!parsed.ok) return Err.syntax;
+    const [evaluatingSheet, evaluatingKey] = [this.evaluatingSheet, this.evaluatingKey];
+    this.evaluatingSheet = sheet;
+    this.evaluatingKey = sheet.key(row, column);
+    this.candidate = candidate === undefined ? undefined : { key: this.evaluatingKey, value: candidate };
+    try {
+      if (!whole) {
+        // a rule asks one value: an array result gives its first (top left) value
+        const value = evaluateFormula(parsed.ast, this.context);
+        return Array.isArray(value) ? (value[0]?.[0] ?? null) : value;
+      }
+      const result = evaluateWhole(parsed.ast, this.context);
+      if (result instanceof FormulaError) return result;
+      if (!isRange(result)) return [result];
+      const values: CellValue[] = [];
+      for (let r = 0; r < result.rows; r++) for (let c = 0; c < result.columns; c++) values.push(result.get(r, c));
+      return values;
+    } catch (error) {
+      if (error instanceof RangeError) return Err.syntax;
+      throw error;
+    } finally {
+      this.candidate = undefined;
+      this.evaluatingSheet = evaluatingSheet;
+      this.evaluatingKey = evaluatingKey;
+    }
   }
 
   /** Recomputes formulas that read the clock (TODAY, NOW) and their dependants. */
@@ -274,7 +383,9 @@ export class Workbook {
       name: sheet.name,
       cells: [...sheet.cells].map(([key, entry]) => {
         const { row, column } = addressOf(key);
-        return [row, column, entry.formula ? entry.formula.text : entry.value instanceof FormulaError ? entry.value.code : entry.value] as const;
+        const cached = entry.formula?.cached;
+        const value = (stored: CellValue) => (stored instanceof FormulaError ? stored.code : stored);
+        return [row, column, entry.formula ? entry.formula.text : value(entry.value), cached === undefined ? undefined : value(cached)] as const;
       }),
     }));
   }
@@ -294,7 +405,7 @@ export class Workbook {
   }
 
   /** Stores an input (not yet evaluated); a formula's value is computed by `recompute`. */
-  private store(sheet: SheetState, row: number, column: number, input: CellInput): Entry | undefined {
+  private store(sheet: SheetState, row: number, column: number, input: CellInput, cached?: CellInput): Entry | undefined {
     const key = sheet.key(row, column);
     this.volatile.delete(key);
     this.clock.delete(key);
@@ -305,8 +416,7 @@ export class Workbook {
     if (row > sheet.maxRow) sheet.maxRow = row;
     if (column > sheet.maxColumn) sheet.maxColumn = column;
     if (!isFormulaInput(input)) {
-      // an error code in a cell is that error, as in Excel (typed, or stored by a workbook: `#N/A` is #N/A, not text)
-      const entry: Entry = { value: typeof input === 'string' && isErrorCode(input) ? FormulaError.of(input) : input };
+      const entry: Entry = { value: storedValue(input) };
       sheet.cells.set(key, entry);
       return entry;
     }
@@ -315,7 +425,9 @@ export class Workbook {
     const volatile = ast && volatility(ast);
     if (volatile) this.volatile.add(key);
     if (volatile === 'clock') this.clock.add(key);
-    const entry: Entry = { value: null, formula: { text: input, ast, volatile, cellPrecedents: [], rangePrecedents: [] } };
+    const formula: Formula = { text: input, ast, volatile, cellPrecedents: [], rangePrecedents: [] };
+    if (!ast && cached !== undefined && cached !== null && cached !== '') formula.cached = storedValue(cached);
+    const entry: Entry = { value: null, formula };
     sheet.cells.set(key, entry);
     return entry;
   }
@@ -347,12 +459,21 @@ export class Workbook {
     for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
-      if (reference.kind === 'cell') {
-        const precedent = sheet.key(reference.row, reference.column);
+      const watchCell = (row: number, column: number) => {
+        const precedent = sheet.key(row, column);
         let watchers = this.cellWatches.get(precedent);
         if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
         watchers.add(key);
         formula.cellPrecedents.push(precedent);
+      };
+      if (reference.kind === 'cell') {
+        watchCell(reference.row, reference.column);
+        continue;
+      }
+      if ((reference.endRow - reference.startRow + 1) * (reference.endColumn - reference.startColumn + 1) <= CELLWISE_AREA) {
+        for (let row = reference.startRow; row <= reference.endRow; row++) {
+          for (let column = reference.startColumn; column <= reference.endColumn; column++) watchCell(row, column);
+        }
         continue;
       }
       const watch: RangeWatch = { sheet, startRow: reference.startRow, endRow: reference.endRow, startColumn: reference.startColumn, endColumn: reference.endColumn, dependant: key };
@@ -408,8 +529,47 @@ export class Workbook {
    * order; returns the formula cells whose value changed.
    */
   private recompute(changed: number[]): number[] {
+    const updated = new Set<number>();
+    let seeds = changed;
+    for (let round = 0; round < MAX_SPILL_ROUNDS && seeds.length > 0; round++) {
+      for (const key of this.recomputeOnce(seeds)) updated.add(key);
+      // spilled values that changed are changes too: their readers recompute, and an array blocked there may now fit
+      seeds = [...this.settledSpills(), ...this.evicted];
+      this.evicted.clear();
+      for (const key of seeds) updated.add(key);
+    }
+    this.spillBefore.clear();
+    this.evicted.clear();
+    return [...updated];
+  }
+
+  /** Cells whose spilled value changed in this recalculation so far (the record starts again). */
+  private settledSpills(): number[] {
+    const moved: number[] = [];
+    for (const [key, before] of this.spillBefore) {
+      const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+      if ((sheet?.spilled.get(key)?.value ?? null) !== before) moved.push(key);
+    }
+    this.spillBefore.clear();
+    return moved;
+  }
+
+  /** Formulas whose array would cover the cell at `key` (spilled or blocked there), besides the cell's own. */
+  private anchorsCovering(key: number): number[] {
+    const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+    if (!sheet || sheet.spills.size === 0) return [];
+    const { row, column } = addressOf(key);
+    const found: number[] = [];
+    for (const [anchor, area] of sheet.spills) {
+      if (anchor !== key && row >= area.row && row < area.row + area.rows && column >= area.column && column < area.column + area.columns) found.push(anchor);
+    }
+    return found;
+  }
+
+  private recomputeOnce(changed: number[]): number[] {
     const edges = new Map<number, number[]>();
-    const pending = [...changed];
+    // a cell written or emptied inside an array's area blocks or frees that array: its formula recomputes
+    const pending = [...changed, ...changed.flatMap((key) => this.anchorsCovering(key))];
     while (pending.length > 0) {
       const key = pending.pop()!;
       if (edges.has(key)) continue;
@@ -441,12 +601,12 @@ export class Workbook {
       // a formula read before its turn (through INDIRECT or OFFSET) is computed already
       if (!entry.dirty) continue;
       if (cyclic[i]) {
-        entry.value = Err.ref;
+        entry.value = this.place(keys[i]!, Err.ref);
         entry.dirty = false;
         continue;
       }
       entry.evaluating = true;
-      entry.value = this.evaluate(keys[i]!, entry.formula!);
+      entry.value = this.place(keys[i]!, this.evaluate(keys[i]!, entry.formula!));
       entry.evaluating = false;
       entry.dirty = false;
     }
@@ -461,7 +621,7 @@ export class Workbook {
     const [sheet, evaluatingKey] = [this.evaluatingSheet, this.evaluatingKey];
     entry.evaluating = true;
     try {
-      entry.value = this.evaluate(key, formula);
+      entry.value = this.place(key, this.evaluate(key, formula));
     } finally {
       entry.evaluating = false;
       entry.dirty = false;
@@ -470,8 +630,87 @@ export class Workbook {
     }
   }
 
-  private evaluate(key: number, formula: Formula): CellValue {
-    if (!formula.ast) return Err.syntax;
+  /**
+   * Puts a formula's result in place and gives the value its own cell shows: an array spills into the cells below
+   * and to the right (the first value stays in the formula's cell), or is #SPILL! when one of them holds something,
+   * another array spills there, or the area passes the grid's edge. The array's previous spill is emptied first.
+   */
+  private place(key: number, result: FormulaResult): CellValue {
+    const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE))!;
+    this.clearSpill(sheet, key);
+    if (!Array.isArray(result)) return result;
+    const { row, column } = addressOf(key);
+    const rows = result.length;
+    const columns = result[0]!.length;
+    const area: SpillArea = { row, column, rows, columns, blocked: false };
+    sheet.spills.set(key, area);
+    if (row + rows > MAX_ROWS || column + columns > MAX_COLUMNS) {
+      area.blocked = true;
+      return Err.spill;
+    }
+    // two arrays wanting the same cells: the one whose formula comes first (by row, then column) spills, whatever
+    // order they were computed in; the other is #SPILL! (recomputed in the next round, `evicted`)
+    const rivals = new Set<number>();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        const target = sheet.key(row + r, column + c);
+        if (target === key) continue;
+        const rival = sheet.spilled.get(target)?.anchor;
+        if (sheet.cells.has(target) || (rival !== undefined && rival < key)) {
+          area.blocked = true;
+          return Err.spill;
+        }
+        if (rival !== undefined) rivals.add(rival);
+      }
+    }
+    for (const rival of rivals) {
+      this.clearSpill(sheet, rival);
+      this.evicted.add(rival);
+    }
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) {
+        const target = sheet.key(row + r, column + c);
+        if (target === key) continue;
+        if (!this.spillBefore.has(target)) this.spillBefore.set(target, null);
+        sheet.spilled.set(target, { anchor: key, value: result[r]![c]! });
+      }
+    }
+    sheet.maxRow = Math.max(sheet.maxRow, row + rows - 1);
+    sheet.maxColumn = Math.max(sheet.maxColumn, column + columns - 1);
+    return result[0]![0]!;
+  }
+
+  /** Empties what the formula at `key` spilled, remembering what those cells showed (their readers recompute). */
+  private clearSpill(sheet: SheetState, key: number): void {
+    const area = sheet.spills.get(key);
+    if (!area) return;
+    sheet.spills.delete(key);
+    if (area.blocked) return;
+    for (let r = 0; r < area.rows; r++) {
+      for (let c = 0; c < area.columns; c++) {
+        const target = sheet.key(area.row + r, area.column + c);
+        const spilled = sheet.spilled.get(target);
+        if (!spilled || spilled.anchor !== key) continue;
+        if (!this.spillBefore.has(target)) this.spillBefore.set(target, spilled.value);
+        sheet.spilled.delete(target);
+      }
+    }
+  }
+
+  /** `A1#`: the area the array at A1 spills into, as a reference; #REF! when A1 holds no spilling array. */
+  private spillRange(anchor: CellReference): RangeArg | FormulaError {
+    const sheet = this.evaluatingSheet && this.sheetNamed(anchor.sheet, this.evaluatingSheet);
+    if (!sheet) return Err.ref;
+    const key = sheet.key(anchor.row, anchor.column);
+    // the array's formula may still be due in this recalculation: computed first
+    this.read(sheet, key);
+    const area = sheet.spills.get(key);
+    if (!area || area.blocked) return Err.ref;
+    return this.rangeOf(sheet, area.row, area.column, area.rows, area.columns);
+  }
+
+  private evaluate(key: number, formula: Formula): FormulaResult {
+    if (!formula.ast) return formula.cached ?? Err.syntax;
     this.evaluatingSheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
     this.evaluatingKey = key;
     try {
@@ -488,8 +727,16 @@ export class Workbook {
    * reference computed at evaluation time) is computed first; one being computed is a cycle: `#REF!`.
    */
   private read(sheet: SheetState, key: number): CellValue {
+    if (this.candidate?.key === key) return this.candidate.value;
     const entry = sheet.cells.get(key);
-    if (!entry) return null;
+    if (!entry) {
+      const spilled = sheet.spilled.get(key);
+      if (!spilled) return null;
+      // the array's formula is due in this recalculation: computed first, so its spill is current
+      const anchor = sheet.cells.get(spilled.anchor);
+      if (anchor?.dirty && !anchor.evaluating) this.read(sheet, spilled.anchor);
+      return sheet.spilled.get(key)?.value ?? null;
+    }
     if (entry.dirty) {
       if (entry.evaluating) return Err.ref;
       if (this.earlyDepth < MAX_EARLY_DEPTH) {
@@ -515,8 +762,12 @@ export class Workbook {
     if (!sheet) return Err.ref;
     if (reference.kind === 'cell') return this.rangeOf(sheet, reference.row, reference.column, 1, 1);
     // only the used area can hold values: A:A reads the rows in use, not a million
-    const rows = Math.max(1, Math.min(reference.endRow, sheet.maxRow) - reference.startRow + 1);
-    const columns = Math.max(1, Math.min(reference.endColumn, sheet.maxColumn) - reference.startColumn + 1);
+    // (and the cell a validation formula checks, which may lie past it)
+    const candidate = this.candidate && addressOf(this.candidate.key).sheet === sheet.number ? addressOf(this.candidate.key) : undefined;
+    const maxRow = Math.max(sheet.maxRow, candidate?.row ?? -1);
+    const maxColumn = Math.max(sheet.maxColumn, candidate?.column ?? -1);
+    const rows = Math.max(1, Math.min(reference.endRow, maxRow) - reference.startRow + 1);
+    const columns = Math.max(1, Math.min(reference.endColumn, maxColumn) - reference.startColumn + 1);
     return this.rangeOf(sheet, reference.startRow, reference.startColumn, rows, columns);
   }
 
@@ -529,7 +780,7 @@ export class Workbook {
       get: (row, column) => this.read(sheet, sheet.key(top + row, left + column)),
       forEach: (visit) => {
         // probe the area when it is smaller than the sheet, else filter the sheet's cells
-        if (rows * columns <= sheet.cells.size) {
+        if (rows * columns <= sheet.cells.size + sheet.spilled.size) {
           for (let row = 0; row < rows; row++) {
             for (let column = 0; column < columns; column++) {
               const value = this.read(sheet, sheet.key(top + row, left + column));
@@ -538,15 +789,28 @@ export class Workbook {
           }
           return;
         }
-        for (const key of sheet.cells.keys()) {
+        const inside = (at: { row: number; column: number }) => at.row >= top && at.row < top + rows && at.column >= left && at.column < left + columns;
+        const keys = sheet.spilled.size === 0 ? sheet.cells.keys() : new Set([...sheet.cells.keys(), ...sheet.spilled.keys()]);
+        for (const key of keys) {
           const at = addressOf(key);
-          if (at.row < top || at.row >= top + rows || at.column < left || at.column >= left + columns) continue;
+          if (!inside(at)) continue;
           const value = this.read(sheet, key);
           if (value !== null) visit(value, at.row - top, at.column - left);
+        }
+        // a value being validated in a cell nothing is stored in yet
+        const candidate = this.candidate;
+        if (candidate && candidate.value !== null && !sheet.cells.has(candidate.key) && Math.floor(candidate.key / SHEET_STRIDE) === sheet.number) {
+          const at = addressOf(candidate.key);
+          if (inside(at)) visit(candidate.value, at.row - top, at.column - left);
         }
       },
     };
   }
+}
+
+/** A value stored in a cell: an error code is that error, as in Excel (typed, or stored by a workbook: `#N/A` is #N/A, not text). */
+function storedValue(input: CellInput): CellValue {
+  return typeof input === 'string' && isErrorCode(input) ? FormulaError.of(input) : input;
 }
 
 /** Strongly connected components (Tarjan, without recursion: a chain of 100,000 cells must not overflow the stack). */

@@ -7,7 +7,7 @@ import { Workbook, type CellAddress, type CellChange, type CellInput, type Sheet
  * (src/model/sheets/sheet-model.ts). It observes the document and applies what changed when asked (`flush`, and
  * before every read), so a burst of edits costs one incremental recompute. Editors and the server both use it;
  * neither stores computed values in the document (a formula cell's `v` is ignored: the engine is the one source
- * of values).
+ * of values), except the value an import keeps beside a formula the engine cannot read (`cachedValue`).
  */
 
 /** The input a stored cell stands for: its formula text, else its value; anything else is empty. */
@@ -18,13 +18,20 @@ export function cellInput(cell: unknown): CellInput {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null;
 }
 
+/** The value stored beside a formula (an import keeps Excel's for a formula the engine cannot read), else undefined. */
+export function cachedValue(cell: unknown): CellInput | undefined {
+  if (typeof cell !== 'object' || cell === null) return undefined;
+  const { f, v } = cell as { f?: unknown; v?: unknown };
+  return typeof f === 'string' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') ? v : undefined;
+}
+
 function sheetSpecs(doc: Y.Doc): SheetSpec[] {
   const ids = sheetIds(doc);
   return sheetModels(doc).map((sheet, index) => {
-    const entries: Array<readonly [number, number, CellInput]> = [];
+    const entries: Array<readonly [number, number, CellInput, CellInput | undefined]> = [];
     sheet.forEachCell((row, column, cell) => {
       const input = cellInput(cell);
-      if (input !== null) entries.push([row, column, input]);
+      if (input !== null) entries.push([row, column, input, cachedValue(cell)]);
     });
     return { id: ids[index]!, name: sheet.name, cells: entries };
   });
@@ -82,7 +89,8 @@ export class SpreadsheetCalculation {
         const separator = position.indexOf(',');
         const row = Number(position.slice(0, separator));
         const column = Number(position.slice(separator + 1));
-        changes.push({ sheetId, row, column, input: cellInput(sheet.cell(row, column)) });
+        const cell = sheet.cell(row, column);
+        changes.push({ sheetId, row, column, input: cellInput(cell), cached: cachedValue(cell) });
       }
     }
     this.pending.clear();

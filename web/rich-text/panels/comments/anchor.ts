@@ -1,13 +1,8 @@
 import type { Editor } from '@tiptap/core';
 import { createMappablePosition } from '@tiptap/extension-collaboration';
 import * as Y from 'yjs';
+import { bytesToBase64 } from '../../../shared/base64.js';
 import type { DocumentSelection } from '../../../shared/panels/comments/comment-store.js';
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /**
  * The selection `from`-`to` as the comment API takes it: the Yjs relative positions y-prosemirror gives for
@@ -18,7 +13,7 @@ export function anchorOf(editor: Editor, from: number, to: number): DocumentSele
   const encode = (pos: number) => {
     const relative = createMappablePosition(pos, editor.state).yRelativePosition as Y.RelativePosition | null;
     if (!relative) throw new Error('the editor is not bound to the collaborative document');
-    return base64(Y.encodeRelativePosition(relative));
+    return bytesToBase64(Y.encodeRelativePosition(relative));
   };
   return { start: encode(from), end: encode(to) };
 }

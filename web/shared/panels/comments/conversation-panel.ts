@@ -14,6 +14,9 @@ import type { Panel, PanelHost } from '../panel-host.js';
 import { CommentStore, type CommentData, type ThreadData } from './comment-store.js';
 import { t } from './messages.js';
 
+/** how long a Delete clicked once waits for the confirming click */
+const DELETE_CONFIRM_MS = 8000;
+
 /** What a new thread would be anchored to now: the selection the API takes and what a person calls it. */
 export interface CommentTarget<Selection> {
   selection: Selection;
@@ -65,6 +68,8 @@ export class ConversationPanel<Selection, Resolved extends { detached: boolean }
   private editing: { guid: string; composer: MentionComposer } | undefined;
   private draft: { target: CommentTarget<Selection>; composer: MentionComposer } | undefined;
   private active: string | undefined;
+  /** the comment whose Delete was clicked once and waits for the confirming click; kept across redraws */
+  private confirmingDelete: { guid: string; timer: number } | undefined;
   /** the threads on the target when last drawn: a move of the target redraws only when they change */
   private hereKey = '';
 
@@ -251,20 +256,43 @@ export class ConversationPanel<Selection, Resolved extends { detached: boolean }
       edit.addEventListener('click', () => this.startEditing(comment));
       tools.append(edit);
     }
-    const remove = element('button', 'svc-link-button svc-comment-delete', t('comments.delete'));
+    const confirming = this.confirmingDelete?.guid === comment.guid;
+    const confirmText = first ? t('comments.deleteThreadConfirm') : t('comments.deleteConfirm');
+    const remove = element('button', 'svc-link-button svc-comment-delete', confirming ? confirmText : t('comments.delete'));
     remove.type = 'button';
-    // a second click confirms: a native confirm() may be blocked in a cross-origin frame
+    remove.dataset.focusKey = `delete:${comment.guid}`;
+    if (confirming) remove.dataset.confirm = 'true';
+    // a second click confirms: a native confirm() may be blocked in a cross-origin frame. The armed state lives in
+    // the panel, not the button, so a redraw in between (a collaborator's change, a reload) does not disarm it.
     remove.addEventListener('click', () => {
-      if (remove.dataset.confirm !== 'true') {
+      if (this.confirmingDelete?.guid !== comment.guid) {
+        this.armDelete(comment.guid);
         remove.dataset.confirm = 'true';
-        remove.textContent = first ? t('comments.deleteThreadConfirm') : t('comments.deleteConfirm');
+        remove.textContent = confirmText;
         return;
       }
+      this.disarmDelete();
       void this.notice.run(() => this.store.remove(comment.guid)).catch(() => undefined);
     });
     tools.append(remove);
     meta.append(tools);
     return item;
+  }
+
+  /** Arms a comment's Delete for the confirming click; left alone, it goes back to Delete after a few seconds. */
+  private armDelete(guid: string): void {
+    this.disarmDelete();
+    const timer = window.setTimeout(() => {
+      if (this.confirmingDelete?.guid !== guid) return;
+      this.confirmingDelete = undefined;
+      this.render();
+    }, DELETE_CONFIRM_MS);
+    this.confirmingDelete = { guid, timer };
+  }
+
+  private disarmDelete(): void {
+    if (this.confirmingDelete) window.clearTimeout(this.confirmingDelete.timer);
+    this.confirmingDelete = undefined;
   }
 
   private startEditing(comment: CommentData): void {

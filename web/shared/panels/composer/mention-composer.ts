@@ -84,7 +84,13 @@ export class MentionComposer {
     });
     this.input.addEventListener('input', () => this.scheduleLookup());
     this.input.addEventListener('keydown', (event) => this.keydown(event));
-    this.input.addEventListener('blur', () => window.setTimeout(() => this.closeList(), 150));
+    // the delay lets a click on an option land first; a panel redraw also blurs the box for a moment (it is moved and
+    // given the focus back), so the list closes only if the focus has really gone elsewhere
+    this.input.addEventListener('blur', () =>
+      window.setTimeout(() => {
+        if (document.activeElement !== this.input) this.closeList();
+      }, 150),
+    );
   }
 
   focus(): void {

@@ -1,4 +1,5 @@
 import type { ServiceApi } from '../../api.js';
+import type { Comparison } from '../../../../src/model/rich-text/compare.js';
 
 /** A named revision (contract notes 3: GET revisions). */
 export interface Revision {
@@ -49,6 +50,11 @@ export class HistoryApi {
 
   restore(revisionId: string): Promise<{ version: number; docHistoryId: string }> {
     return this.api.call(this.api.filePath(`revisions/${encodeURIComponent(revisionId)}/restore`), { method: 'POST' });
+  }
+
+  /** What changed from the version `from` to the version `to` (rich text; history ids). */
+  compare(from: string, to: string): Promise<Comparison> {
+    return this.api.call<Comparison>(this.api.filePath(`history/${encodeURIComponent(from)}/compare/${encodeURIComponent(to)}`));
   }
 
   /** The Yjs state the history entry recorded. */

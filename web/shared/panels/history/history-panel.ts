@@ -29,6 +29,11 @@ const BEHAVIOR_HISTORY = 5;
 /** What can be viewed and restored: a named revision, or a history entry (restored through a revision of it). */
 type Version = { kind: 'revision'; revision: Revision } | { kind: 'entry'; entry: HistoryEntry };
 
+const historyIdOf = (version: Version) => (version.kind === 'revision' ? version.revision.docHistoryId : version.entry.id);
+const createdAtOf = (version: Version) => (version.kind === 'revision' ? version.revision.createdAt : version.entry.createdAt);
+/** Versions chosen for a comparison: at most this many (the two compared). */
+const COMPARED = 2;
+
 /**
  * The revisions panel: named revisions and the edit history (doc-sidebar-info), saving a revision of the
  * current content, viewing any recorded version read-only, and restoring one. A history entry that is not a
@@ -46,13 +51,22 @@ export class HistoryPanel implements Panel {
   private readonly revisionList = element('ul', 'svc-panel-list svc-revision-list');
   private readonly entryList = element('ul', 'svc-panel-list svc-entry-list');
   private readonly moreButton = element('button', 'svc-button svc-history-more', t('history.more'));
+  private readonly compareBar = element('div', 'svc-history-compare-bar');
+  private readonly compareChosen = element('button', 'svc-button svc-history-compare-chosen', t('history.compareChosen'));
+  /** versions ticked for a comparison, by history id, in the order ticked */
+  private chosen = new Map<string, Version>();
   private revisions: Revision[] = [];
   private entries: HistoryEntry[] = [];
   private names: Record<string, string> = {};
 
+  /**
+   * `comparable`: the kind's versions can be compared (rich text, docs/CONTENT-MODEL.md "Comparing versions"):
+   * each version offers "Compare with previous" and a tick to compare any two.
+   */
   constructor(
     private readonly context: HistoryContext,
     private readonly view: OldVersionView,
+    private readonly comparable = false,
   ) {
     this.api = new HistoryApi(context.api);
     this.titleInput.placeholder = t('history.titlePlaceholder');
@@ -68,11 +82,19 @@ export class HistoryPanel implements Panel {
         this.titleInput.value = '';
       });
     });
+    this.compareChosen.type = 'button';
+    this.compareChosen.addEventListener('click', () => {
+      const [first, second] = [...this.chosen.values()];
+      if (first && second) void this.act(() => this.compare(first, second));
+    });
+    this.compareBar.append(this.compareChosen, element('span', 'svc-history-compare-hint', t('history.chooseHint')));
+    this.compareBar.hidden = !comparable;
     this.moreButton.type = 'button';
     this.moreButton.addEventListener('click', () => void this.act(() => this.loadEntries(false)));
     this.element.append(
       this.notice.element,
       this.createForm,
+      this.compareBar,
       element('h3', 'svc-panel-subheading', t('history.revisions')),
       this.revisionList,
       element('h3', 'svc-panel-subheading', t('history.entries')),
@@ -132,6 +154,7 @@ export class HistoryPanel implements Panel {
   private render(): void {
     const { editable } = this.context.permissions.now;
     this.createForm.hidden = !editable;
+    this.compareChosen.disabled = this.chosen.size !== COMPARED;
     this.revisionList.replaceChildren(
       ...(this.revisions.length === 0
         ? [element('li', 'svc-panel-empty', t('history.noRevisions'))]
@@ -157,14 +180,68 @@ export class HistoryPanel implements Panel {
     text.append(element('span', 'svc-history-title', title), element('span', 'svc-history-detail', detail));
     item.append(text);
     if (version) {
-      item.dataset.version = version.kind === 'revision' ? version.revision.docHistoryId : version.entry.id;
+      item.dataset.version = historyIdOf(version);
       const view = element('button', 'svc-link-button svc-history-view', t('history.view'));
       view.type = 'button';
       view.addEventListener('click', () => void this.act(() => this.showVersion(version)));
       item.append(view);
       if (editable) item.append(this.restoreButton(version));
+      if (this.comparable) {
+        // on a row of their own under the title: beside View and Restore they would squeeze the title away
+        const row = element('div', 'svc-history-compare-row');
+        row.append(...this.compareControls(version));
+        item.append(row);
+      }
     }
     return item;
+  }
+
+  /** "Compare with previous" (when an older version is listed) and the tick that chooses the version for a comparison. */
+  private compareControls(version: Version): HTMLElement[] {
+    const controls: HTMLElement[] = [];
+    const previous = this.previousOf(version);
+    if (previous) {
+      const button = element('button', 'svc-link-button svc-history-compare', t('history.compareWithPrevious'));
+      button.type = 'button';
+      button.addEventListener('click', () => void this.act(() => this.compare(previous, version)));
+      controls.push(button);
+    }
+    const choose = element('label', 'svc-history-choose');
+    const box = element('input', 'svc-history-choose-box');
+    box.type = 'checkbox';
+    const id = historyIdOf(version);
+    box.checked = this.chosen.has(id);
+    box.addEventListener('change', () => {
+      if (box.checked) {
+        // a third tick replaces the oldest choice: two versions are compared
+        if (this.chosen.size >= COMPARED) this.chosen.delete(this.chosen.keys().next().value!);
+        this.chosen.set(id, version);
+      } else this.chosen.delete(id);
+      this.render();
+    });
+    choose.append(box, t('history.choose'));
+    controls.push(choose);
+    return controls;
+  }
+
+  /** The version listed just before `version` in its list (revisions, or entries that have content). */
+  private previousOf(version: Version): Version | undefined {
+    if (version.kind === 'revision') {
+      const older = this.revisions[this.revisions.indexOf(version.revision) + 1];
+      return older ? { kind: 'revision', revision: older } : undefined;
+    }
+    const older = this.entries.slice(this.entries.indexOf(version.entry) + 1).find((entry) => entry.historyType !== COMMENT_ACTIVITY && entry.historyType !== BEHAVIOR_HISTORY);
+    return older ? { kind: 'entry', entry: older } : undefined;
+  }
+
+  /** Shows what changed between two versions, from the older to the newer, in place of the editor. */
+  private async compare(a: Version, b: Version): Promise<void> {
+    const [older, newer] = createdAtOf(a) <= createdAtOf(b) ? [a, b] : [b, a];
+    const comparison = await this.api.compare(historyIdOf(older), historyIdOf(newer));
+    const close = element('button', 'svc-button svc-old-version-close', t('history.close'));
+    close.type = 'button';
+    close.addEventListener('click', () => this.view.hide());
+    this.view.showComparison(comparison, formatTime(createdAtOf(older), 'medium'), formatTime(createdAtOf(newer), 'medium'), [close]);
   }
 
   private restoreButton(version: Version): HTMLButtonElement {
@@ -183,8 +260,8 @@ export class HistoryPanel implements Panel {
   }
 
   private async showVersion(version: Version): Promise<void> {
-    const docHistoryId = version.kind === 'revision' ? version.revision.docHistoryId : version.entry.id;
-    const time = formatTime(version.kind === 'revision' ? version.revision.createdAt : version.entry.createdAt, 'medium');
+    const docHistoryId = historyIdOf(version);
+    const time = formatTime(createdAtOf(version), 'medium');
     const state = await this.api.content(docHistoryId);
     const close = element('button', 'svc-button svc-old-version-close', t('history.close'));
     close.type = 'button';

@@ -1,6 +1,9 @@
 import * as Y from 'yjs';
 import { element, type Shell } from '../../shell.js';
 import { t } from './messages.js';
+import { upgradeSpreadsheet } from '../../../../src/model/sheets/sheet-model.js';
+import type { Comparison } from '../../../../src/model/rich-text/compare.js';
+import { drawComparison } from './comparison.js';
 
 /**
  * Draws a recorded document read-only into `page`; answers how to take it down. Each kind's renderer lives in
@@ -41,9 +44,26 @@ export class OldVersionView {
     this.hide();
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
+    // a spreadsheet revision stored before the grid model's current version is shown as the server converts it
+    upgradeSpreadsheet(doc);
     this.doc = doc;
     this.banner.replaceChildren(element('span', 'svc-old-version-title', t('history.viewing', { time })), ...actions);
     this.drawn = this.render(doc, this.page);
+    this.reveal();
+  }
+
+  /** Shows what changed from the version of `from` to that of `to` (rich text), read-only, in place of the editor. */
+  showComparison(comparison: Comparison, from: string, to: string, actions: HTMLElement[]): void {
+    this.hide();
+    const summary = comparison.inserted + comparison.deleted === 0 ? t('history.noDifference') : t('history.compareSummary', { inserted: comparison.inserted, deleted: comparison.deleted });
+    const title = element('span', 'svc-old-version-title', t('history.comparing', { from, to }));
+    title.append(' ', element('span', 'svc-old-version-summary', summary));
+    this.banner.replaceChildren(title, ...actions);
+    drawComparison(comparison, this.page);
+    this.reveal();
+  }
+
+  private reveal(): void {
     this.root.hidden = false;
     this.shell.main.classList.add('svc-viewing-old-version');
     this.setToolbarUsable(false);

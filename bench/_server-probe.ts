@@ -1,0 +1,63 @@
+/**
+ * Loaded into a benchmarked service process (`--import ./bench/_server-probe.ts`, see _service.ts) to say where
+ * its time goes during a measured phase:
+ * - event loop delay (perf_hooks.monitorEventLoopDelay, 10 ms resolution): how long a message that arrived had
+ *   to wait before the process could look at it;
+ * - garbage collection: total and longest pause (PerformanceObserver 'gc');
+ * - WebSocket frames sent (ws `send`): how many, and the synchronous time spent in them (framing and the
+ *   socket write: the per-socket work of a fan-out).
+ * SIGUSR2 writes what was seen since the last SIGUSR2 to BENCH_PROBE_FILE (JSON, ServerProbeReport) and starts
+ * over; the bench sends it at the start and at the end of its phase.
+ */
+import fs from 'node:fs';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+
+export interface ServerProbeReport {
+  seconds: number;
+  loopDelayMs: { p50: number; p99: number; max: number };
+  gc: { count: number; totalMs: number; maxMs: number };
+  frames: { sent: number; sendMs: number };
+}
+
+const reportFile = process.env.BENCH_PROBE_FILE;
+const LOOP_RESOLUTION_MS = 10;
+if (reportFile) {
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  loop.enable();
+  let gc = { count: 0, totalMs: 0, maxMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count += 1;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  let frames = { sent: 0, sendMs: 0 };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, ...args: Parameters<WebSocket['send']>) {
+    const started = performance.now();
+    try {
+      return send.apply(this, args);
+    } finally {
+      frames.sent += 1;
+      frames.sendMs += performance.now() - started;
+    }
+  } as WebSocket['send'];
+  let since = performance.now();
+  process.on('SIGUSR2', () => {
+    // the sampling timer fires every LOOP_RESOLUTION_MS: what it reports beyond that is the delay
+    const ms = (nanoseconds: number) => Math.max(0, Math.round((nanoseconds / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
+    const report: ServerProbeReport = {
+      seconds: (performance.now() - since) / 1000,
+      loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+      gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10 },
+      frames: { sent: frames.sent, sendMs: Math.round(frames.sendMs) },
+    };
+    fs.writeFileSync(reportFile, JSON.stringify(report));
+    loop.reset();
+    gc = { count: 0, totalMs: 0, maxMs: 0 };
+    frames = { sent: 0, sendMs: 0 };
+    since = performance.now();
+  });
+}
