@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import JSZip from 'jszip';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { exportFile } from '../export/support.js';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../support/databases.js';
 import { startService } from '../support/service.js';
@@ -104,7 +108,7 @@ describe('documentPro panels in a browser', () => {
     }
   });
 
-  it('lays the text out on A4 pages with numbers and zoom, and the table of contents scrolls to a heading', async () => {
+  it('lays the text out on A4 pages with numbers and zoom, and the table of contents scrolls to a heading', { timeout: 120_000 }, async () => {
     const svc = await startService(db!, { integrator: true });
     const host = await startHostPage(svc.url);
     const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
@@ -145,8 +149,33 @@ describe('documentPro panels in a browser', () => {
       expect(await callEditor('zoom', 75)).toBe(75);
       await expect.poll(blocksOutsidePages).toEqual([]);
       expect(await frame.locator('.svc-page-zoom').textContent()).toBe('75%');
+      // page numbers are the file's page setup: the docx export follows them (its footer holds the PAGE field)
+      const docxFooter = async () => {
+        const { bytes } = await exportFile(svc, 'pro-p', 'docx');
+        const zip = await JSZip.loadAsync(bytes);
+        const footer = Object.keys(zip.files).find((name) => /^word\/footer\d*\.xml$/.test(name));
+        return footer ? /PAGE/.test(await zip.file(footer)!.async('string')) : false;
+      };
+      expect(await docxFooter()).toBe(true);
       await callEditor('removeAllPageNums');
-      expect(await frame.locator('.svc-page-number').first().isVisible()).toBe(false);
+      // the numbers follow at the next layout pass (an animation frame, late under load)
+      await expect.poll(() => frame.locator('.svc-page-number').first().isVisible()).toBe(false);
+      await expect.poll(docxFooter, { timeout: 20_000 }).toBe(false);
+      await callEditor('addPageNum');
+      await expect.poll(() => frame.locator('.svc-page-number').first().isVisible()).toBe(true);
+      await expect.poll(docxFooter, { timeout: 20_000 }).toBe(true);
+      // a revision keeps its page setup: restoring one made with numbers brings them back to the open page
+      const numbered = await svc.call('POST', '/sdk/v2/collab-files/pro-p/revisions', { body: { title: 'Numbered' } });
+      expect(numbered.status, numbered.text).toBe(200);
+      await callEditor('removeAllPageNums');
+      await expect.poll(docxFooter, { timeout: 20_000 }).toBe(false);
+      const restored = await svc.call('POST', `/sdk/v2/collab-files/pro-p/revisions/${numbered.body.data.id}/restore`);
+      expect(restored.status, restored.text).toBe(200);
+      await expect.poll(() => frame.locator('.svc-page-number').first().isVisible()).toBe(true);
+      // the restore replaced every block with an equal one (the text is as it was): the pages are laid out again
+      await expect.poll(blocksOutsidePages).toEqual([]);
+      await page.screenshot({ path: '/tmp/shots-page-setup/restored-numbers.png' });
+      await callEditor('removeAllPageNums');
       await callEditor('zoom', 100);
 
       await callEditor('showToc');
@@ -163,6 +192,71 @@ describe('documentPro panels in a browser', () => {
       await expect(callEditor('goToPage', 99)).rejects.toThrow(/page must be between/);
     } finally {
       await context.close();
+      await host.close();
+      await svc.close();
+    }
+  });
+
+  it('the Page setup dialog sets Letter landscape with a header holding the page number: every page shows it, so does a second user, and the pdf is landscape', { timeout: 180_000 }, async () => {
+    const svc = await startService(db!, { integrator: true });
+    const host = await startHostPage(svc.url);
+    const writerContext = await browser().newContext({ viewport: { width: 1440, height: 900 } });
+    const readerContext = await browser().newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId: 'pro-setup' } });
+      const writer = await writerContext.newPage();
+      const frame = await openEditor(writer, host, svc, 'pro-setup', 'user-token');
+      const body = Array.from({ length: 30 }, (_, index) => `Paragraph ${index + 1} of the quarterly report, long enough to be a real line of text.`).join('\n\n');
+      await writer.evaluate((text) => (window as unknown as { sdk: { getEditor(): { insertMarkdown(m: string): Promise<unknown> } } }).sdk.getEditor().insertMarkdown(text), `# Quarterly report\n\n${body}`);
+
+      await frame.getByRole('button', { name: 'Page setup' }).click();
+      const dialog = frame.getByRole('dialog', { name: 'Page setup' });
+      await expect.poll(() => dialog.getByLabel('Size', { exact: true }).evaluate((element) => element === document.activeElement)).toBe(true);
+      await dialog.getByLabel('Size', { exact: true }).selectOption('Letter');
+      await dialog.getByLabel('Orientation', { exact: true }).selectOption('landscape');
+      // a margin past the limits is refused in the dialog, in words
+      await dialog.getByRole('group', { name: 'Margins (mm)' }).getByLabel('Left').fill('200');
+      await dialog.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => dialog.getByRole('alert').textContent()).toMatch(/from 0 to 127/);
+      await dialog.getByLabel('Preset', { exact: true }).selectOption('narrow');
+      const header = dialog.getByRole('group', { name: 'Header' });
+      await header.getByLabel('Left').fill('Acme quarterly');
+      await header.getByLabel('Right').fill('Page ');
+      await header.getByLabel('Right').press('End');
+      await dialog.getByRole('button', { name: 'Page number' }).click();
+      await dialog.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+
+      const reader = await readerContext.newPage();
+      const seen = await openEditor(reader, host, svc, 'pro-setup', 'user-token');
+      for (const editor of [frame, seen]) {
+        const sheets = editor.locator('.svc-page-sheet');
+        // Letter landscape, 11 in at 96 px per inch
+        await expect.poll(() => sheets.first().evaluate((sheet) => Math.round(sheet.getBoundingClientRect().width / Number((sheet.closest('.svc-paged') as HTMLElement).style.zoom || 1)))).toBe(1056);
+        await expect.poll(() => sheets.count()).toBeGreaterThanOrEqual(2);
+        const count = await sheets.count();
+        await expect.poll(() => editor.locator('.svc-page-header').allTextContents()).toEqual(Array.from({ length: count }, (_, index) => `Acme quarterlyPage ${index + 1}`));
+      }
+      expect(await writer.evaluate(() => (window as unknown as { sdk: { getEditor(): { getPageSetup(): Promise<unknown> } } }).sdk.getEditor().getPageSetup())).toMatchObject({
+        size: 'Letter',
+        orientation: 'landscape',
+        margins: { top: 12.7, bottom: 12.7, left: 12.7, right: 12.7 },
+        header: { left: 'Acme quarterly', center: '', right: 'Page {page}' },
+      });
+      await writer.screenshot({ path: 'docs/images/document-pro-page-setup.png' });
+      // every tool on one row at 1440 px (the row of 28-px buttons is 36 px tall; a second row doubles it)
+      expect(await frame.locator('.svc-toolbar').evaluate((toolbar) => toolbar.getBoundingClientRect().height)).toBeLessThan(50);
+
+      const { bytes } = await exportFile(svc, 'pro-setup', 'pdf');
+      const pdf = await getDocumentProxy(new Uint8Array(bytes));
+      const viewport = (await pdf.getPage(1)).getViewport({ scale: 1 });
+      expect(viewport.width).toBeGreaterThan(viewport.height);
+      const { text: pages } = await extractText(pdf, { mergePages: false });
+      (pages as string[]).forEach((page, index) => expect(page).toContain(`Page ${index + 1}`));
+      fs.writeFileSync('/tmp/document-pro-page-setup.pdf', bytes);
+    } finally {
+      await writerContext.close();
+      await readerContext.close();
       await host.close();
       await svc.close();
     }
