@@ -35,6 +35,8 @@ const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
 const USERS = ['writer', 'reader'] as const;
 const tokenOf = (user: string) => `${user}-token`;
+/** Each headless client is its own user, as on a real shared document: one user may hold only SVC_COLLAB_SOCKETS_PER_USER (50) sockets. */
+const headlessUser = (index: number) => `client-${index}`;
 
 interface ManifestChunk {
   file: string;
@@ -136,7 +138,7 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
   const contexts = [await browser.newContext(), await browser.newContext()];
   let background: NodeJS.Timeout | undefined;
   try {
-    for (let i = 0; i < clientCount; i++) clients.push(await connect(service, fileId, tokenOf('reader')));
+    for (let i = 0; i < clientCount; i++) clients.push(await connect(service, fileId, tokenOf(headlessUser(i))));
     const [writer, reader] = await Promise.all(contexts.map((context) => context.newPage()));
     await timeConnect(writer!, host, service, fileId, 'writer');
     await timeConnect(reader!, host, service, fileId, 'reader');
@@ -241,8 +243,9 @@ export default async function editorBench(args: string[]): Promise<void> {
   bundleSizes();
 
   const integrator = await startIntegrator({ secretOf: (id) => (id === APP_ID ? SECRET : undefined) });
-  for (const user of USERS) integrator.addUser({ id: user, name: user, token: tokenOf(user) });
-  const grants = Object.fromEntries(USERS.map((user) => [user, { ...ALL_PERMISSIONS }]));
+  const users = [...USERS, ...Array.from({ length: clientCount }, (_, index) => headlessUser(index))];
+  for (const user of users) integrator.addUser({ id: user, name: user, token: tokenOf(user) });
+  const grants = Object.fromEntries(users.map((user) => [user, { ...ALL_PERMISSIONS }]));
   for (const fileId of ['open-time', 'keystrokes']) integrator.addFile({ id: fileId, type: 'document', grants });
   const service = await startBenchService({ appId: APP_ID, secret: SECRET, endpointUrl: integrator.url });
   const host = await startHostPage(service.url);

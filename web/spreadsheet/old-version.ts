@@ -1,5 +1,6 @@
 import type * as Y from 'yjs';
 import { columnLetters } from '../../src/model/sheets/a1.js';
+import { upgradeSpreadsheet } from '../../src/model/sheets/sheet-model.js';
 import { VirtualGrid } from '../shared/grid/grid.js';
 import type { VersionRenderer } from '../shared/panels/history/old-version-view.js';
 import { drawValue, shownTsv } from './editor.js';
@@ -9,7 +10,11 @@ import { SheetValues } from './values.js';
 import { DEFAULT_COLUMN_WIDTH, Workbook, type Sheet } from './workbook.js';
 
 /** Old versions of a spreadsheet, for the history panel's `OldVersionView`. */
-export const spreadsheetVersions: VersionRenderer = (doc, page) => new OldWorkbookView(doc, page);
+export const spreadsheetVersions: VersionRenderer = (doc, page) => {
+  // a revision stored before the grid model's current version is shown as the server converts it
+  upgradeSpreadsheet(doc);
+  return new OldWorkbookView(doc, page);
+};
 
 /**
  * A recorded workbook drawn read-only: the shared grid over its cells, with its sheet tabs, each cell showing

@@ -1,7 +1,6 @@
 import * as Y from 'yjs';
 import { element, type Shell } from '../../shell.js';
 import { t } from './messages.js';
-import { upgradeSpreadsheet } from '../../../../src/model/sheets/sheet-model.js';
 import type { Comparison } from '../../../../src/model/rich-text/compare.js';
 import { drawComparison } from './comparison.js';
 
@@ -44,8 +43,6 @@ export class OldVersionView {
     this.hide();
     const doc = new Y.Doc();
     Y.applyUpdate(doc, state);
-    // a spreadsheet revision stored before the grid model's current version is shown as the server converts it
-    upgradeSpreadsheet(doc);
     this.doc = doc;
     this.banner.replaceChildren(element('span', 'svc-old-version-title', t('history.viewing', { time })), ...actions);
     this.drawn = this.render(doc, this.page);
