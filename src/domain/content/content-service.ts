@@ -269,13 +269,23 @@ export class ContentService {
   /**
    * Applies `mutate` as one Yjs transaction and stores it durably before resolving; it counts as a content
    * change (version, coalesced FileContent event, history). `mutate` runs first on a scratch copy, so if it
-   * throws nothing is applied anywhere.
+   * throws nothing is applied anywhere, unless `checkedFirst` says of the document that `mutate` checks
+   * everything that can make it fail before its first write: then it runs on the document itself (see
+   * changeInPlace), since the copy costs as much as loading the document (an encode and a decode of all of it).
    */
-  async change<T>(appId: string, fileId: string, actor: ContentActor, mutate: (doc: Y.Doc) => T, historyType: HistoryTypeValue = HistoryType.edit): Promise<T> {
+  async change<T>(
+    appId: string,
+    fileId: string,
+    actor: ContentActor,
+    mutate: (doc: Y.Doc) => T,
+    historyType: HistoryTypeValue = HistoryType.edit,
+    checkedFirst?: (doc: Y.Doc) => boolean,
+  ): Promise<T> {
     const kind = await this.kindOf(appId, fileId);
     const live = await this.liveDocument(appId, fileId);
     if (live) await this.catchUp(live);
     const base = live ?? (await this.loadDetached(appId, fileId, kind)).doc;
+    if (checkedFirst?.(base)) return this.changeInPlace(appId, fileId, actor, base, live, mutate, historyType);
 
     const scratch = new Y.Doc();
     Y.applyUpdate(scratch, Y.encodeStateAsUpdate(base));
@@ -298,10 +308,71 @@ export class ContentService {
         this.keepDecodedCurrent(appId, fileId, update, seq);
         this.options.fanout?.update(appId, fileId, update);
       }
-      this.markChanged(appId, fileId, actor, historyType);
-      this.compactNow(appId, fileId, seq);
+      this.changed(appId, fileId, actor, historyType, seq);
     }
     return result;
+  }
+
+  /**
+   * `change` on the document itself (the live one, or the decoded one kept for reads): `mutate` has checked
+   * everything before its first write, so a throw leaves nothing written and nothing is stored. Should it throw
+   * after writing all the same, what it wrote is not stored and the decoded document is dropped (the next read
+   * rebuilds it from storage); a live document has sent it to its editors already, so it is stored as theirs
+   * would be. A live document's change reaches its editors as it is made and is stored as their updates are
+   * (retried until stored); a decoded document's is dropped with it when storing fails.
+   */
+  private async changeInPlace<T>(
+    appId: string,
+    fileId: string,
+    actor: ContentActor,
+    base: Y.Doc,
+    live: Document | undefined,
+    mutate: (doc: Y.Doc) => T,
+    historyType: HistoryTypeValue,
+  ): Promise<T> {
+    const updates: Uint8Array[] = [];
+    const collect = (update: Uint8Array) => updates.push(update);
+    base.on('update', collect);
+    let result: T;
+    let failure: { error: unknown } | undefined;
+    try {
+      result = base.transact(() => mutate(base), actor);
+    } catch (error) {
+      failure = { error };
+    } finally {
+      base.off('update', collect);
+    }
+    const state = live && this.live.get(live);
+    if (updates.length > 0) {
+      const update = Y.mergeUpdates(updates);
+      if (state) {
+        if (failure) this.log?.error({ err: failure.error, appId, fileId }, 'a checked change failed after writing to the live document; what it wrote is stored');
+        const seq = await this.appendApplied(state, update, actor);
+        markSeen(state, seq);
+        this.changed(appId, fileId, actor, historyType, seq);
+      } else if (failure) {
+        this.decoded.delete(key(appId, fileId));
+      } else {
+        let seq: number;
+        try {
+          seq = await this.store.append(appId, fileId, update, actor.userId);
+        } catch (error) {
+          this.decoded.delete(key(appId, fileId));
+          throw error;
+        }
+        this.keepDecodedCurrent(appId, fileId, update, seq, base);
+        this.options.fanout?.update(appId, fileId, update);
+        this.changed(appId, fileId, actor, historyType, seq);
+      }
+    }
+    if (failure) throw failure.error;
+    return result!;
+  }
+
+  /** A change stored as `seq`: recorded after its burst, and the log compacted every `compactAfter` updates. */
+  private changed(appId: string, fileId: string, actor: ContentActor, historyType: HistoryTypeValue, seq: number): void {
+    this.markChanged(appId, fileId, actor, historyType);
+    this.compactNow(appId, fileId, seq);
   }
 
   /** Full encoded state of the file's current content. */
@@ -372,12 +443,15 @@ export class ContentService {
     if (updates.length > 0) await this.store.append(appId, fileId, Y.mergeUpdates(updates), null);
   }
 
-  /** A change made here to a file no editor has open reaches its cached document at once. */
-  private keepDecodedCurrent(appId: string, fileId: string, update: Uint8Array, seq: number): void {
+  /**
+   * A change made here to a file no editor has open reaches its cached document at once (`madeOn`: the document
+   * the change was made on, which holds it already).
+   */
+  private keepDecodedCurrent(appId: string, fileId: string, update: Uint8Array, seq: number, madeOn?: Y.Doc): void {
     const id = key(appId, fileId);
     const cached = this.decoded.get(id);
     if (!cached) return;
-    Y.applyUpdate(cached.doc, update, FROM_STORAGE);
+    if (cached.doc !== madeOn) Y.applyUpdate(cached.doc, update, FROM_STORAGE);
     // another process's update in between is not in the document yet: the next read catches it up
     if (seq === cached.seq + 1) this.decoded.grew(id, seq, update.byteLength);
   }
@@ -585,8 +659,7 @@ export class ContentService {
     const seq = await this.appendApplied(state, update, actor);
     // the live document has it already: the catch-up poll need not read it back from storage
     markSeen(state, seq);
-    this.markChanged(state.appId, state.fileId, actor, HistoryType.edit);
-    this.compactNow(state.appId, state.fileId, seq);
+    this.changed(state.appId, state.fileId, actor, HistoryType.edit, seq);
   }
 
   /**

@@ -417,7 +417,15 @@ export class SheetModel {
     this.growTo(row + 1, column + 1);
     const rowId = this.axis(SHEET_ROWS)!.idAt(row)!;
     const columnKey = this.axis(SHEET_COLUMNS)!.keyAt(column)!;
-    const key = gridKey(axisKey(rowId.client, rowId.clock), columnKey);
+    this.writeStored(axisKey(rowId.client, rowId.clock), rowId, columnKey, cell);
+  }
+
+  /**
+   * Stores `cell` (stored form; null: none) for the row id and column key, as a `grid` entry: one that shadows a
+   * block's cell, null over a block's cell that is cleared. Writing what is stored already changes nothing.
+   */
+  private writeStored(rowKey: AxisKey, rowId: { client: number; clock: number }, columnKey: AxisKey, cell: Cell | null): void {
+    const key = gridKey(rowKey, columnKey);
     let grid = this.grid();
     const inBlock = this.blockCell(columnKey, rowId.client, rowId.clock);
     if (cell === null) {
@@ -430,6 +438,66 @@ export class SheetModel {
     if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
     const current = grid.has(key) ? grid.get(key) : inBlock;
     if (!sameCell(current, cell)) grid.set(key, cell);
+  }
+
+  /**
+   * Rewrites the cells of `area` in one pass (the values API's writes): `next` is given each cell's position and
+   * what is stored there (a formula in A1 form, undefined: nothing) and answers the cell to store there, null to
+   * remove it, undefined to leave it. The same as setCell on each cell, row by row (what is stored already is not
+   * written again; the grid grows to hold the cells stored), with the rows' and columns' ids looked up once each
+   * instead of once per cell, and the grid grown once.
+   */
+  rewriteCells(area: CellArea, next: (row: number, column: number, stored: Cell | undefined) => Cell | null | undefined): void {
+    const height = area.endRow - area.startRow + 1;
+    const width = area.endColumn - area.startColumn + 1;
+    const grid = this.grid();
+    const rowAxis = this.axis(SHEET_ROWS);
+    const columnAxis = this.axis(SHEET_COLUMNS);
+    const columnKeys = Array.from({ length: width }, (_, c) => columnAxis?.keyAt(area.startColumn + c));
+    // what to store, in the stored form, by offset in the area (undefined: left as it is)
+    const planned = new Array<Cell | null | undefined>(height * width);
+    let lastRow = -1;
+    let lastColumn = -1;
+    for (let r = 0; r < height; r++) {
+      const row = area.startRow + r;
+      const rowId = rowAxis?.idAt(row);
+      const rowKey = rowId && axisKey(rowId.client, rowId.clock);
+      for (let c = 0; c < width; c++) {
+        const column = area.startColumn + c;
+        const columnKey = columnKeys[c];
+        let stored: Cell | undefined;
+        if (rowKey !== undefined && columnKey !== undefined) {
+          const key = gridKey(rowKey, columnKey);
+          if (grid?.has(key)) {
+            const value = grid.get(key);
+            stored = isStoredCell(value) ? value : undefined;
+          } else stored = this.blockCell(columnKey, rowId!.client, rowId!.clock) ?? undefined;
+        }
+        const cell = next(row, column, stored && readable(stored, row, column));
+        if (cell === undefined) continue;
+        planned[r * width + c] = cell && storedForm(cell, row, column);
+        if (cell !== null) {
+          lastRow = Math.max(lastRow, row);
+          lastColumn = Math.max(lastColumn, column);
+        }
+      }
+    }
+    if (lastRow >= 0) this.growTo(lastRow + 1, lastColumn + 1);
+    const rows = this.axis(SHEET_ROWS);
+    const columns = this.axis(SHEET_COLUMNS);
+    if (!rows || !columns) return;
+    for (let c = 0; c < width; c++) columnKeys[c] ??= columns.keyAt(area.startColumn + c);
+    for (let r = 0; r < height; r++) {
+      const rowId = rows.idAt(area.startRow + r);
+      const rowKey = rowId && axisKey(rowId.client, rowId.clock);
+      for (let c = 0; c < width; c++) {
+        const cell = planned[r * width + c];
+        const columnKey = columnKeys[c];
+        // a cell removed outside the grid: nothing there to remove
+        if (cell === undefined || rowKey === undefined || columnKey === undefined) continue;
+        this.writeStored(rowKey, rowId!, columnKey, cell);
+      }
+    }
   }
 
   /** Row and column insertions and deletions made on this sheet, oldest first (comment anchors replay them). */
