@@ -16,6 +16,7 @@ import { SessionAccess, type AccessSource, type SessionPermissions } from './ses
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
 import { installCoalescedBroadcast } from './coalesced-broadcast.js';
 import { refuseLockedUpdate } from './lock-enforcement.js';
+import { dropTrialCopy } from './trial-copy.js';
 import { refuseUnsuggestedUpdate } from './suggestion-enforcement.js';
 import { BroadcastGuard, CollaboratorEvents, FILE_DELETED_CLOSE_CODE, Persistence, SessionGate, type LiveDocumentStore } from './collaboration-extensions.js';
 
@@ -456,6 +457,19 @@ export class ContentService {
     if (seq === cached.seq + 1) this.decoded.grew(id, seq, update.byteLength);
   }
 
+  /**
+   * The document the last editor closed becomes the decoded document kept for reads (its formulas computed): the
+   * next read without editors finds it current instead of decoding the file from storage again. It holds the log
+   * up to the seq it had seen; a read catches up what other processes stored since.
+   */
+  private keepUnloaded(appId: string, fileId: string, document: Document): void {
+    const state = this.live.get(document);
+    if (!state) return;
+    this.live.delete(document);
+    dropTrialCopy(document);
+    this.decoded.set(key(appId, fileId), document, state.seenSeq, Y.encodeStateAsUpdate(document).byteLength);
+  }
+
   private async loadStored(appId: string, fileId: string, kind: ContentKind): Promise<{ content: StoredContent }> {
     let content = await this.store.load(appId, fileId);
     if (!content) {
@@ -614,7 +628,10 @@ export class ContentService {
       },
       // tracked: a shutdown waits until an update being stored is stored
       persist: (document, update, actor, permissions) => this.track(this.persistIncoming(document, update, actor, permissions)),
-      unloaded: (fileId) => void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1))),
+      unloaded: (fileId, document) => {
+        if (document) this.keepUnloaded(appId, fileId, document);
+        void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1)));
+      },
     };
     const fanout = this.options.fanout?.extension(appId);
     return [
