@@ -321,8 +321,8 @@ function valuesWriteCheckedFirst(doc: Y.Doc): boolean {
 }
 
 /**
- * Runs `mutate` (inside the content engine's transaction, on its copy unless the change was checked first) and refuses the whole change when a lock does
- * not let the actor make it (lock-guard.ts): 403 / 128300, nothing written.
+ * Runs `mutate` (inside the content engine's transaction, on its copy unless the change was checked first) and
+ * refuses the whole change when a lock does not let the actor make it (lock-guard.ts): 403 / 128300, nothing written.
  */
 function refusingLocked<T>(doc: Y.Doc, actor: SheetActor, mutate: (doc: Y.Doc) => T): T {
   const before = locksBefore(doc);
