@@ -144,10 +144,10 @@ export default async function sheetsBench(args: string[]): Promise<void> {
     console.log(`database: ${databaseUrl ? 'PostgreSQL' : 'SQLite'}; range ${range}: ${rows} rows × ${columns} columns = ${rows * columns} cells`);
     console.log(`idle: ${memory(service)}`);
     const write = await timed('POST', valuesPath, body);
-    console.log(`write (POST, body ${(body.length / 1024 / 1024).toFixed(2)} MiB): ${write.elapsed.toFixed(0)} ms, ${write.data.updatedCells} cells; ${memory(service)}`);
+    console.log(`write (POST, body ${(body.length / 1024 / 1024).toFixed(2)} MiB): ${write.elapsed.toFixed(0)} ms, server CPU ${write.cpuMs.toFixed(0)} ms, ${write.data.updatedCells} cells; ${memory(service)}`);
     for (let i = 1; i <= 3; i++) await readAll(`read ${i}, no editor`);
     const rewrite = await timed('POST', valuesPath, body);
-    console.log(`rewrite of the same values (POST, changes nothing): ${rewrite.elapsed.toFixed(0)} ms; ${memory(service)}`);
+    console.log(`rewrite of the same values (POST, changes nothing): ${rewrite.elapsed.toFixed(0)} ms, server CPU ${rewrite.cpuMs.toFixed(0)} ms; ${memory(service)}`);
 
     const editor = await connectEditor(service, fileId);
     try {
@@ -158,7 +158,7 @@ export default async function sheetsBench(args: string[]): Promise<void> {
       const start = performance.now();
       await seen;
       console.log(
-        `write of new values, editor connected (POST): ${live.elapsed.toFixed(0)} ms, editor updated ${(performance.now() - start).toFixed(0)} ms after the answer; ${memory(service)}`,
+        `write of new values, editor connected (POST): ${live.elapsed.toFixed(0)} ms, server CPU ${live.cpuMs.toFixed(0)} ms, editor updated ${(performance.now() - start).toFixed(0)} ms after the answer; ${memory(service)}`,
       );
     } finally {
       editor.close();

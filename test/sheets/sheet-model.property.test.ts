@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { docFromState, initialContent, SHEET_MODEL_VERSION, type Cell } from '../../src/model/content.js';
+import { docFromState, initialContent, SHEET_BLOCKS, SHEET_MODEL_VERSION, sheetsOf, type Cell } from '../../src/model/content.js';
 import { calculationOf } from '../../src/model/sheets/formulas/index.js';
 import { appendSheet, applyStructureEdit, moveSheet, observeSheets, sheetIds, sheetModels, spreadsheetModelVersion, upgradeSpreadsheet, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 
@@ -105,7 +105,7 @@ describe('SheetModel', () => {
         const replica = docFromState(Y.encodeStateAsUpdate(doc));
         expect(cellsOf(replica)).toEqual(reference.cells);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -157,6 +157,67 @@ describe('SheetModel', () => {
     const count = seen.length;
     doc.transact(() => sheet.setCell(9, 9, { v: 9 }));
     expect(seen).toHaveLength(count);
+  });
+
+  it('rewriteCells stores what setCell on each cell, row by row, would: over blocks, grid entries and past the grid', () => {
+    // a few cells close together, so that blocks, grid entries and the rewrite often meet on one cell
+    const placed = fc.record({ row: fc.nat(4), column: fc.nat(4), cell: storedCell });
+    // a rectangle near the top, or across the default sheet's last rows (1000) and columns (26): the grid grows
+    const area = fc.record({
+      startRow: fc.constantFrom(0, 1, 2, 996, 998),
+      height: fc.integer({ min: 1, max: 5 }),
+      startColumn: fc.oneof(fc.nat(3), fc.integer({ min: 23, max: 27 })),
+      width: fc.integer({ min: 1, max: 4 }),
+    });
+    const answer = fc.oneof(fc.constant(undefined), storedCell);
+    fc.assert(
+      fc.property(fc.array(placed, { maxLength: 30 }), fc.array(placed, { maxLength: 10 }), area, fc.array(answer, { minLength: 1, maxLength: 20 }), (blocked, edited, shape, answers) => {
+        const doc = docFromState(initialContent('spreadsheet'));
+        // cells in `blocks` (a moved sheet is written so), then one-cell edits over them in `grid`
+        doc.transact(() => {
+          const seeded = appendSheet(doc, 'Seeded');
+          for (const { row, column, cell } of blocked) seeded.setCell(row, column, cell);
+          moveSheet(doc, seeded, 0);
+        });
+        if (blocked.some(({ cell }) => cell !== null)) expect(sheetsOf(doc).get(0).get(SHEET_BLOCKS)).toBeInstanceOf(Y.Map);
+        doc.transact(() => {
+          for (const { row, column, cell } of edited) sheetModels(doc)[0]!.setCell(row, column, cell);
+        });
+        const reference = docFromState(Y.encodeStateAsUpdate(doc));
+        const rectangle = { startRow: shape.startRow, endRow: shape.startRow + shape.height - 1, startColumn: shape.startColumn, endColumn: shape.startColumn + shape.width - 1 };
+        // what the cells must be afterwards: as before, with each answer stored (null: removed)
+        const wanted = cellsOf(doc);
+        let asked = 0;
+        const given: Array<[number, number, Cell | undefined]> = [];
+        doc.transact(() =>
+          sheetModels(doc)[0]!.rewriteCells(rectangle, (row, column, stored) => {
+            given.push([row, column, stored]);
+            const cell = answers[asked++ % answers.length];
+            if (cell === null) wanted.delete(`${row},${column}`);
+            else if (cell !== undefined) wanted.set(`${row},${column}`, cell);
+            return cell;
+          }),
+        );
+        const expected: Array<[number, number, Cell | undefined]> = [];
+        reference.transact(() => {
+          const sheet = sheetModels(reference)[0]!;
+          let index = 0;
+          for (let row = rectangle.startRow; row <= rectangle.endRow; row++) {
+            for (let column = rectangle.startColumn; column <= rectangle.endColumn; column++) {
+              expected.push([row, column, sheet.cell(row, column)]);
+              const cell = answers[index++ % answers.length];
+              if (cell !== undefined) sheet.setCell(row, column, cell);
+            }
+          }
+        });
+        expect(given).toEqual(expected);
+        expect(cellsOf(doc)).toEqual(wanted);
+        expect(cellsOf(reference)).toEqual(wanted);
+        const [written, cellByCell] = [sheetModels(doc)[0]!, sheetModels(reference)[0]!];
+        expect([written.rowCount, written.columnCount]).toEqual([cellByCell.rowCount, cellByCell.columnCount]);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('converts documents of the first model version (cells keyed "row:column" in one map) with nothing lost, once', () => {

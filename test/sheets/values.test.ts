@@ -406,6 +406,56 @@ for (const database of testDatabases()) {
       }
     });
 
+    it('after the last editor left, reads answer from the document it had open, caught up with changes stored since', async () => {
+      await write('A1:B1', [[2, '=A1*10']]);
+      const editor = await connectEditor(svc, FILE);
+      let open: Y.Doc;
+      try {
+        editor.sheet().setCell(0, 0, { v: 7 });
+        await eventually(async () => JSON.stringify(await valuesOf('B1')) === '[[70]]', 'the API to see the edit');
+        open = await svc.services.content.read(svc.app.id, FILE);
+        expect(svc.services.content.isLive(open)).toBe(true);
+      } finally {
+        editor.close();
+      }
+      await eventually(() => !svc.services.content.isLive(open), 'the document to unload');
+      // kept decoded, formulas computed: not rebuilt from storage
+      expect(await svc.services.content.read(svc.app.id, FILE)).toBe(open);
+      expect(await valuesOf('A1:B1')).toEqual([[7, 70]]);
+      // another process's change stored after the unload reaches it; a write of the API goes into it
+      const other = docFromState(Y.encodeStateAsUpdate(open));
+      const before = Y.encodeStateVector(other);
+      other.transact(() => sheetModels(other)[0]!.setCell(0, 0, { v: 8 }));
+      await svc.services.content.store.append(svc.app.id, FILE, Y.encodeStateAsUpdate(other, before), null);
+      expect(await valuesOf('A1:B1')).toEqual([[8, 80]]);
+      expect((await write('C1', [['=B1+1']])).status).toBe(200);
+      expect(await svc.services.content.read(svc.app.id, FILE)).toBe(open);
+      expect(await valuesOf('A1:C1')).toEqual([[8, 80, 81]]);
+    });
+
+    it('a change checked first runs on the document itself; one that throws after writing anyway stores nothing, or what editors got', async () => {
+      await write('A1', [['kept']]);
+      const content = svc.services.content;
+      const before = await version();
+      const failing = (doc: Y.Doc) => {
+        sheetModels(doc)[0]!.setCell(0, 0, { v: 'half written' });
+        throw new Error('failed after writing');
+      };
+      // no editor: the decoded document it wrote to is dropped, nothing is stored
+      await expect(content.change(svc.app.id, FILE, { userId: DEFAULT_USER.id }, failing, undefined, () => true)).rejects.toThrow('failed after writing');
+      expect(await version()).toBe(before);
+      expect(await valuesOf('A1')).toEqual([['kept']]);
+      // an editor has it: it got the change as it was made, so the change is stored as its own updates are
+      const editor = await connectEditor(svc, FILE);
+      try {
+        await expect(content.change(svc.app.id, FILE, { userId: DEFAULT_USER.id }, failing, undefined, () => true)).rejects.toThrow('failed after writing');
+        await eventually(() => JSON.stringify(editor.sheet().cell(0, 0)) === JSON.stringify({ v: 'half written' }), 'the editor to get the change');
+        expect(await version()).toBe(before + 1);
+      } finally {
+        editor.close();
+      }
+    });
+
     describe('formulas', () => {
       it('a formula written through the API reads back computed, and a write recomputes its dependants', async () => {
         expect((await write('A1:C2', [['price', 'qty', 'total'], [21, '=A2*2', '=A2*B2']])).status).toBe(200);

@@ -1,6 +1,7 @@
 import {
   IncomingMessage,
   type afterUnloadDocumentPayload,
+  type beforeUnloadDocumentPayload,
   MessageType,
   type beforeHandleMessagePayload,
   type connectedPayload,
@@ -160,13 +161,18 @@ export interface LiveDocumentStore {
    * suggest and the update does more (SuggestingOnlyRefused; `editable` false).
    */
   persist(document: Document, update: Uint8Array, actor: ContentActor, permissions: SessionPermissions): Promise<void>;
-  /** The last editor closed the document: record what is pending and compact its log. */
-  unloaded(fileId: string): void;
+  /**
+   * The last editor closed the document: record what is pending and compact its log. `document` (no longer live,
+   * destroyed by Hocuspocus but still readable) holds everything its editors wrote, decoded: reads may keep it.
+   */
+  unloaded(fileId: string, document: Document | undefined): void;
 }
 
 /** Loads documents from the content store and stores what editors send, before Hocuspocus acknowledges it. */
 export class Persistence implements Extension {
   readonly extensionName = 'svc-persistence';
+  /** documents being unloaded, by name: afterUnloadDocument is only given the name */
+  private readonly unloading = new Map<string, Document>();
 
   constructor(
     private readonly documents: LiveDocumentStore,
@@ -211,8 +217,14 @@ export class Persistence implements Extension {
     }
   }
 
+  async beforeUnloadDocument({ documentName, document }: beforeUnloadDocumentPayload): Promise<void> {
+    this.unloading.set(documentName, document);
+  }
+
   async afterUnloadDocument({ documentName }: afterUnloadDocumentPayload): Promise<void> {
-    this.documents.unloaded(documentName);
+    const document = this.unloading.get(documentName);
+    this.unloading.delete(documentName);
+    this.documents.unloaded(documentName, document);
   }
 }
 

@@ -16,6 +16,7 @@ import { SessionAccess, type AccessSource, type SessionPermissions } from './ses
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
 import { installCoalescedBroadcast } from './coalesced-broadcast.js';
 import { refuseLockedUpdate } from './lock-enforcement.js';
+import { dropTrialCopy } from './trial-copy.js';
 import { refuseUnsuggestedUpdate } from './suggestion-enforcement.js';
 import { BroadcastGuard, CollaboratorEvents, FILE_DELETED_CLOSE_CODE, Persistence, SessionGate, type LiveDocumentStore } from './collaboration-extensions.js';
 
@@ -133,6 +134,8 @@ interface LiveState {
   kind: ContentKind;
   /** highest log seq applied to the live document */
   seenSeq: number;
+  /** encoded bytes applied (what it was loaded from, and each update since): its measure in the decoded cache once unloaded */
+  appliedBytes: number;
   catchingUp: Promise<void> | undefined;
 }
 
@@ -269,13 +272,23 @@ export class ContentService {
   /**
    * Applies `mutate` as one Yjs transaction and stores it durably before resolving; it counts as a content
    * change (version, coalesced FileContent event, history). `mutate` runs first on a scratch copy, so if it
-   * throws nothing is applied anywhere.
+   * throws nothing is applied anywhere, unless `checkedFirst` says of the document that `mutate` checks
+   * everything that can make it fail before its first write: then it runs on the document itself (see
+   * changeInPlace), since the copy costs as much as loading the document (an encode and a decode of all of it).
    */
-  async change<T>(appId: string, fileId: string, actor: ContentActor, mutate: (doc: Y.Doc) => T, historyType: HistoryTypeValue = HistoryType.edit): Promise<T> {
+  async change<T>(
+    appId: string,
+    fileId: string,
+    actor: ContentActor,
+    mutate: (doc: Y.Doc) => T,
+    historyType: HistoryTypeValue = HistoryType.edit,
+    checkedFirst?: (doc: Y.Doc) => boolean,
+  ): Promise<T> {
     const kind = await this.kindOf(appId, fileId);
     const live = await this.liveDocument(appId, fileId);
     if (live) await this.catchUp(live);
     const base = live ?? (await this.loadDetached(appId, fileId, kind)).doc;
+    if (checkedFirst?.(base)) return this.changeInPlace(appId, fileId, actor, base, live, mutate, historyType);
 
     const scratch = new Y.Doc();
     Y.applyUpdate(scratch, Y.encodeStateAsUpdate(base));
@@ -293,15 +306,76 @@ export class ContentService {
       if (live) {
         Y.applyUpdate(live, update, FROM_STORAGE);
         const state = this.live.get(live);
-        if (state) markSeen(state, seq);
+        if (state) markSeen(state, seq, update.byteLength);
       } else {
         this.keepDecodedCurrent(appId, fileId, update, seq);
         this.options.fanout?.update(appId, fileId, update);
       }
-      this.markChanged(appId, fileId, actor, historyType);
-      this.compactNow(appId, fileId, seq);
+      this.changed(appId, fileId, actor, historyType, seq);
     }
     return result;
+  }
+
+  /**
+   * `change` on the document itself (the live one, or the decoded one kept for reads): `mutate` has checked
+   * everything before its first write, so a throw leaves nothing written and nothing is stored. Should it throw
+   * after writing all the same, what it wrote is not stored and the decoded document is dropped (the next read
+   * rebuilds it from storage); a live document has sent it to its editors already, so it is stored as theirs
+   * would be. A live document's change reaches its editors as it is made and is stored as their updates are
+   * (retried until stored); a decoded document's is dropped with it when storing fails.
+   */
+  private async changeInPlace<T>(
+    appId: string,
+    fileId: string,
+    actor: ContentActor,
+    base: Y.Doc,
+    live: Document | undefined,
+    mutate: (doc: Y.Doc) => T,
+    historyType: HistoryTypeValue,
+  ): Promise<T> {
+    const updates: Uint8Array[] = [];
+    const collect = (update: Uint8Array) => updates.push(update);
+    base.on('update', collect);
+    let result: T;
+    let failure: { error: unknown } | undefined;
+    try {
+      result = base.transact(() => mutate(base), actor);
+    } catch (error) {
+      failure = { error };
+    } finally {
+      base.off('update', collect);
+    }
+    const state = live && this.live.get(live);
+    if (updates.length > 0) {
+      const update = Y.mergeUpdates(updates);
+      if (state) {
+        if (failure) this.log?.error({ err: failure.error, appId, fileId }, 'a checked change failed after writing to the live document; what it wrote is stored');
+        const seq = await this.appendApplied(state, update, actor);
+        markSeen(state, seq, update.byteLength);
+        this.changed(appId, fileId, actor, historyType, seq);
+      } else if (failure) {
+        this.decoded.delete(key(appId, fileId));
+      } else {
+        let seq: number;
+        try {
+          seq = await this.store.append(appId, fileId, update, actor.userId);
+        } catch (error) {
+          this.decoded.delete(key(appId, fileId));
+          throw error;
+        }
+        this.keepDecodedCurrent(appId, fileId, update, seq, base);
+        this.options.fanout?.update(appId, fileId, update);
+        this.changed(appId, fileId, actor, historyType, seq);
+      }
+    }
+    if (failure) throw failure.error;
+    return result!;
+  }
+
+  /** A change stored as `seq`: recorded after its burst, and the log compacted every `compactAfter` updates. */
+  private changed(appId: string, fileId: string, actor: ContentActor, historyType: HistoryTypeValue, seq: number): void {
+    this.markChanged(appId, fileId, actor, historyType);
+    this.compactNow(appId, fileId, seq);
   }
 
   /** Full encoded state of the file's current content. */
@@ -348,7 +422,7 @@ export class ContentService {
     await this.upgradeLoaded(appId, fileId, kind, doc);
     // the conversion's own seq is not taken as seen: an update another process stored meanwhile would be skipped
     const seq = content.seq;
-    this.decoded.set(id, doc, seq, content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0));
+    this.decoded.set(id, doc, seq, storedBytes(content));
     return { doc, seq };
   }
 
@@ -372,14 +446,30 @@ export class ContentService {
     if (updates.length > 0) await this.store.append(appId, fileId, Y.mergeUpdates(updates), null);
   }
 
-  /** A change made here to a file no editor has open reaches its cached document at once. */
-  private keepDecodedCurrent(appId: string, fileId: string, update: Uint8Array, seq: number): void {
+  /**
+   * A change made here to a file no editor has open reaches its cached document at once (`madeOn`: the document
+   * the change was made on, which holds it already).
+   */
+  private keepDecodedCurrent(appId: string, fileId: string, update: Uint8Array, seq: number, madeOn?: Y.Doc): void {
     const id = key(appId, fileId);
     const cached = this.decoded.get(id);
     if (!cached) return;
-    Y.applyUpdate(cached.doc, update, FROM_STORAGE);
+    if (cached.doc !== madeOn) Y.applyUpdate(cached.doc, update, FROM_STORAGE);
     // another process's update in between is not in the document yet: the next read catches it up
     if (seq === cached.seq + 1) this.decoded.grew(id, seq, update.byteLength);
+  }
+
+  /**
+   * The document the last editor closed becomes the decoded document kept for reads (its formulas computed): the
+   * next read without editors finds it current instead of decoding the file from storage again. It holds the log
+   * up to the seq it had seen; a read catches up what other processes stored since.
+   */
+  private keepUnloaded(appId: string, fileId: string, document: Document): void {
+    const state = this.live.get(document);
+    if (!state) return;
+    this.live.delete(document);
+    dropTrialCopy(document);
+    this.decoded.set(key(appId, fileId), document, state.seenSeq, state.appliedBytes);
   }
 
   private async loadStored(appId: string, fileId: string, kind: ContentKind): Promise<{ content: StoredContent }> {
@@ -536,11 +626,14 @@ export class ContentService {
         const { content } = await this.loadStored(appId, document.name, kind);
         applyStored(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
         await this.upgradeLoaded(appId, document.name, kind, document);
-        this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, catchingUp: undefined });
+        this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, appliedBytes: storedBytes(content), catchingUp: undefined });
       },
       // tracked: a shutdown waits until an update being stored is stored
       persist: (document, update, actor, permissions) => this.track(this.persistIncoming(document, update, actor, permissions)),
-      unloaded: (fileId) => void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1))),
+      unloaded: (fileId, document) => {
+        if (document) this.keepUnloaded(appId, fileId, document);
+        void this.track(this.flush(appId, fileId).then(() => this.compact(appId, fileId, 1)));
+      },
     };
     const fanout = this.options.fanout?.extension(appId);
     return [
@@ -584,9 +677,8 @@ export class ContentService {
     if (!changed && !hasPending(document)) return;
     const seq = await this.appendApplied(state, update, actor);
     // the live document has it already: the catch-up poll need not read it back from storage
-    markSeen(state, seq);
-    this.markChanged(state.appId, state.fileId, actor, HistoryType.edit);
-    this.compactNow(state.appId, state.fileId, seq);
+    markSeen(state, seq, update.byteLength);
+    this.changed(state.appId, state.fileId, actor, HistoryType.edit, seq);
   }
 
   /**
@@ -637,11 +729,14 @@ export class ContentService {
         if (!content) return;
         applyStored(document, content, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
         state.seenSeq = Math.max(state.seenSeq, content.seq);
+        state.appliedBytes += storedBytes(content);
         return;
       }
       const updates = await this.store.updatesAfter(state.appId, state.fileId, state.seenSeq);
-      applyStored(document, { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: state.seenSeq, seq: state.seenSeq }, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
+      const caughtUp = { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: state.seenSeq, seq: state.seenSeq };
+      applyStored(document, caughtUp, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
       state.seenSeq = Math.max(state.seenSeq, updates.at(-1)?.seq ?? state.seenSeq);
+      state.appliedBytes += storedBytes(caughtUp);
     })().finally(() => {
       state.catchingUp = undefined;
     });
@@ -792,6 +887,11 @@ export class ContentService {
   }
 }
 
+/** The encoded size of stored content: its snapshot and its log. */
+function storedBytes(content: StoredContent): number {
+  return content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0);
+}
+
 /** Whether the document holds updates (structs or deletions) that wait for ones they build on. */
 function hasPending(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
@@ -802,6 +902,7 @@ function hasPending(doc: Y.Doc): boolean {
  * appended out of turn (another process's entry in between) leaves it to the catch-up poll, which reads the
  * entries after the mark (applying one twice is harmless).
  */
-function markSeen(state: LiveState, seq: number): void {
+function markSeen(state: LiveState, seq: number, bytes: number): void {
+  state.appliedBytes += bytes;
   if (seq === state.seenSeq + 1) state.seenSeq = seq;
 }

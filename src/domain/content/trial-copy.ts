@@ -38,7 +38,8 @@ function trialCopyOf(doc: Y.Doc): Y.Doc {
   return kept.copy;
 }
 
-function dropTrialCopy(doc: Y.Doc): void {
+/** Throws away the document's trial copy, if it has one (a document no longer live keeps none). */
+export function dropTrialCopy(doc: Y.Doc): void {
   const kept = copies.get(doc);
   if (!kept) return;
   doc.off('update', kept.follow);

@@ -4,6 +4,7 @@ import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
+import type { HistoryTypeValue } from '../content/content-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
 import { imageOf, withImage, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { parseCellA1, parseCellPositions } from './cell-positions.js';
@@ -38,7 +39,11 @@ export interface SheetContent {
   read(appId: string, fileId: string): Promise<Y.Doc>;
   /** the content as stored, not waiting for a live document to load (first screen) */
   readStored(appId: string, fileId: string): Promise<Y.Doc>;
-  change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T>;
+  /**
+   * Runs `mutate` in one transaction and stores its change; on a scratch copy unless `checkedFirst` says of the
+   * document that `mutate` checks everything that can fail before its first write (ContentService.change).
+   */
+  change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T, historyType?: HistoryTypeValue, checkedFirst?: (doc: Y.Doc) => boolean): Promise<T>;
 }
 
 export interface SheetActor {
@@ -130,7 +135,7 @@ export class SheetService {
   async write(auth: RequestAuth, fileId: string, rangeText: string, values: CellInput[][]): Promise<WriteResult> {
     const range = parseRange(rangeText);
     const actor = await this.authorize(auth, fileId, 'editable');
-    return this.exclusive(auth.app.id, fileId, actor, (doc) => writeValues(doc, range, values));
+    return this.exclusive(auth.app.id, fileId, actor, (doc) => writeValues(doc, range, values), valuesWriteCheckedFirst);
   }
 
   /**
@@ -141,7 +146,7 @@ export class SheetService {
     const range = parseRange(rangeText);
     const actor = await this.authorize(auth, fileId, 'editable');
     if (clientRequestId === undefined) {
-      const result = await this.exclusive(auth.app.id, fileId, actor, (doc) => appendValues(doc, range, values));
+      const result = await this.exclusive(auth.app.id, fileId, actor, (doc) => appendValues(doc, range, values), valuesWriteCheckedFirst);
       return { ...result, alreadyApplied: false };
     }
     const fingerprint = crypto.createHash('sha256').update(JSON.stringify([formatA1(range), values])).digest('base64url');
@@ -161,7 +166,7 @@ export class SheetService {
       forgetOldAppends(applied, now);
       applied.set(clientRequestId, { at: now, fingerprint, result } satisfies AppliedAppend);
       return { ...result, alreadyApplied: false };
-    });
+    }, valuesWriteCheckedFirst);
   }
 
   async deleteRows(auth: RequestAuth, fileId: string, sheetName: string, index: number, count: number): Promise<DeleteRowsResult> {
@@ -238,11 +243,11 @@ export class SheetService {
    * an append) started together would both compute their rows from the same copy and overwrite each
    * other, and two retries of one clientRequestId would both miss the other's record.
    */
-  private exclusive<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T): Promise<T> {
+  private exclusive<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T, checkedFirst?: (doc: Y.Doc) => boolean): Promise<T> {
     const key = `${appId}\u0000${fileId}`;
     // the queue holds settled-never-rejecting tails, so one failed change does not block the next
     const previous = this.queues.get(key) ?? Promise.resolve();
-    const run = previous.then(() => this.content.change(appId, fileId, actor, (doc) => refusingLocked(doc, actor, mutate)));
+    const run = previous.then(() => this.content.change(appId, fileId, actor, (doc) => refusingLocked(doc, actor, mutate), undefined, checkedFirst));
     const settled = run.then(
       () => undefined,
       () => undefined,
@@ -307,8 +312,17 @@ export class SheetService {
 }
 
 /**
- * Runs `mutate` (inside the content engine's transaction on its copy) and refuses the whole change when a lock does
- * not let the actor make it (lock-guard.ts): 403 / 128300, nothing written.
+ * For the values writes (writeValues, appendValues: values, range, sheet and data validation checked before the first
+ * write): whether they may run on the document itself rather than on a copy. Not when a sheet has a lock: whether a
+ * lock refuses the change is judged from the change once made (refusingLocked), so it is made on a copy.
+ */
+function valuesWriteCheckedFirst(doc: Y.Doc): boolean {
+  return !locksBefore(doc).any;
+}
+
+/**
+ * Runs `mutate` (inside the content engine's transaction, on its copy unless the change was checked first) and
+ * refuses the whole change when a lock does not let the actor make it (lock-guard.ts): 403 / 128300, nothing written.
  */
 function refusingLocked<T>(doc: Y.Doc, actor: SheetActor, mutate: (doc: Y.Doc) => T): T {
   const before = locksBefore(doc);

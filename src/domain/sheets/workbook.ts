@@ -154,23 +154,28 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
 
 /** Writes values with their top-left cell at (row, column); grows the sheet to hold them. */
 function putValues(doc: Y.Doc, sheet: SheetModel, row: number, column: number, values: readonly (readonly CellInput[])[]): void {
-  const formatAt = (name: string | null, at: number, of: number) => formatOf((name === null ? sheet : sheetNamed(sheetModels(doc), name))?.cell(at, of));
-  let lastRow = -1;
-  let lastColumn = -1;
-  values.forEach((line, r) => {
-    line.forEach((input, c) => {
-      // a formula written into a General cell takes the format Excel gives its result (`=DATE(…)` a date)
-      const next = withFormulaFormat(toCell(input, sheet.cell(row + r, column + c)), formatAt);
-      // a formatted or styled cell cleared keeps only its format and style, and an empty cell does not grow the sheet
-      if (next !== null && !isEmptyCell(next)) {
-        lastRow = Math.max(lastRow, row + r);
-        lastColumn = Math.max(lastColumn, column + c);
-      }
-      // setCell skips what is stored already, so a repeated write changes nothing
-      sheet.setCell(row + r, column + c, next);
-    });
+  const width = values.reduce((widest, line) => Math.max(widest, line.length), 0);
+  if (width === 0) return;
+  // the cells computed so far, row by row: a formula's format may come from a cell this write fills before it
+  const written = new Array<Cell | null | undefined>(values.length * width);
+  let done = 0;
+  const formatAt = (name: string | null, at: number, of: number) => {
+    const target = name === null ? sheet : sheetNamed(sheetModels(doc), name);
+    const offset = (at - row) * width + (of - column);
+    const inWrite = target === sheet && at >= row && of >= column && of < column + width && offset < done && written[offset] !== undefined;
+    return formatOf(inWrite ? written[offset] : target?.cell(at, of));
+  };
+  sheet.rewriteCells({ startRow: row, endRow: row + values.length - 1, startColumn: column, endColumn: column + width - 1 }, (at, of, stored) => {
+    const offset = (at - row) * width + (of - column);
+    done = offset;
+    const line = values[at - row]!;
+    if (of - column >= line.length) return undefined;
+    // a formula written into a General cell takes the format Excel gives its result (`=DATE(…)` a date); a formatted
+    // or styled cell cleared keeps only its format and style (rewriteCells skips what is stored already)
+    const next = withFormulaFormat(toCell(line[of - column] ?? null, stored), formatAt);
+    written[offset] = next;
+    return next;
   });
-  sheet.growTo(lastRow + 1, lastColumn + 1);
 }
 
 function written(sheetName: string, row: number, column: number, shape: { height: number; width: number; cells: number }): WriteResult {

@@ -151,6 +151,13 @@ function positiveInteger(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+/** What is stored for one cell: its `grid` key, the entry there (undefined: none; null: a block's cell cleared), the block's cell (null: none). */
+interface StoredAt {
+  key: string;
+  inGrid: unknown;
+  inBlock: Cell | null;
+}
+
 /** A sheet copied by position (SheetModel.copyOf), to be placed under new row and column ids. */
 interface SheetCopy {
   map: Y.Map<unknown>;
@@ -417,19 +424,94 @@ export class SheetModel {
     this.growTo(row + 1, column + 1);
     const rowId = this.axis(SHEET_ROWS)!.idAt(row)!;
     const columnKey = this.axis(SHEET_COLUMNS)!.keyAt(column)!;
-    const key = gridKey(axisKey(rowId.client, rowId.clock), columnKey);
+    this.writeStored(this.storedAt(axisKey(rowId.client, rowId.clock), rowId, columnKey), cell);
+  }
+
+  /** What is stored for a row id and a column key: the `grid` entry, if any (null: a block's cell cleared), and the block's cell. */
+  private storedAt(rowKey: AxisKey, rowId: { client: number; clock: number }, columnKey: AxisKey): StoredAt {
+    const key = gridKey(rowKey, columnKey);
+    // undefined is never stored: a grid entry holds a cell or null
+    return { key, inGrid: this.grid()?.get(key), inBlock: this.blockCell(columnKey, rowId.client, rowId.clock) };
+  }
+
+  /**
+   * Stores `cell` (stored form; null: none) where `at` was read, as a `grid` entry: one that shadows a block's
+   * cell, null over a block's cell that is cleared. Writing what is stored already changes nothing.
+   */
+  private writeStored(at: StoredAt, cell: Cell | null): void {
     let grid = this.grid();
-    const inBlock = this.blockCell(columnKey, rowId.client, rowId.clock);
     if (cell === null) {
-      if (inBlock) {
+      if (at.inBlock) {
         if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
-        if (grid.get(key) !== null || !grid.has(key)) grid.set(key, null);
-      } else if (grid?.has(key)) grid.delete(key);
+        if (at.inGrid !== null) grid.set(at.key, null);
+      } else if (at.inGrid !== undefined) grid?.delete(at.key);
       return;
     }
     if (!grid) this.map.set(SHEET_GRID, (grid = new Y.Map<unknown>()));
-    const current = grid.has(key) ? grid.get(key) : inBlock;
-    if (!sameCell(current, cell)) grid.set(key, cell);
+    if (!sameCell(at.inGrid === undefined ? at.inBlock : at.inGrid, cell)) grid.set(at.key, cell);
+  }
+
+  /**
+   * Rewrites the cells of `area` in one pass (the values API's writes): `next` is given each cell's position and
+   * what is stored there (a formula in A1 form, undefined: nothing) and answers the cell to store there, null to
+   * remove it, undefined to leave it. The same as setCell on each cell, row by row (what is stored already is not
+   * written again; the grid grows to hold the cells stored), with the rows' and columns' ids looked up once each
+   * and each cell's stored content once, instead of several times per cell, and the grid grown once.
+   */
+  rewriteCells(area: CellArea, next: (row: number, column: number, stored: Cell | undefined) => Cell | null | undefined): void {
+    const height = area.endRow - area.startRow + 1;
+    const width = area.endColumn - area.startColumn + 1;
+    const rowAxis = this.axis(SHEET_ROWS);
+    const columnAxis = this.axis(SHEET_COLUMNS);
+    const columnKeys = Array.from({ length: width }, (_, c) => columnAxis?.keyAt(area.startColumn + c));
+    // what to store (the stored form) by offset in the area, undefined: left as it is; and what was found there
+    const planned = new Array<Cell | null | undefined>(height * width);
+    const found = new Array<StoredAt | undefined>(height * width);
+    let lastRow = -1;
+    let lastColumn = -1;
+    for (let r = 0; r < height; r++) {
+      const row = area.startRow + r;
+      const rowId = rowAxis?.idAt(row);
+      const rowKey = rowId && axisKey(rowId.client, rowId.clock);
+      for (let c = 0; c < width; c++) {
+        const column = area.startColumn + c;
+        const columnKey = columnKeys[c];
+        const at = rowKey !== undefined && columnKey !== undefined ? this.storedAt(rowKey, rowId!, columnKey) : undefined;
+        const stored = at && (isStoredCell(at.inGrid) ? at.inGrid : at.inGrid === undefined ? (at.inBlock ?? undefined) : undefined);
+        const cell = next(row, column, stored && readable(stored, row, column));
+        if (cell === undefined) continue;
+        planned[r * width + c] = cell && storedForm(cell, row, column);
+        found[r * width + c] = at;
+        if (cell !== null) {
+          lastRow = Math.max(lastRow, row);
+          lastColumn = Math.max(lastColumn, column);
+        }
+      }
+    }
+    if (lastRow >= 0) this.growTo(lastRow + 1, lastColumn + 1);
+    const rows = this.axis(SHEET_ROWS);
+    const columns = this.axis(SHEET_COLUMNS);
+    if (!rows || !columns) return;
+    for (let c = 0; c < width; c++) columnKeys[c] ??= columns.keyAt(area.startColumn + c);
+    for (let r = 0; r < height; r++) {
+      let rowId: { client: number; clock: number } | undefined;
+      let rowKey: AxisKey | undefined;
+      for (let c = 0; c < width; c++) {
+        const cell = planned[r * width + c];
+        if (cell === undefined) continue;
+        let at = found[r * width + c];
+        if (!at) {
+          // a row or column the grid grew to hold: nothing stored there yet
+          rowId ??= rows.idAt(area.startRow + r);
+          rowKey ??= rowId && axisKey(rowId.client, rowId.clock);
+          const columnKey = columnKeys[c];
+          // a cell removed outside the grid: nothing there to remove
+          if (rowKey === undefined || columnKey === undefined) continue;
+          at = { key: gridKey(rowKey, columnKey), inGrid: undefined, inBlock: null };
+        }
+        this.writeStored(at, cell);
+      }
+    }
   }
 
   /** Row and column insertions and deletions made on this sheet, oldest first (comment anchors replay them). */
