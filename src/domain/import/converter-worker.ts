@@ -1,10 +1,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { serveJobs } from '../conversion/worker-pool.js';
-import { buildOutput } from './build-output.js';
 import { ConversionError, type ConverterAnswer, type ConverterJob, type ConverterOutput, type WorkbookSink } from './conversion.js';
 import { formatReader } from './formats/index.js';
-import { SpreadsheetEncoder } from './spreadsheet-encoder.js';
 import { inspectZip } from './zip-guard.js';
 
 /** Cells of a streamed spreadsheet between two full collections (collectingEvery). */
@@ -51,7 +49,10 @@ function collectingEvery(cells: number, sink: WorkbookSink): WorkbookSink {
 
 /**
  * The converter thread: reads one file (formats/*) and builds what the target type stores, reporting progress
- * as it goes. It never touches the database; the task commits what it answers.
+ * as it goes. It never touches the database; the task commits what it answers. What builds the output is loaded
+ * for the target that needs it, like the format readers: a spreadsheet's thread never loads the rich-text schema
+ * (Tiptap, ProseMirror) nor the attachment service that build-output.ts brings, a document's never loads the
+ * sheet model (docs/PERFORMANCE.md "The million-cell import within its budget").
  */
 async function convert(job: ConverterJob, progress: (fraction: number) => void): Promise<ConverterOutput> {
   const reader = await formatReader(job.format);
@@ -61,11 +62,13 @@ async function convert(job: ConverterJob, progress: (fraction: number) => void):
   progress(0.05);
   if (job.target === 'spreadsheet' && reader.readWorkbook) {
     // rows go straight from the reader to the encoder: no cell is kept as an object (docs/IMPORT-EXPORT.md)
+    const { SpreadsheetEncoder } = await import('./spreadsheet-encoder.js');
     const encoder = new SpreadsheetEncoder();
     await reader.readWorkbook(bytes, collectingEvery(CELLS_PER_COLLECTION, encoder), (fraction) => progress(0.05 + 0.9 * fraction));
     return { target: 'content', images: [], stateParts: encoder.finish() };
   }
   const content = await reader.read(bytes, (fraction) => progress(0.05 + 0.9 * fraction));
+  const { buildOutput } = await import('./build-output.js');
   const output = buildOutput(content, job.target);
   return output.target === 'content' ? { target: 'content', images: output.images, stateParts: [output.state] } : output;
 }
