@@ -73,6 +73,7 @@ export default async function importExport(args: string[]): Promise<void> {
   try {
     const headers = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
     const before = service.memory();
+    const cpuBefore = service.cpuSeconds();
     const form = new FormData();
     form.append('fileId', 'big');
     form.append('type', 'spreadsheet');
@@ -101,11 +102,12 @@ export default async function importExport(args: string[]): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const after = service.memory();
+    const cpuSeconds = service.cpuSeconds() - cpuBefore;
     const last = `Data!A${rows}:${columnLetters(columns - 1)}${rows}`;
     const readStarted = performance.now();
     const read = (await (await fetch(`${service.url}/sdk/v2/api/files/big/sheets/values?range=${encodeURIComponent(last)}`, { headers })).json()) as { message: string; data: { values: unknown[][] } | null };
     const readMs = performance.now() - readStarted;
-    console.log(`import: ${seconds.toFixed(2)} s from request to progress 100 (progress seen: ${progressSeen.join(', ')})`);
+    console.log(`import: ${seconds.toFixed(2)} s from request to progress 100, server CPU ${cpuSeconds.toFixed(2)} s (progress seen: ${progressSeen.join(', ')})`);
     console.log(`server RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB (load average ${os.loadavg()[0]!.toFixed(1)})`);
     console.log(`server RSS while importing (s, progress, MiB): ${rssTimeline.map((point) => `${point.second} ${point.progress}% ${point.rssMiB}`).join('; ')}`);
     console.log(`first read of the last row (${last}, document loaded from storage): ${readMs.toFixed(0)} ms → ${read.data ? JSON.stringify(read.data.values[0]) : read.message}`);
