@@ -20,7 +20,8 @@ const APP_ID = 'bench-import';
 const SECRET = 'bench-import-secret-bench-import-secret';
 const TOKEN = 'bench-token';
 
-async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
+/** The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts too). */
+export async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Data');
   for (let row = 1; row <= rows; row++) {
