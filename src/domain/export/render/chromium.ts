@@ -57,8 +57,8 @@ export class ChromiumRenderer {
   private launch(): Promise<BrowserContext> {
     if (!this.browser) {
       const launching = (async (): Promise<BrowserContext> => {
-        // loaded on first use: Playwright's client alone is about 28 MiB of heap and 90 MiB of resident memory,
-        // which a service that never exports a PDF or an image would hold for nothing (docs/PERFORMANCE.md)
+        // loaded on first use: Playwright's client and the Chromium package were about 55 MiB of the idle service's
+        // resident memory, held for nothing until a PDF or image export (docs/PERFORMANCE.md, issue 21)
         const [{ default: chromium }, { chromium: playwright }] = await Promise.all([import('@sparticuz/chromium'), import('playwright-core')]);
         const executablePath = this.options.executablePath || (await chromium.executablePath());
         const folder = await this.scratch.folder('chromium');
