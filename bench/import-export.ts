@@ -1,6 +1,6 @@
 /**
- * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns]` (default 100,000
- * rows × 10 columns). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
+ * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns] [--import-only]`
+ * (default 100,000 rows × 10 columns; --import-only skips the export part). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
  * every fifth column), starts the service as its own process (bench/_service.ts, SQLite; DATABASE_URL=postgres://…
  * for PostgreSQL) with the reference integrator, imports the file as a spreadsheet through POST files/v2/import,
  * polls the progress every 100 ms, and reports the time from the request to progress 100, the server's peak
@@ -20,7 +20,8 @@ const APP_ID = 'bench-import';
 const SECRET = 'bench-import-secret-bench-import-secret';
 const TOKEN = 'bench-token';
 
-async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
+/** The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts too). */
+export async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Data');
   for (let row = 1; row <= rows; row++) {
@@ -52,6 +53,7 @@ async function writeWorkbook(file: string, rows: number, columns: number): Promi
 export default async function importExport(args: string[]): Promise<void> {
   const rows = Number(args[0] ?? 100_000);
   const columns = Number(args[1] ?? 10);
+  const importOnly = args.includes('--import-only');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-import-'));
   const file = path.join(dir, 'big.xlsx');
   const written = Date.now();
@@ -72,6 +74,7 @@ export default async function importExport(args: string[]): Promise<void> {
   try {
     const headers = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
     const before = service.memory();
+    const cpuBefore = service.cpuSeconds();
     const form = new FormData();
     form.append('fileId', 'big');
     form.append('type', 'spreadsheet');
@@ -80,6 +83,8 @@ export default async function importExport(args: string[]): Promise<void> {
     const accepted = (await (await fetch(`${service.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: form })).json()) as { status: number; data: { taskId: string } };
     if (accepted.status !== 0) throw new Error(`import refused: ${JSON.stringify(accepted)}`);
     const progressSeen: number[] = [];
+    // RSS as the polls see it: which phase (progress) the peak falls in
+    const rssTimeline: Array<{ second: string; progress: number; rssMiB: number }> = [];
     for (;;) {
       const answer = (await (
         await fetch(`${service.url}/sdk/v2/api/files/v2/import/progress`, {
@@ -90,19 +95,24 @@ export default async function importExport(args: string[]): Promise<void> {
       ).json()) as { status: number; message: string; data: { progress: number } };
       if (answer.status !== 0) throw new Error(`import failed: ${answer.status} ${answer.message}`);
       if (progressSeen.at(-1) !== answer.data.progress) progressSeen.push(answer.data.progress);
+      const { rssMiB } = service.memory();
+      const second = ((performance.now() - started) / 1000).toFixed(1);
+      if (rssTimeline.at(-1)?.progress !== answer.data.progress || rssMiB > (rssTimeline.at(-1)?.rssMiB ?? 0) + 16) rssTimeline.push({ second, progress: answer.data.progress, rssMiB });
       if (answer.data.progress === 100) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const seconds = (performance.now() - started) / 1000;
     const after = service.memory();
+    const cpuSeconds = service.cpuSeconds() - cpuBefore;
     const last = `Data!A${rows}:${columnLetters(columns - 1)}${rows}`;
     const readStarted = performance.now();
     const read = (await (await fetch(`${service.url}/sdk/v2/api/files/big/sheets/values?range=${encodeURIComponent(last)}`, { headers })).json()) as { message: string; data: { values: unknown[][] } | null };
     const readMs = performance.now() - readStarted;
-    console.log(`import: ${seconds.toFixed(2)} s from request to progress 100 (progress seen: ${progressSeen.join(', ')})`);
-    console.log(`server RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB`);
+    console.log(`import: ${seconds.toFixed(2)} s from request to progress 100, server CPU ${cpuSeconds.toFixed(2)} s (progress seen: ${progressSeen.join(', ')})`);
+    console.log(`server RSS: ${before.rssMiB} MiB before, ${after.rssMiB} MiB after, peak ${after.peakMiB} MiB (load average ${os.loadavg()[0]!.toFixed(1)})`);
+    console.log(`server RSS while importing (s, progress, MiB): ${rssTimeline.map((point) => `${point.second} ${point.progress}% ${point.rssMiB}`).join('; ')}`);
     console.log(`first read of the last row (${last}, document loaded from storage): ${readMs.toFixed(0)} ms → ${read.data ? JSON.stringify(read.data.values[0]) : read.message}`);
-    await exportBench(service, TOKEN);
+    if (!importOnly) await exportBench(service, TOKEN);
   } finally {
     await service.close();
     await integrator.close();

@@ -270,7 +270,9 @@ export class TaskEngine {
       .where('task_blobs.task_id', '=', taskId)
       .where('task_blobs.role', '=', role)
       .executeTakeFirst();
-    return row ? Buffer.from(row.data) : undefined;
+    // the driver's Buffer is the task's own (both drivers answer one per row): a copy would be one more file-sized
+    // buffer alive beside it until the next collection, during an import's conversion (docs/PERFORMANCE.md)
+    return row?.data;
   }
 
   start(log?: TaskLog): void {

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Scratch } from '../../conversion/scratch.js';
 import { FONT_ORIGIN, MAX_IMAGE_HEIGHT, printTemplate, type RenderedHtml } from '../converters/html.js';
 import { fontFile } from './fonts.js';
@@ -58,6 +57,9 @@ export class ChromiumRenderer {
   private launch(): Promise<BrowserContext> {
     if (!this.browser) {
       const launching = (async (): Promise<BrowserContext> => {
+        // loaded on first use: Playwright's client and the Chromium package were about 55 MiB of the idle service's
+        // resident memory, held for nothing until a PDF or image export (docs/PERFORMANCE.md, issue 21)
+        const [{ default: chromium }, { chromium: playwright }] = await Promise.all([import('@sparticuz/chromium'), import('playwright-core')]);
         const executablePath = this.options.executablePath || (await chromium.executablePath());
         const folder = await this.scratch.folder('chromium');
         try {

@@ -9,7 +9,7 @@ import { workbookCharts } from './xlsx-charts.js';
 import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
-import { legacyFormula } from '../../../model/sheets/formulas/legacy.js';
+import { legacyFormulaRead } from '../../../model/sheets/formulas/legacy.js';
 import { typedFormula } from '../../../model/sheets/formulas/excel-functions.js';
 import { parseA1IfValid } from '../../../model/sheets/a1.js';
 import { areasOverlap, MAX_ROW_HEIGHT, MIN_ROW_HEIGHT, XLSX_PIXELS_PER_WIDTH_UNIT, type CellArea } from '../../../model/sheets/sheet-model.js';
@@ -262,9 +262,9 @@ function toCell(value: CellValue, address: string, shared: SharedFormulas, array
     if (formula === undefined) return cached();
     // an array formula spills; any other reads one value where one is wanted, as Excel 365 opens it (`@`)
     const typed = resolve(`=${typedFormula(formula)}`, row);
-    const text = array ? typed : legacyFormula(typed);
+    const { text, readable } = array ? { text: typed, readable: parseFormula(typed).ok } : legacyFormulaRead(typed);
     // a formula the engine cannot read keeps the value Excel computed for it, shown until someone edits the cell
-    if (!parseFormula(text).ok) {
+    if (!readable) {
       const value = cached()?.v;
       return value === undefined || value === null ? { f: text } : { f: text, v: value };
     }

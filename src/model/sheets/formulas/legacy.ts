@@ -36,18 +36,28 @@ function manyValued(node: Ast): boolean {
 
 /** `node` with `@` before each part that may give several values where an operator or the cell wants one. */
 function intersected(node: Ast, wantsOne: boolean): Ast {
+  // a node whose parts need no `@` is answered as it is (not a copy): the import checks a formula for rewriting by
+  // identity, without printing it twice (docs/PERFORMANCE.md "The million-cell import within its budget")
   const inner = ((): Ast => {
     switch (node.kind) {
       case 'unary':
-      case 'percent':
-        return { ...node, operand: intersected(node.operand, true) };
-      case 'binary':
+      case 'percent': {
+        const operand = intersected(node.operand, true);
+        return operand === node.operand ? node : { ...node, operand };
+      }
+      case 'binary': {
         // the intersection operator and the union work on references, not on values
-        return node.operator === ' ' ? node : { ...node, left: intersected(node.left, true), right: intersected(node.right, true) };
-      case 'call':
+        if (node.operator === ' ') return node;
+        const left = intersected(node.left, true);
+        const right = intersected(node.right, true);
+        return left === node.left && right === node.right ? node : { ...node, left, right };
+      }
+      case 'call': {
         if (ARRAY_ARGUMENTS.has(node.name)) return node;
         // a function of single values (lifting.ts), and IF's condition, read one value of a range: `ABS(@A1:A9)`
-        return { ...node, args: node.args.map((arg, index) => intersected(arg, SCALAR_PARAMETERS.has(node.name) || (node.name === 'IF' && index === 0))) };
+        const args = node.args.map((arg, index) => intersected(arg, SCALAR_PARAMETERS.has(node.name) || (node.name === 'IF' && index === 0)));
+        return args.every((arg, index) => arg === node.args[index]) ? node : { ...node, args };
+      }
       default:
         return node;
     }
@@ -57,8 +67,19 @@ function intersected(node: Ast, wantsOne: boolean): Ast {
 
 /** A legacy formula's text with Excel's `@` where it reads one value of several; the text as it is when none is needed. */
 export function legacyFormula(text: string): string {
+  return legacyFormulaRead(text).text;
+}
+
+/**
+ * legacyFormula's text, and whether the engine reads it (parses): the import keeps Excel's value for a formula it
+ * cannot read. Told from the one parse legacyFormula makes, a rewritten text parsed again.
+ */
+export function legacyFormulaRead(text: string): { text: string; readable: boolean } {
   const parsed = parseFormula(text);
-  if (!parsed.ok) return text;
+  if (!parsed.ok) return { text, readable: false };
   const rewritten = intersected(parsed.ast, true);
-  return rewritten === parsed.ast || formatFormula(rewritten) === formatFormula(parsed.ast) ? text : formatFormula(rewritten);
+  if (rewritten === parsed.ast) return { text, readable: true };
+  const written = formatFormula(rewritten);
+  if (written === formatFormula(parsed.ast)) return { text, readable: true };
+  return { text: written, readable: parseFormula(written).ok };
 }
