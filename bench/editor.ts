@@ -20,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
@@ -29,7 +30,7 @@ import { EDITOR_ASSETS_PATH, hasEditor, pageAssets } from '../src/routes/editor-
 import { launchBrowser } from '../test/browser/support/browser.js';
 import { startHostPage, type HostPage } from '../test/browser/support/host-page.js';
 import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
-import { loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
+import { descendantsCpuSeconds, loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -190,6 +191,24 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
         for (const widget of first?.querySelectorAll('.ProseMirror-widget') ?? []) widgets += widget.textContent?.length ?? 0;
         return (first?.textContent?.length ?? 0) - widgets;
       });
+    // where the machine's time goes during the phase besides the service: the browsers' main threads (long
+    // tasks: 50 ms or more), their processes' CPU, and this process's (the headless clients', Playwright's)
+    for (const frame of [writerFrame, readerFrame]) {
+      await frame.evaluate(() => {
+        const state = window as unknown as { longTasks: number[] };
+        state.longTasks = [];
+        new PerformanceObserver((list) => void state.longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: 'longtask' });
+      });
+    }
+    const otherCpu = () => {
+      const cpu = descendantsCpuSeconds(process.pid);
+      cpu.delete(service.pid);
+      return cpu;
+    };
+    const browserCpuBefore = otherCpu();
+    const benchCpuBefore = process.cpuUsage();
+    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+    benchLoop.enable();
     await service.probe();
     const loadBefore = os.loadavg();
     let base = startLength;
@@ -221,11 +240,30 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
     }
     const probe = await service.probe();
+    benchLoop.disable();
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    // by kind of Chromium process (its --type: renderer, gpu-process, utility; none: the browser process)
+    const browserCpu = new Map<string, number>();
+    for (const [pid, seconds] of otherCpu()) {
+      const kind = /--type=([\w-]+)/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      browserCpu.set(kind, (browserCpu.get(kind) ?? 0) + seconds - (browserCpuBefore.get(pid) ?? 0));
+    }
+    const browserTotal = [...browserCpu.values()].reduce((sum, seconds) => sum + seconds, 0);
+    const browserKinds = [...browserCpu].map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)} s`).join(', ');
+    const longTasks = await Promise.all([writerFrame, readerFrame].map((frame) => frame.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
     if (unseen > 0) console.log(`  ${unseen} keystrokes were not seen within 10 s (left out of the figures below)`);
     latencies.sort((a, b) => a - b);
     console.log(`keystroke → other browser, 2 browsers + ${clientCount} headless clients on the document, ${keystrokes} keystrokes:`);
     console.log(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
     console.log(`  server: ${probeLine(probe)}`);
+    const delay = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - 10).toFixed(1);
+    console.log(
+      `  headless clients' and Playwright's process: CPU ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s; ` +
+        `event loop delay p50 ${delay(benchLoop.percentile(50))} ms, p99 ${delay(benchLoop.percentile(99))} ms, max ${delay(benchLoop.max)} ms`,
+    );
+    const longTaskLine = (durations: number[]) =>
+      `${durations.length} long tasks, ${durations.reduce((sum, duration) => sum + duration, 0).toFixed(0)} ms (longest ${Math.max(0, ...durations).toFixed(0)} ms)`;
+    console.log(`  browsers: CPU ${browserTotal.toFixed(1)} s (${browserKinds}); writer's editor ${longTaskLine(longTasks[0]!)}; reader's editor ${longTaskLine(longTasks[1]!)}`);
     console.log(`  ${loadLine(loadBefore)}`);
   } finally {
     clearInterval(background);
