@@ -8,7 +8,9 @@
  *   socket write: the per-socket work of a fan-out);
  * - SQLite statements (better-sqlite3 runs them on the event loop): how many, their time, and the longest ones
  *   with their SQL (a WAL checkpoint runs inside the commit that crosses its threshold);
- * - the process's CPU time (user + system, every thread).
+ * - the process's CPU time (user + system, every thread), and how long its main thread (the event loop) was
+ *   ready to run but waiting for a core (/proc/self/schedstat, runqueueWaitMs): a loaded machine's share of the
+ *   loop delay.
  * SIGUSR2 writes what was seen since the last SIGUSR2 to BENCH_PROBE_FILE (JSON, ServerProbeReport) and starts
  * over; the bench sends it at the start and at the end of its phase.
  */
@@ -24,6 +26,12 @@ export interface ServerProbeReport {
   frames: { sent: number; sendMs: number };
   sqlite: { statements: number; totalMs: number; slowest: Array<{ ms: number; sql: string }> };
   cpuMs: number;
+  runqueueWaitMs: number;
+}
+
+/** Nanoseconds the calling process's main thread has waited on a run queue (ready, no core free), from /proc. */
+export function runqueueWaitNs(pid: number | 'self' = 'self'): number {
+  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
 }
 
 /** How many of the longest SQLite statements a report names. */
@@ -76,6 +84,7 @@ if (reportFile) {
     };
   }
   let cpuSince = process.cpuUsage();
+  let waitSince = runqueueWaitNs();
   let since = performance.now();
   process.on('SIGUSR2', () => {
     // the sampling timer fires every LOOP_RESOLUTION_MS: what it reports beyond that is the delay
@@ -87,6 +96,7 @@ if (reportFile) {
       frames: { sent: frames.sent, sendMs: Math.round(frames.sendMs) },
       sqlite: { ...sqlite, totalMs: Math.round(sqlite.totalMs) },
       cpuMs: Math.round(((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince))),
+      runqueueWaitMs: Math.round((runqueueWaitNs() - waitSince) / 1e6),
     };
     fs.writeFileSync(reportFile, JSON.stringify(report));
     loop.reset();
@@ -94,6 +104,7 @@ if (reportFile) {
     frames = { sent: 0, sendMs: 0 };
     sqlite = { statements: 0, totalMs: 0, slowest: [] };
     cpuSince = process.cpuUsage();
+    waitSince = runqueueWaitNs();
     since = performance.now();
   });
 }

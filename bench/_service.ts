@@ -148,7 +148,7 @@ export function probeLine(report: ServerProbeReport): string {
   const { loopDelayMs: loop, gc, frames, sqlite } = report;
   const slowest = sqlite.slowest.map(({ ms, sql }) => `${ms} ms ${sql}`).join('; ');
   return (
-    `CPU ${(report.cpuMs / 1000).toFixed(1)} s in ${report.seconds.toFixed(1)} s; event loop delay p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms; ` +
+    `CPU ${(report.cpuMs / 1000).toFixed(1)} s in ${report.seconds.toFixed(1)} s, ${(report.runqueueWaitMs / 1000).toFixed(1)} s waiting for a core; event loop delay p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms; ` +
     `GC ${gc.count}× ${gc.totalMs} ms (longest ${gc.maxMs} ms); ${frames.sent} WebSocket frames sent (${(frames.sent / report.seconds).toFixed(0)}/s, ${frames.sendMs} ms in send); ` +
     `${sqlite.statements} SQLite statements, ${sqlite.totalMs} ms (slowest: ${slowest})`
   );
