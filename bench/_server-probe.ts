@@ -5,12 +5,18 @@
  *   to wait before the process could look at it;
  * - garbage collection: total and longest pause (PerformanceObserver 'gc');
  * - WebSocket frames sent (ws `send`): how many, and the synchronous time spent in them (framing and the
- *   socket write: the per-socket work of a fan-out).
+ *   socket write: the per-socket work of a fan-out);
+ * - SQLite statements (better-sqlite3 runs them on the event loop): how many, their time, and the longest ones
+ *   with their SQL (a WAL checkpoint runs inside the commit that crosses its threshold);
+ * - the process's CPU time (user + system, every thread), and how long its main thread (the event loop) was
+ *   ready to run but waiting for a core (/proc/self/schedstat, runqueueWaitMs): a loaded machine's share of the
+ *   loop delay.
  * SIGUSR2 writes what was seen since the last SIGUSR2 to BENCH_PROBE_FILE (JSON, ServerProbeReport) and starts
  * over; the bench sends it at the start and at the end of its phase.
  */
 import fs from 'node:fs';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
 import { WebSocket } from 'ws';
 
 export interface ServerProbeReport {
@@ -18,7 +24,18 @@ export interface ServerProbeReport {
   loopDelayMs: { p50: number; p99: number; max: number };
   gc: { count: number; totalMs: number; maxMs: number };
   frames: { sent: number; sendMs: number };
+  sqlite: { statements: number; totalMs: number; slowest: Array<{ ms: number; sql: string }> };
+  cpuMs: number;
+  runqueueWaitMs: number;
 }
+
+/** Nanoseconds the calling process's main thread has waited on a run queue (ready, no core free), from /proc. */
+export function runqueueWaitNs(pid: number | 'self' = 'self'): number {
+  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]);
+}
+
+/** How many of the longest SQLite statements a report names. */
+const SLOWEST_KEPT = 5;
 
 const reportFile = process.env.BENCH_PROBE_FILE;
 const LOOP_RESOLUTION_MS = 10;
@@ -44,6 +61,30 @@ if (reportFile) {
       frames.sendMs += performance.now() - started;
     }
   } as WebSocket['send'];
+  let sqlite: ServerProbeReport['sqlite'] = { statements: 0, totalMs: 0, slowest: [] };
+  const scratch = new SQLite(':memory:');
+  const statementPrototype = Object.getPrototypeOf(scratch.prepare('select 1')) as Record<'run' | 'get' | 'all', (...args: unknown[]) => unknown>;
+  scratch.close();
+  for (const method of ['run', 'get', 'all'] as const) {
+    const original = statementPrototype[method];
+    statementPrototype[method] = function (this: SQLite.Statement, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        const ms = performance.now() - started;
+        sqlite.statements += 1;
+        sqlite.totalMs += ms;
+        if (sqlite.slowest.length < SLOWEST_KEPT || ms > sqlite.slowest.at(-1)!.ms) {
+          sqlite.slowest.push({ ms: Math.round(ms * 10) / 10, sql: this.source.slice(0, 80) });
+          sqlite.slowest.sort((a, b) => b.ms - a.ms);
+          sqlite.slowest.length = Math.min(sqlite.slowest.length, SLOWEST_KEPT);
+        }
+      }
+    };
+  }
+  let cpuSince = process.cpuUsage();
+  let waitSince = runqueueWaitNs();
   let since = performance.now();
   process.on('SIGUSR2', () => {
     // the sampling timer fires every LOOP_RESOLUTION_MS: what it reports beyond that is the delay
@@ -53,11 +94,17 @@ if (reportFile) {
       loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
       gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10 },
       frames: { sent: frames.sent, sendMs: Math.round(frames.sendMs) },
+      sqlite: { ...sqlite, totalMs: Math.round(sqlite.totalMs) },
+      cpuMs: Math.round(((cpu) => (cpu.user + cpu.system) / 1000)(process.cpuUsage(cpuSince))),
+      runqueueWaitMs: Math.round((runqueueWaitNs() - waitSince) / 1e6),
     };
     fs.writeFileSync(reportFile, JSON.stringify(report));
     loop.reset();
     gc = { count: 0, totalMs: 0, maxMs: 0 };
     frames = { sent: 0, sendMs: 0 };
+    sqlite = { statements: 0, totalMs: 0, slowest: [] };
+    cpuSince = process.cpuUsage();
+    waitSince = runqueueWaitNs();
     since = performance.now();
   });
 }

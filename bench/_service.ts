@@ -75,10 +75,7 @@ export async function startBenchService(options: { appId: string; secret: string
     url,
     pid,
     signature,
-    cpuSeconds() {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    },
+    cpuSeconds: () => processCpuSeconds(pid),
     memory() {
       const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -99,6 +96,48 @@ export async function startBenchService(options: { appId: string; secret: string
   };
 }
 
+/** Fields of /proc/<pid>/stat after the command's name: [0] state, [1] parent pid, [11] user ticks, [12] system ticks. */
+function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+}
+
+/** User + system CPU time of a process so far, in seconds. */
+export function processCpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds so far of each living descendant of `ancestor` (children, their children…), by pid: what a bench's
+ * browser processes used (a process that has exited is no longer counted).
+ */
+export function descendantsCpuSeconds(ancestor: number): Map<number, number> {
+  const parentOf = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parentOf.set(Number(entry), Number(statFields(Number(entry))[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const isDescendant = (pid: number): boolean => {
+    for (let parent = parentOf.get(pid); parent !== undefined && parent > 1; parent = parentOf.get(parent)) if (parent === ancestor) return true;
+    return false;
+  };
+  const cpu = new Map<number, number>();
+  for (const pid of parentOf.keys()) {
+    if (!isDescendant(pid)) continue;
+    try {
+      cpu.set(pid, processCpuSeconds(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
+}
+
 /** The machine's load average at a phase's start and now (1-minute figures), for a benchmark's output. */
 export function loadLine(before: number[]): string {
   return `load average ${before[0]!.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end (${os.cpus().length} cores)`;
@@ -106,8 +145,13 @@ export function loadLine(before: number[]): string {
 
 /** One line of a probe's report for a benchmark's output. */
 export function probeLine(report: ServerProbeReport): string {
-  const { loopDelayMs: loop, gc, frames } = report;
-  return `event loop delay p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms; GC ${gc.count}× ${gc.totalMs} ms (longest ${gc.maxMs} ms); ${frames.sent} WebSocket frames sent (${(frames.sent / report.seconds).toFixed(0)}/s, ${frames.sendMs} ms in send)`;
+  const { loopDelayMs: loop, gc, frames, sqlite } = report;
+  const slowest = sqlite.slowest.map(({ ms, sql }) => `${ms} ms ${sql}`).join('; ');
+  return (
+    `CPU ${(report.cpuMs / 1000).toFixed(1)} s in ${report.seconds.toFixed(1)} s, ${(report.runqueueWaitMs / 1000).toFixed(1)} s waiting for a core; event loop delay p50 ${loop.p50} ms, p99 ${loop.p99} ms, max ${loop.max} ms; ` +
+    `GC ${gc.count}× ${gc.totalMs} ms (longest ${gc.maxMs} ms); ${frames.sent} WebSocket frames sent (${(frames.sent / report.seconds).toFixed(0)}/s, ${frames.sendMs} ms in send); ` +
+    `${sqlite.statements} SQLite statements, ${sqlite.totalMs} ms (slowest: ${slowest})`
+  );
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

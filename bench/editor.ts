@@ -14,12 +14,17 @@
  *   3. keystroke latency: two browser contexts (two users) on one document, plus `clients` headless
  *      collaboration clients (Hocuspocus provider in Node) on it, each appending a paragraph about every
  *      5 s. A types `keystrokes` characters one at a time; the time from A's keydown to the character showing
- *      in B's editor (both read on the machine's clock: performance.timeOrigin + now) → p50/p95/p99.
+ *      in B's editor (both read on the machine's clock: performance.timeOrigin + now) → p50/p95/p99; beside it
+ *      where the machine's time went: the service's probe (bench/_server-probe.ts), the CPU of the browsers'
+ *      processes, this process's CPU and loop delay (the headless clients live here), the editors' long tasks.
+ * The browsers render in software (`--disable-gpu`); BENCH_BROWSER_GL=swiftshader keeps @sparticuz/chromium's
+ * emulated GL, as the browser tests run, which on this machine costs about a core while typing.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
@@ -28,8 +33,9 @@ import { PROJECT_ROOT, PUBLIC_DIR } from '../src/paths.js';
 import { EDITOR_ASSETS_PATH, hasEditor, pageAssets } from '../src/routes/editor-page/assets.js';
 import { launchBrowser } from '../test/browser/support/browser.js';
 import { startHostPage, type HostPage } from '../test/browser/support/host-page.js';
+import { runqueueWaitNs } from './_server-probe.js';
 import { connect, createFile, disconnect, paragraph, until, type Client } from './_clients.js';
-import { loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
+import { descendantsCpuSeconds, loadLine, percentile, probeLine, startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench';
 const SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -42,6 +48,9 @@ interface ManifestChunk {
   file: string;
   css?: string[];
 }
+
+/** How long the browsers' CPU is sampled before the typing starts. */
+const IDLE_SAMPLE_MS = 5000;
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -190,6 +199,31 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
         for (const widget of first?.querySelectorAll('.ProseMirror-widget') ?? []) widgets += widget.textContent?.length ?? 0;
         return (first?.textContent?.length ?? 0) - widgets;
       });
+    // where the machine's time goes during the phase besides the service: the browsers' main threads (long
+    // tasks: 50 ms or more), their processes' CPU, and this process's (the headless clients', Playwright's)
+    for (const frame of [writerFrame, readerFrame]) {
+      await frame.evaluate(() => {
+        const state = window as unknown as { longTasks: number[] };
+        state.longTasks = [];
+        new PerformanceObserver((list) => void state.longTasks.push(...list.getEntries().map((entry) => entry.duration))).observe({ type: 'longtask' });
+      });
+    }
+    const otherCpu = () => {
+      const cpu = descendantsCpuSeconds(process.pid);
+      cpu.delete(service.pid);
+      return cpu;
+    };
+    // the browsers' CPU before any typing (with the background clients' paragraphs arriving), as a reference
+    const idleBefore = otherCpu();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+    let idleCpu = 0;
+    for (const [pid, seconds] of otherCpu()) idleCpu += seconds - (idleBefore.get(pid) ?? 0);
+    console.log(`  browsers before typing: CPU ${idleCpu.toFixed(1)} s in ${IDLE_SAMPLE_MS / 1000} s`);
+    const browserCpuBefore = otherCpu();
+    const benchCpuBefore = process.cpuUsage();
+    const benchWaitBefore = runqueueWaitNs();
+    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+    benchLoop.enable();
     await service.probe();
     const loadBefore = os.loadavg();
     let base = startLength;
@@ -221,11 +255,30 @@ async function keystrokeLatency(browser: Browser, host: HostPage, service: Bench
       await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 60));
     }
     const probe = await service.probe();
+    benchLoop.disable();
+    const benchCpu = process.cpuUsage(benchCpuBefore);
+    // by kind of Chromium process (its --type: renderer, gpu-process, utility; none: the browser process)
+    const browserCpu = new Map<string, number>();
+    for (const [pid, seconds] of otherCpu()) {
+      const kind = /--type=([\w-]+)/.exec(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      browserCpu.set(kind, (browserCpu.get(kind) ?? 0) + seconds - (browserCpuBefore.get(pid) ?? 0));
+    }
+    const browserTotal = [...browserCpu.values()].reduce((sum, seconds) => sum + seconds, 0);
+    const browserKinds = [...browserCpu].map(([kind, seconds]) => `${kind} ${seconds.toFixed(1)} s`).join(', ');
+    const longTasks = await Promise.all([writerFrame, readerFrame].map((frame) => frame.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
     if (unseen > 0) console.log(`  ${unseen} keystrokes were not seen within 10 s (left out of the figures below)`);
     latencies.sort((a, b) => a - b);
     console.log(`keystroke → other browser, 2 browsers + ${clientCount} headless clients on the document, ${keystrokes} keystrokes:`);
     console.log(`  p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
     console.log(`  server: ${probeLine(probe)}`);
+    const delay = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - 10).toFixed(1);
+    console.log(
+      `  headless clients' and Playwright's process: CPU ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s, ${((runqueueWaitNs() - benchWaitBefore) / 1e9).toFixed(1)} s waiting for a core; ` +
+        `event loop delay p50 ${delay(benchLoop.percentile(50))} ms, p99 ${delay(benchLoop.percentile(99))} ms, max ${delay(benchLoop.max)} ms`,
+    );
+    const longTaskLine = (durations: number[]) =>
+      `${durations.length} long tasks, ${durations.reduce((sum, duration) => sum + duration, 0).toFixed(0)} ms (longest ${Math.max(0, ...durations).toFixed(0)} ms)`;
+    console.log(`  browsers: CPU ${browserTotal.toFixed(1)} s (${browserKinds}); writer's editor ${longTaskLine(longTasks[0]!)}; reader's editor ${longTaskLine(longTasks[1]!)}`);
     console.log(`  ${loadLine(loadBefore)}`);
   } finally {
     clearInterval(background);
@@ -249,7 +302,11 @@ export default async function editorBench(args: string[]): Promise<void> {
   for (const fileId of ['open-time', 'keystrokes']) integrator.addFile({ id: fileId, type: 'document', grants });
   const service = await startBenchService({ appId: APP_ID, secret: SECRET, endpointUrl: integrator.url });
   const host = await startHostPage(service.url);
-  const browser = await launchBrowser();
+  // BENCH_BROWSER_GL=swiftshader: the browsers as the tests run them, with emulated GL (about a core of this
+  // machine while typing; docs/PERFORMANCE.md "The keystroke tail with 50 clients")
+  const emulatedGl = process.env.BENCH_BROWSER_GL === 'swiftshader';
+  console.log(`browsers: ${emulatedGl ? 'emulated GL (SwiftShader in the browser process)' : 'software rendering (--disable-gpu)'}`);
+  const browser = await launchBrowser({ softwareRendering: !emulatedGl });
   try {
     for (const fileId of ['open-time', 'keystrokes']) await createFile(service, fileId, 'document', tokenOf('writer'));
     // a document of some substance to open: 200 paragraphs
