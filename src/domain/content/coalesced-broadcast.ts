@@ -96,41 +96,14 @@ export function roundMessages(document: Document, updates: Uint8Array[], awarene
   return messages;
 }
 
-/** The part of a `ws` WebSocket that `corked` uses: its TCP socket, private to ws (`_socket`), null once closed. */
-interface SocketCarrier {
-  _socket?: { cork(): void; uncork(): void } | null;
-}
-
-/**
- * Runs `send` with the connection's TCP socket corked, so that the frames it sends leave in one write (one
- * `writev` system call) rather than one each. The call per frame is most of a fan-out's cost: on loopback the
- * kernel delivers each write to the receiver before it returns (docs/PERFORMANCE.md, "The keystroke tail with
- * 50 clients"). ws keeps the socket private; without it (another ws, a closed connection) the frames are sent
- * one by one as before.
- */
-function corked(connection: Connection, send: () => void): void {
-  const socket = (connection.webSocket as unknown as SocketCarrier)._socket;
-  socket?.cork();
-  try {
-    send();
-  } finally {
-    socket?.uncork();
-  }
-}
-
-/**
- * Sends each document's round: its updates, then its awareness changes, the same bytes to every connection, the
- * round's frames to one connection in one write.
- */
+/** Sends each document's round: its updates, then its awareness changes, the same bytes to every connection. */
 const broadcastRound = new RoundCollector((document, { updates, awarenessClients }) => {
   if (document.isDestroyed) return;
   const connections = document.getConnections();
   // nobody to merge for: a document loading (its stored content arrives as updates) or one its editors left
   if (connections.length === 0) return;
-  const messages = roundMessages(document, updates, awarenessClients);
-  for (const connection of connections) {
-    if (messages.length === 1) connection.send(messages[0]!);
-    else corked(connection, () => messages.forEach((message) => connection.send(message)));
+  for (const message of roundMessages(document, updates, awarenessClients)) {
+    for (const connection of connections) connection.send(message);
   }
 });
 
