@@ -58,6 +58,8 @@ const LEGACY_CELLS = 'cells';
 export const BLOCK_ROWS = 1024;
 /** Parsed blocks kept per sheet (a read of a screen or a range parses each block it touches once). */
 const PARSED_BLOCKS = 256;
+/** A formula's field in a block's JSON text: its stored text, escaped as JSON writes it. */
+const STORED_FORMULA = /"f":"((?:[^"\\]|\\.)*)"/g;
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
@@ -330,10 +332,27 @@ export class SheetModel {
   }
 
   /**
-   * forEachCell with the cells as stored (formulas relative to their cells); `formulasOnly` skips the blocks that
-   * hold no formula without parsing them (a structure edit's scan).
+   * Visits the formula cells (in A1 form) whose stored text (relative to the cell, formulas/relative.ts: it parses to
+   * the same shape as the A1 text) `accept`s; a block none of whose formulas it accepts is skipped without parsing.
    */
-  private forEachStoredCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea, formulasOnly = false): void {
+  forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell) => void): void {
+    const acceptsOne = (blockText: string) => {
+      for (const match of blockText.matchAll(STORED_FORMULA)) {
+        const escaped = match[1]!;
+        if (accept(escaped.includes('\\') ? (JSON.parse(`"${escaped}"`) as string) : escaped)) return true;
+      }
+      return false;
+    };
+    this.forEachStoredCell((row, column, cell) => {
+      if (typeof cell.f === 'string' && accept(cell.f)) visit(row, column, readable(cell, row, column));
+    }, undefined, acceptsOne);
+  }
+
+  /**
+   * forEachCell with the cells as stored (formulas relative to their cells); `wanted` skips the blocks whose text it
+   * refuses without parsing them (a structure edit's scan skips those holding no formula).
+   */
+  private forEachStoredCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea, wanted?: (blockText: string) => boolean): void {
     const rows = this.axis(SHEET_ROWS);
     const columns = this.axis(SHEET_COLUMNS);
     if (!rows || !columns) return;
@@ -380,7 +399,7 @@ export class SheetModel {
       const block = parseBlockKey(key);
       const column = block && columns.positionOfKey(block.column);
       if (!block || column === undefined || (area && (column < area.startColumn || column > area.endColumn))) return;
-      if (formulasOnly && !String(blocks.get(key)).includes('"f"')) return;
+      if (wanted && !wanted(String(blocks.get(key)))) return;
       let cells: Array<Cell | null> | undefined;
       const shadowed = shadowing.get(block.column)?.get(block.client);
       rows.forEachPosition(block.client, block.clock, block.length, (offset, row) => {
@@ -776,7 +795,7 @@ export class SheetModel {
         const formula = storedAfterEdit(cell.f, ownName, row, column, shift);
         // the cell keeps its number format and style: only its formula changes
         if (formula !== undefined && formula !== cell.f) rewritten.push([row, column, { ...cell, f: formula }]);
-      }, undefined, true);
+      }, undefined, (blockText) => blockText.includes('"f"'));
       // written under the cells' row and column ids, which the edit below does not change
       for (const [row, column, cell] of rewritten) other.setStoredCell(row, column, cell);
     }

@@ -1,5 +1,6 @@
 import type * as Y from 'yjs';
 import { observeSheets, sheetIds, sheetModels, type SheetChanges, type SheetModel } from '../sheet-model.js';
+import type { CellSource, StoredInput } from './cell-source.js';
 import { Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 
 /**
@@ -25,16 +26,46 @@ export function cachedValue(cell: unknown): CellInput | undefined {
   return typeof f === 'string' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') ? v : undefined;
 }
 
+/** A stored cell as the engine reads it, undefined when it holds no input (empty, or a format only). */
+function storedInput(cell: unknown): StoredInput | undefined {
+  const input = cellInput(cell);
+  if (input === null || input === '') return undefined;
+  const cached = cachedValue(cell);
+  return cached === undefined ? { input } : { input, cached };
+}
+
+/** The engine's view of a sheet: its cells read through the sheet model as formulas need them, never copied. */
+function sheetSource(sheet: SheetModel): CellSource {
+  return {
+    input: (row, column) => storedInput(sheet.cell(row, column)),
+    forEachInput(area, visit) {
+      sheet.forEachCell((row, column, cell) => {
+        const stored = storedInput(cell);
+        if (stored) visit(row, column, stored);
+      }, area);
+    },
+    forEachFormula(accept, visit) {
+      sheet.forEachFormulaCell(accept, (row, column, cell) => {
+        const stored = storedInput(cell);
+        if (stored) visit(row, column, stored);
+      });
+    },
+    extent() {
+      let lastRow = -1;
+      let lastColumn = -1;
+      sheet.forEachCell((row, column, cell) => {
+        if (storedInput(cell) === undefined) return;
+        if (row > lastRow) lastRow = row;
+        if (column > lastColumn) lastColumn = column;
+      });
+      return lastRow === -1 ? undefined : { lastRow, lastColumn };
+    },
+  };
+}
+
 function sheetSpecs(doc: Y.Doc): SheetSpec[] {
   const ids = sheetIds(doc);
-  return sheetModels(doc).map((sheet, index) => {
-    const entries: Array<readonly [number, number, CellInput, CellInput | undefined]> = [];
-    sheet.forEachCell((row, column, cell) => {
-      const input = cellInput(cell);
-      if (input !== null) entries.push([row, column, input, cachedValue(cell)]);
-    });
-    return { id: ids[index]!, name: sheet.name, cells: entries };
-  });
+  return sheetModels(doc).map((sheet, index) => ({ id: ids[index]!, name: sheet.name, source: sheetSource(sheet) }));
 }
 
 const calculations = new WeakMap<Y.Doc, SpreadsheetCalculation>();
