@@ -752,51 +752,33 @@ export class Workbook {
     return found;
   }
 
+  /**
+   * Marks the formulas among `changed` and their computed dependants (transitively) not current, and computes them
+   * again (computeLazily: precedents first, with those never computed, so that a cycle through formulas not yet read
+   * is found too); returns those whose value changed.
+   */
   private recomputeOnce(changed: number[]): number[] {
-    const edges = new Map<number, number[]>();
+    const seen = new Set<number>();
     // a cell written or emptied inside an array's area blocks or frees that array: its formula recomputes
     const pending = [...changed, ...changed.flatMap((key) => this.anchorsCovering(key))];
     while (pending.length > 0) {
       const key = pending.pop()!;
-      if (edges.has(key)) continue;
-      const dependants = this.dependantsOf(key);
-      edges.set(key, dependants);
-      for (const dependant of dependants) if (!edges.has(dependant)) pending.push(dependant);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const dependant of this.dependantsOf(key)) if (!seen.has(dependant)) pending.push(dependant);
     }
-    const components = stronglyConnected(edges);
-    // Tarjan's algorithm finishes a component after everything depending on it: evaluate in reverse
     const keys: number[] = [];
     const entries: Entry[] = [];
     const before: CellValue[] = [];
-    const cyclic: boolean[] = [];
-    for (let i = components.length - 1; i >= 0; i--) {
-      const component = components[i]!;
-      const inCycle = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
-      for (const key of component) {
-        const entry = this.entryAt(key);
-        if (!entry?.formula) continue;
-        keys.push(key);
-        entries.push(entry);
-        before.push(entry.value);
-        cyclic.push(inCycle);
-        entry.dirty = true;
-      }
+    for (const key of seen) {
+      const entry = this.entryAt(key);
+      if (!entry?.formula) continue;
+      keys.push(key);
+      entries.push(entry);
+      before.push(entry.value);
+      entry.dirty = true;
     }
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      // a formula read before its turn (through INDIRECT or OFFSET) is computed already
-      if (!entry.dirty) continue;
-      if (cyclic[i]) {
-        entry.value = this.place(keys[i]!, Err.ref);
-        entry.dirty = false;
-        continue;
-      }
-      entry.evaluating = true;
-      entry.value = this.place(keys[i]!, this.evaluate(keys[i]!, entry.formula!));
-      entry.evaluating = false;
-      entry.dirty = false;
-      this.watch(keys[i]!);
-    }
+    this.computeLazily(keys);
     const updated: number[] = [];
     for (let i = 0; i < entries.length; i++) if (entries[i]!.value !== before[i]) updated.push(keys[i]!);
     return updated;
