@@ -325,17 +325,18 @@ export class SheetModel {
 
   /**
    * Visits the stored cells (format-only cells included) inside `area` (the whole sheet when absent), in no
-   * particular order, looking cells up by position or walking the stored ones, whichever is fewer.
+   * particular order, looking cells up by position or walking the stored ones, whichever is fewer. `stored`: the
+   * cell as stored, its formula relative to the cell (formulas/relative.ts).
    */
-  forEachCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea): void {
-    this.forEachStoredCell((row, column, cell) => visit(row, column, readable(cell, row, column)), area);
+  forEachCell(visit: (row: number, column: number, cell: Cell, stored: Cell) => void, area?: CellArea): void {
+    this.forEachStoredCell((row, column, cell) => visit(row, column, readable(cell, row, column), cell), area);
   }
 
   /**
    * Visits the formula cells (in A1 form) whose stored text (relative to the cell, formulas/relative.ts: it parses to
    * the same shape as the A1 text) `accept`s; a block none of whose formulas it accepts is skipped without parsing.
    */
-  forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell) => void): void {
+  forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell, stored: Cell) => void): void {
     const acceptsOne = (blockText: string) => {
       for (const match of blockText.matchAll(STORED_FORMULA)) {
         const escaped = match[1]!;
@@ -344,7 +345,7 @@ export class SheetModel {
       return false;
     };
     this.forEachStoredCell((row, column, cell) => {
-      if (typeof cell.f === 'string' && accept(cell.f)) visit(row, column, readable(cell, row, column));
+      if (typeof cell.f === 'string' && accept(cell.f)) visit(row, column, readable(cell, row, column), cell);
     }, undefined, acceptsOne);
   }
 

@@ -1,6 +1,7 @@
-import { MAX_COLUMNS } from '../a1.js';
-import { childrenOf, parseFormula, type Ast } from './parser.js';
+import { MAX_COLUMNS, MAX_ROWS } from '../a1.js';
+import { childrenOf, parseFormula, type Ast, type ParseResult } from './parser.js';
 import { SCALAR_PARAMETERS } from './lifting.js';
+import { volatility } from './evaluate.js';
 
 /** What a cell holds: a value, a formula (text starting with "=" and longer than it), or null (empty). */
 export type CellInput = string | number | boolean | null;
@@ -9,6 +10,11 @@ export type CellInput = string | number | boolean | null;
 export interface StoredInput {
   input: Exclude<CellInput, null>;
   cached?: CellInput;
+  /**
+   * A formula's text relative to its cell as grid model 3 stores it (formulas/relative.ts), when the source has it:
+   * a column of copied formulas stores one such text, parsed once and moved to each cell (`parsedAt`).
+   */
+  relative?: string;
 }
 
 /** A rectangle of cells, zero-based and inclusive. */
@@ -150,4 +156,71 @@ export function mayGiveArray(text: string): boolean {
   if (classified.size >= CLASSIFIED_KEPT) classified.clear();
   classified.set(text, answer);
   return answer;
+}
+
+/** Parsed relative texts whose tree moves to any cell by arithmetic (null: it does not, each A1 text is parsed). */
+const relativeTrees = new Map<string, Ast | null>();
+const RELATIVE_TREES_KEPT = 4096;
+
+/**
+ * The parse of the formula stored at (row, column). A relative text made only of single-cell references (no range,
+ * no 3-D reference) is parsed once and its tree moved to each cell: a coordinate without `$` is its distance from the
+ * cell, wrapped around the grid's edge (relative.ts), so adding the cell's coordinates back (modulo the grid) gives the
+ * A1 tree. The first cell of each text checks this against the parse of its A1 text; a text that differs, or holds
+ * ranges (their corners are reordered when parsed), is parsed from its A1 text at every cell.
+ */
+export function parsedAt(stored: StoredInput & { input: string }, row: number, column: number): ParseResult {
+  const relative = stored.relative;
+  if (relative === undefined) return parseFormula(stored.input);
+  const known = relativeTrees.get(relative);
+  if (known) return { ok: true, ast: movedTo(known, row, column) };
+  if (known === null) return parseFormula(stored.input);
+  const own = parseFormula(stored.input);
+  const template = parseFormula(relative.startsWith('=') ? relative : `=${relative}`);
+  const movable = own.ok && template.ok && onlySingleCells(template.ast) && JSON.stringify(movedTo(template.ast, row, column)) === JSON.stringify(own.ast);
+  if (relativeTrees.size >= RELATIVE_TREES_KEPT) relativeTrees.clear();
+  relativeTrees.set(relative, movable && template.ok ? template.ast : null);
+  return own;
+}
+
+function onlySingleCells(node: Ast): boolean {
+  if (node.kind === 'range' || node.kind === 'cube') return false;
+  return childrenOf(node).every(onlySingleCells);
+}
+
+/** A relative tree moved to (row, column): its coordinates without `$` added to the cell's, modulo the grid. */
+function movedTo(node: Ast, row: number, column: number): Ast {
+  switch (node.kind) {
+    case 'cell':
+      return {
+        ...node,
+        row: node.rowAbsolute ? node.row : (node.row + row) % MAX_ROWS,
+        column: node.columnAbsolute ? node.column : (node.column + column) % MAX_COLUMNS,
+      };
+    case 'unary':
+    case 'percent':
+      return { ...node, operand: movedTo(node.operand, row, column) };
+    case 'binary':
+      return { ...node, left: movedTo(node.left, row, column), right: movedTo(node.right, row, column) };
+    case 'call':
+      return { ...node, args: node.args.map((arg) => movedTo(arg, row, column)) };
+    case 'union':
+      return { ...node, areas: node.areas.map((area) => movedTo(area, row, column)) };
+    default:
+      // no reference inside: shared as it is (trees are never changed once parsed)
+      return node;
+  }
+}
+
+const relativeVolatility = new Map<string, ReturnType<typeof volatility>>();
+
+/** Whether the formula calls a volatile function (evaluate.ts `volatility`), remembered by relative text: the same for every copy. */
+export function volatilityOf(stored: StoredInput, ast: Ast): ReturnType<typeof volatility> {
+  const relative = stored.relative;
+  if (relative === undefined) return volatility(ast);
+  if (relativeVolatility.has(relative)) return relativeVolatility.get(relative);
+  const found = volatility(ast);
+  if (relativeVolatility.size >= RELATIVE_TREES_KEPT) relativeVolatility.clear();
+  relativeVolatility.set(relative, found);
+  return found;
 }

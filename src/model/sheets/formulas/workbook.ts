@@ -1,8 +1,8 @@
 import { MAX_COLUMNS, MAX_ROWS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
-import { evaluateFormula, evaluateWhole, referencesOf, volatility, type FormulaResult } from './evaluate.js';
+import { evaluateFormula, evaluateWhole, referencesOf, type FormulaResult } from './evaluate.js';
 import { isRange } from './args.js';
-import { CellMap, isFormulaInput, mayGiveArray, type CellInput, type CellSource, type SourceArea, type StoredInput } from './cell-source.js';
+import { CellMap, isFormulaInput, mayGiveArray, parsedAt, volatilityOf, type CellInput, type CellSource, type SourceArea, type StoredInput } from './cell-source.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
@@ -59,6 +59,8 @@ interface Formula {
   volatile: 'clock' | 'always' | undefined;
   /** registered as a dependant of what it refers to: done when it is first computed, so only computed formulas are */
   watched: boolean;
+  /** what it refers to (referencesOf), found once */
+  references?: Array<CellReference | RangeReference>;
   /** where this formula is registered as a dependant, to unregister it when it changes */
   cellPrecedents: number[];
   rangePrecedents: RangeWatch[];
@@ -182,6 +184,8 @@ export class Workbook {
   private spillBefore = new Map<number, CellValue>();
   /** arrays that lost their cells to an array coming before them in this recalculation: recomputed (#SPILL!) next */
   private readonly evicted = new Set<number>();
+  /** the inputs of the area `forEachCell` is visiting, read once (the written ones among them included) */
+  private areaInputs: { sheet: SheetState; area: SourceArea; inputs: Map<number, StoredInput> } | undefined;
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -280,11 +284,19 @@ export class Workbook {
     // one pass over the source: values as they are, formulas kept to be computed together in one order
     const keys: number[] = [];
     const values: Array<CellValue | Entry> = [];
+    const inputs = new Map<number, StoredInput>();
     this.forEachInputIn(sheet, area, (key, stored) => {
       keys.push(key);
+      inputs.set(key, stored);
       values.push(isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : storedValue(stored.input));
     });
-    this.computeLazily(keys.filter((_, index) => isEntry(values[index]!)));
+    // the formulas mostly read cells of the area: answered from what was just read rather than looked up again
+    this.areaInputs = { sheet, area, inputs };
+    try {
+      this.computeLazily(keys.filter((_, index) => isEntry(values[index]!)));
+    } finally {
+      this.areaInputs = undefined;
+    }
     for (let index = 0; index < keys.length; index++) {
       const held = values[index]!;
       const value = isEntry(held) ? held.value : held;
@@ -436,6 +448,10 @@ export class Workbook {
     const written = sheet.written.get(key);
     if (written !== undefined) return written ?? undefined;
     const { row, column } = addressOf(key);
+    const known = this.areaInputs;
+    if (known?.sheet === sheet && row >= known.area.startRow && row <= known.area.endRow && column >= known.area.startColumn && column <= known.area.endColumn) {
+      return known.inputs.get(key);
+    }
     const stored = sheet.source.input(row, column);
     if (!stored || stored.input === '') return undefined;
     if (row > sheet.seenRow) sheet.seenRow = row;
@@ -473,9 +489,10 @@ export class Workbook {
     const known = sheet.cells.get(key);
     if (known) return known;
     const text = stored.input as string;
-    const parsed = parseFormula(text);
+    const { row, column } = addressOf(key);
+    const parsed = parsedAt({ ...stored, input: text }, row, column);
     const ast = parsed.ok ? parsed.ast : undefined;
-    const formula: Formula = { text, ast, volatile: ast && volatility(ast), watched: false, cellPrecedents: [], rangePrecedents: [] };
+    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: [], rangePrecedents: [] };
     const cached = stored.cached;
     if (!ast && cached !== undefined && cached !== null && cached !== '') formula.cached = storedValue(cached);
     const entry: Entry = { value: null, formula, dirty: true };
@@ -597,7 +614,7 @@ export class Workbook {
     const own = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
     if (!formula?.ast || !own) return [];
     const found: number[] = [];
-    for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
+    for (const reference of this.referencesOf(formula)) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
       if (reference.kind === 'cell') {
@@ -639,23 +656,16 @@ export class Workbook {
     formula.watched = true;
     if (formula.volatile) this.volatile.add(key);
     if (formula.volatile === 'clock') this.clock.add(key);
-    for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
+    for (const reference of this.referencesOf(formula)) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
-      const watchCell = (row: number, column: number) => {
-        const precedent = sheet.key(row, column);
-        let watchers = this.cellWatches.get(precedent);
-        if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
-        watchers.add(key);
-        formula.cellPrecedents.push(precedent);
-      };
       if (reference.kind === 'cell') {
-        watchCell(reference.row, reference.column);
+        this.watchCell(sheet.key(reference.row, reference.column), key, formula);
         continue;
       }
       if ((reference.endRow - reference.startRow + 1) * (reference.endColumn - reference.startColumn + 1) <= CELLWISE_AREA) {
         for (let row = reference.startRow; row <= reference.endRow; row++) {
-          for (let column = reference.startColumn; column <= reference.endColumn; column++) watchCell(row, column);
+          for (let column = reference.startColumn; column <= reference.endColumn; column++) this.watchCell(sheet.key(row, column), key, formula);
         }
         continue;
       }
@@ -671,6 +681,20 @@ export class Workbook {
       }
       formula.rangePrecedents.push(watch);
     }
+  }
+
+  /** What a formula refers to, found once. */
+  private referencesOf(formula: Formula): Array<CellReference | RangeReference> {
+    if (!formula.ast) return [];
+    formula.references ??= referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last));
+    return formula.references;
+  }
+
+  private watchCell(precedent: number, dependant: number, formula: Formula): void {
+    let watchers = this.cellWatches.get(precedent);
+    if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
+    watchers.add(dependant);
+    formula.cellPrecedents.push(precedent);
   }
 
   private unwatch(key: number): void {
@@ -1011,17 +1035,23 @@ function stronglyConnected(edges: Map<number, number[]>): number[][] {
   let counter = 0;
   const frames: number[] = [];
   const positions: number[] = [];
-  for (const root of edges.keys()) {
+  const enter = (node: number) => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter++;
+    stack.push(node);
+    onStack.add(node);
+    frames.push(node);
+    positions.push(0);
+  };
+  for (const [root, next] of edges) {
     if (index.has(root)) continue;
-    const enter = (node: number) => {
-      index.set(node, counter);
-      low.set(node, counter);
-      counter++;
-      stack.push(node);
-      onStack.add(node);
-      frames.push(node);
-      positions.push(0);
-    };
+    // a formula reading no formula still to compute (most of them): a component of its own, at once
+    if (next.length === 0) {
+      index.set(root, counter++);
+      components.push([root]);
+      continue;
+    }
     enter(root);
     while (frames.length > 0) {
       const top = frames.length - 1;

@@ -1,6 +1,7 @@
 import type * as Y from 'yjs';
 import { observeSheets, sheetIds, sheetModels, type SheetChanges, type SheetModel } from '../sheet-model.js';
-import type { CellSource, StoredInput } from './cell-source.js';
+import type { Cell } from '../../content.js';
+import { isFormulaInput, type CellSource, type StoredInput } from './cell-source.js';
 import { Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 
 /**
@@ -26,12 +27,17 @@ export function cachedValue(cell: unknown): CellInput | undefined {
   return typeof f === 'string' && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') ? v : undefined;
 }
 
-/** A stored cell as the engine reads it, undefined when it holds no input (empty, or a format only). */
-function storedInput(cell: unknown): StoredInput | undefined {
+/**
+ * A cell as the engine reads it, undefined when it holds no input (empty, or a format only); `stored`: the cell as
+ * stored, whose formula is relative to the cell (the engine parses one such text once for a column of copies).
+ */
+function storedInput(cell: unknown, stored?: Cell): StoredInput | undefined {
   const input = cellInput(cell);
   if (input === null || input === '') return undefined;
   const cached = cachedValue(cell);
-  return cached === undefined ? { input } : { input, cached };
+  const found: StoredInput = cached === undefined ? { input } : { input, cached };
+  if (typeof stored?.f === 'string' && isFormulaInput(input)) found.relative = stored.f;
+  return found;
 }
 
 /** The engine's view of a sheet: its cells read through the sheet model as formulas need them, never copied. */
@@ -39,14 +45,14 @@ function sheetSource(sheet: SheetModel): CellSource {
   return {
     input: (row, column) => storedInput(sheet.cell(row, column)),
     forEachInput(area, visit) {
-      sheet.forEachCell((row, column, cell) => {
-        const stored = storedInput(cell);
+      sheet.forEachCell((row, column, cell, kept) => {
+        const stored = storedInput(cell, kept);
         if (stored) visit(row, column, stored);
       }, area);
     },
     forEachFormula(accept, visit) {
-      sheet.forEachFormulaCell(accept, (row, column, cell) => {
-        const stored = storedInput(cell);
+      sheet.forEachFormulaCell(accept, (row, column, cell, kept) => {
+        const stored = storedInput(cell, kept);
         if (stored) visit(row, column, stored);
       });
     },
