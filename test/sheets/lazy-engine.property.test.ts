@@ -9,6 +9,9 @@ import { evaluateFormula, referencesOf } from '../../src/model/sheets/formulas/e
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from '../../src/model/sheets/formulas/values.js';
 import { parseFormula, SpreadsheetCalculation, Workbook, type CellAddress, type CellInput } from '../../src/model/sheets/formulas/index.js';
 import { appendSheet, sheetIds, sheetModels } from '../../src/model/sheets/sheet-model.js';
+import { parsedAt } from '../../src/model/sheets/formulas/cell-source.js';
+import { formulaInA1, formulaRelative } from '../../src/model/sheets/formulas/relative.js';
+import { MAX_COLUMNS, MAX_ROWS, columnLetters } from '../../src/model/sheets/a1.js';
 
 /**
  * The engine is built lazily (formulas computed when read, dependants followed only among computed formulas): every
@@ -207,6 +210,34 @@ describe('the lazily built engine against a plain recursive evaluation', () => {
         for (let row = 0; row < ROWS; row++) for (let column = 0; column < COLUMNS; column++) expect(shown(engine.value(row, column))).toEqual(shown(expected(row, column)));
       }),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('a column of copied formulas parsed once', () => {
+  const edge = (size: number) => fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: size - 4, max: size - 1 }), fc.integer({ min: 0, max: size - 1 }));
+  const place = fc.record({ row: edge(MAX_ROWS), column: edge(MAX_COLUMNS) });
+  const reference = fc
+    .record({ row: edge(MAX_ROWS), column: edge(MAX_COLUMNS), rowAnchored: fc.boolean(), columnAnchored: fc.boolean(), sheet: fc.constantFrom('', 'Other!', "'My Sheet'!") })
+    .map(({ row, column, rowAnchored, columnAnchored, sheet }) => `${sheet}${columnAnchored ? '$' : ''}${columnLetters(column)}${rowAnchored ? '$' : ''}${row + 1}`);
+  const part = fc.oneof(reference, reference, fc.integer({ min: 0, max: 99 }).map(String), fc.constantFrom('"B7"', 'TRUE', 'LOG10(100)', 'A1:B2', 'SUM(C3:C9)', 'A1#'));
+  const text = fc
+    .tuple(part, fc.array(fc.tuple(fc.constantFrom('+', '*', '&', ','), part), { maxLength: 4 }), fc.constantFrom('', 'SUM', 'IF', 'ROUND'))
+    .map(([first, rest, call]) => {
+      const body = first + rest.map(([operator, next]) => operator + next).join('');
+      return `=${call}(${body})`;
+    });
+
+  it('gives at every cell the tree its A1 text parses to', () => {
+    fc.assert(
+      fc.property(text, place, place, (a1, first, second) => {
+        const stored = formulaRelative(a1, first.row, first.column);
+        for (const at of [first, second, first]) {
+          const own = formulaInA1(stored, at.row, at.column);
+          expect(parsedAt({ input: own, relative: stored }, at.row, at.column)).toEqual(parseFormula(own));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });
