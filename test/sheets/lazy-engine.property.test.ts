@@ -12,6 +12,9 @@ import { appendSheet, sheetIds, sheetModels } from '../../src/model/sheets/sheet
 import { parsedAt } from '../../src/model/sheets/formulas/cell-source.js';
 import { formulaInA1, formulaRelative } from '../../src/model/sheets/formulas/relative.js';
 import { MAX_COLUMNS, MAX_ROWS, columnLetters } from '../../src/model/sheets/a1.js';
+import { joinParts } from '../../src/domain/import/conversion.js';
+import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
+import { calculationOf } from '../../src/model/sheets/formulas/index.js';
 
 /**
  * The engine is built lazily (formulas computed when read, dependants followed only among computed formulas): every
@@ -239,5 +242,28 @@ describe('a column of copied formulas parsed once', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('arrays found in blocks without parsing them', () => {
+  it('spills the arrays of an imported sheet at the first read, past columns of copied formulas and quoted text', () => {
+    const encoder = new SpreadsheetEncoder();
+    encoder.beginSheet('Data', 0);
+    for (let row = 0; row < 3000; row++) {
+      encoder.row(row, [
+        { v: row },
+        { f: `=A${row + 1}*2` },
+        row === 2500 ? { f: '="say ""hi"" "&SEQUENCE(2)' } : row === 10 ? { f: '=SEQUENCE(3)' } : row === 20 ? { f: '="\\f"' } : undefined,
+      ]);
+    }
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, joinParts(encoder.finish()));
+    const id = sheetIds(doc)[0]!;
+    const workbook = calculationOf(doc);
+    expect(workbook.value(id, 12, 2)).toBe(3);
+    expect(workbook.value(id, 2501, 2)).toBe('say "hi" 2');
+    expect(workbook.value(id, 20, 2)).toBe('\\f');
+    expect(workbook.value(id, 2999, 1)).toBe(5998);
+    expect(workbook.spillArea(id, 10, 2)).toEqual({ startRow: 10, endRow: 12, startColumn: 2, endColumn: 2, blocked: false });
   });
 });

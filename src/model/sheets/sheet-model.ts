@@ -58,8 +58,10 @@ const LEGACY_CELLS = 'cells';
 export const BLOCK_ROWS = 1024;
 /** Parsed blocks kept per sheet (a read of a screen or a range parses each block it touches once). */
 const PARSED_BLOCKS = 256;
-/** A formula's field in a block's JSON text: its stored text, escaped as JSON writes it. */
-const STORED_FORMULA = /"f":"((?:[^"\\]|\\.)*)"/g;
+/** A formula's field in a block's JSON text (never inside a JSON string, where every quote is escaped) */
+const FORMULA_FIELD = '"f":"';
+/** the same field with its stored text, escaped as JSON writes it, read where the field starts */
+const STORED_FORMULA = /"f":"((?:[^"\\]|\\.)*)"/y;
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
@@ -338,9 +340,21 @@ export class SheetModel {
    */
   forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell, stored: Cell) => void): void {
     const acceptsOne = (blockText: string) => {
-      for (const match of blockText.matchAll(STORED_FORMULA)) {
-        const escaped = match[1]!;
+      // a column of copied formulas repeats one text: the one just refused is recognised without the pattern
+      let refused: string | undefined;
+      let at = blockText.indexOf(FORMULA_FIELD);
+      while (at >= 0) {
+        const start = at + FORMULA_FIELD.length;
+        if (refused !== undefined && blockText.startsWith(refused, start) && blockText.charCodeAt(start + refused.length) === 34) {
+          at = blockText.indexOf(FORMULA_FIELD, start + refused.length + 1);
+          continue;
+        }
+        STORED_FORMULA.lastIndex = at;
+        const escaped = STORED_FORMULA.exec(blockText)?.[1];
+        if (escaped === undefined) return true;
         if (accept(escaped.includes('\\') ? (JSON.parse(`"${escaped}"`) as string) : escaped)) return true;
+        refused = escaped;
+        at = blockText.indexOf(FORMULA_FIELD, start + escaped.length + 1);
       }
       return false;
     };
