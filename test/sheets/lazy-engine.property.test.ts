@@ -14,7 +14,7 @@ import { formulaInA1, formulaRelative } from '../../src/model/sheets/formulas/re
 import { MAX_COLUMNS, MAX_ROWS, columnLetters } from '../../src/model/sheets/a1.js';
 import { joinParts } from '../../src/domain/import/conversion.js';
 import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
-import { calculationOf } from '../../src/model/sheets/formulas/index.js';
+import { calculationBytes, calculationOf } from '../../src/model/sheets/formulas/index.js';
 
 /**
  * The engine is built lazily (formulas computed when read, dependants followed only among computed formulas): every
@@ -259,11 +259,15 @@ describe('arrays found in blocks without parsing them', () => {
     const doc = new Y.Doc();
     Y.applyUpdate(doc, joinParts(encoder.finish()));
     const id = sheetIds(doc)[0]!;
+    expect(calculationBytes(doc)).toBe(0);
     const workbook = calculationOf(doc);
     expect(workbook.value(id, 12, 2)).toBe(3);
     expect(workbook.value(id, 2501, 2)).toBe('say "hi" 2');
     expect(workbook.value(id, 20, 2)).toBe('\\f');
     expect(workbook.value(id, 2999, 1)).toBe(5998);
     expect(workbook.spillArea(id, 10, 2)).toEqual({ startRow: 10, endRow: 12, startColumn: 2, endColumn: 2, blocked: false });
+    // only the formulas read (the arrays, what they read, the cells asked for) are held: not the 3,000 of column B
+    expect(workbook.formulasRead()).toBeLessThan(10);
+    expect(calculationBytes(doc)).toBe(workbook.formulasRead() * 1_034);
   });
 });
