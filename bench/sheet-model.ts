@@ -7,6 +7,9 @@
  *      row by row as the importer streams it: time, state size;
  *   2. open: Y.applyUpdate of that state into a fresh document: time, RSS and heap growth;
  *   3. first read: 100,000 cells (the first 10,000 rows × 10 columns) through SheetModel, then the whole sheet;
+ *      then, on a document opened afresh, the first values read through the formula engine as the values API reads
+ *      them (calculationOf(doc).forEachCell): the last 10,000 rows, then the first 10,000: time, CPU, RSS and heap
+ *      growth over the open document (issue 21 point 2);
  *   4. top-row insert: one row inserted above row 1 through applyStructureEdit (formulas rewritten as the
  *      model does): the Yjs update it makes (bytes), the time to make it and the time for a second replica to
  *      apply it, whose first and last formulas are checked to read as shiftFormula moves their A1 text;
@@ -22,7 +25,8 @@ import type { ReadCell } from '../src/domain/import/conversion.js';
 import { joinParts } from '../src/domain/import/conversion.js';
 import { SpreadsheetEncoder } from '../src/domain/import/spreadsheet-encoder.js';
 import { shiftFormula } from '../src/model/sheets/formulas/shift.js';
-import { applyStructureEdit, sheetModels } from '../src/model/sheets/sheet-model.js';
+import { applyStructureEdit, sheetIds, sheetModels } from '../src/model/sheets/sheet-model.js';
+import { calculationOf } from '../src/model/sheets/formulas/index.js';
 
 function cellAt(row: number, column: number): ReadCell {
   switch (column % 5) {
@@ -101,6 +105,27 @@ export default async function sheetModelBench(args: string[]): Promise<void> {
   console.log(
     `first read: ${firstCount} cells of rows 1-${readRows} ${firstMs.toFixed(0)} ms (CPU ${firstCpuMs.toFixed(0)} ms); the whole sheet (${allCount} cells) ${allMs.toFixed(0)} ms; ` +
       `${readRows * columns} cell() look-ups ${lookupMs.toFixed(0)} ms; RSS now +${mib(process.memoryUsage().rss - rssBefore)}`,
+  );
+
+  // 3b. first values read through the formula engine, on a document opened afresh (the server's first read after an import)
+  collect();
+  const valuesRssBefore = process.memoryUsage().rss;
+  const valuesHeapBefore = process.memoryUsage().heapUsed;
+  const valuesDoc = new Y.Doc();
+  Y.applyUpdate(valuesDoc, state);
+  const sheetId = sheetIds(valuesDoc)[0]!;
+  const readValues = (startRow: number) => {
+    let count = 0;
+    calculationOf(valuesDoc).forEachCell(sheetId, { startRow, endRow: startRow + readRows - 1, startColumn: 0, endColumn: columns - 1 }, () => count++);
+    return count;
+  };
+  const [lastValues, lastValuesMs, lastValuesCpuMs] = timed(() => readValues(rows - readRows));
+  const [firstValues, firstValuesMs, firstValuesCpuMs] = timed(() => readValues(0));
+  collect();
+  const afterValues = process.memoryUsage();
+  console.log(
+    `values through the formula engine: the last ${lastValues} cells (rows ${rows - readRows + 1}-${rows}) ${lastValuesMs.toFixed(0)} ms (CPU ${lastValuesCpuMs.toFixed(0)} ms), ` +
+      `then the first ${firstValues} ${firstValuesMs.toFixed(0)} ms (CPU ${firstValuesCpuMs.toFixed(0)} ms); open document + engine: RSS +${mib(afterValues.rss - valuesRssBefore)}, heap +${mib(afterValues.heapUsed - valuesHeapBefore)}`,
   );
 
   // 4. top-row insert

@@ -43,6 +43,21 @@ describe('decoded document cache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('counts what was computed from a document as it changes, evicting others when it grows', () => {
+    const cache = new DecodedCache(10 * MiB);
+    cache.set('a', new Y.Doc(), 1, encodedFor(4));
+    cache.set('b', new Y.Doc(), 1, encodedFor(2));
+    cache.derived('b', 3 * MiB);
+    expect(cache.size).toBe(9 * MiB);
+    cache.derived('b', 5 * MiB);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.size).toBe(7 * MiB);
+    cache.grew('b', 2, encodedFor(1));
+    expect(cache.size).toBe(8 * MiB);
+    cache.derived('b', 11 * MiB);
+    expect(cache.get('b')).toBeUndefined();
+  });
+
   it('takes its budget from SVC_CONTENT_CACHE_BYTES (256 MiB by default, 0 turns it off)', () => {
     expect(loadConfig({}).content.cacheBytes).toBe(256 * MiB);
     expect(loadConfig({ SVC_CONTENT_CACHE_BYTES: '0' }).content.cacheBytes).toBe(0);

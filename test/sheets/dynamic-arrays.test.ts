@@ -63,6 +63,8 @@ describe('spilling array results', () => {
       [0, 0, '=SEQUENCE(3)'],
       [0, 2, '=A3*10'],
     ]);
+    // shown before the change (a formula never read is computed when it is, and is not reported)
+    expect(workbook.value(SHEET, 0, 2)).toBe(30);
     const changed = workbook.setCell(SHEET, 2, 0, 'x');
     expect(workbook.displayValue(SHEET, 0, 0)).toBe('#SPILL!');
     expect(workbook.displayValue(SHEET, 1, 0)).toBe('');

@@ -104,6 +104,8 @@ describe('formula functions and operators', () => {
     const workbook = sheetOf([['=TODAY()', '=NOW()', '=A1+1']], () => now);
     expect(workbook.value(SHEET, 0, 0)).toBe(46349);
     expect(workbook.value(SHEET, 0, 1)).toBeCloseTo(46349.75, 6);
+    // shown, so computed: a formula never read computes when it is, and is not reported
+    expect(workbook.value(SHEET, 0, 2)).toBe(46350);
     now += 86_400_000;
     expect(workbook.recalculateVolatile().map((cell) => cell.column).sort()).toEqual([0, 1, 2]);
     expect(workbook.value(SHEET, 0, 2)).toBe(46351);
@@ -428,6 +430,9 @@ describe('reference cycles', () => {
 describe('incremental recompute', () => {
   it('a change recomputes its dependants only and reports the cells whose value changed', () => {
     const workbook = sheetOf([[1, '=A1*2', '=B1+1', 7, '=D1']]);
+    // the row shown (computed) before the change, as an editor shows it
+    expect(workbook.value(SHEET, 0, 2)).toBe(3);
+    expect(workbook.value(SHEET, 0, 4)).toBe(7);
     const changed = workbook.setCell(SHEET, 0, 0, 10);
     expect(changed.map((cell) => cell.column).sort()).toEqual([0, 1, 2]);
     expect(workbook.value(SHEET, 0, 2)).toBe(21);
@@ -460,6 +465,7 @@ describe('incremental recompute', () => {
 
   it('a small range watched cell by cell is followed, and forgotten when the formula changes', () => {
     const workbook = sheetOf([[1, 2, '=SUM(A1:B2)'], [3, 4]]);
+    expect(workbook.value(SHEET, 0, 2)).toBe(10);
     expect(workbook.setCell(SHEET, 1, 1, 40)).toContainEqual({ sheetId: SHEET, row: 0, column: 2 });
     expect(workbook.value(SHEET, 0, 2)).toBe(46);
     workbook.setCell(SHEET, 0, 2, '=A1');

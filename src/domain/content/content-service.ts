@@ -12,6 +12,7 @@ import { applyStored, ContentMissing, ContentStore, type StoredContent } from '.
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, SHEET_MODEL_VERSION, type ContentKind } from '../../model/content.js';
 import { spreadsheetModelVersion, upgradeSpreadsheet } from '../../model/sheets/sheet-model.js';
+import { calculationBytes } from '../../model/sheets/formulas/index.js';
 import { SessionAccess, type AccessSource, type SessionPermissions } from './session-access.js';
 import type { CollaborationContext, ContentActor } from './collaboration-context.js';
 import { installCoalescedBroadcast } from './coalesced-broadcast.js';
@@ -402,6 +403,8 @@ export class ContentService {
     const id = key(appId, fileId);
     const cached = this.decoded.get(id);
     if (cached) {
+      // the formula engine built as the document is read counts in the budget with it (measured at each use)
+      this.decoded.derived(id, calculationBytes(cached.doc));
       const head = await this.store.head(appId, fileId);
       if (head && head.updateSeq <= cached.seq) return { doc: cached.doc, seq: cached.seq };
       // a compaction past the cached seq deleted the log entries it would need: rebuild

@@ -22,8 +22,10 @@ export interface DecodedEntry {
   doc: Y.Doc;
   /** highest log seq applied to `doc` */
   seq: number;
-  /** estimated memory: encoded bytes applied × DECODED_BYTES_PER_ENCODED_BYTE */
+  /** estimated memory: encoded bytes applied × DECODED_BYTES_PER_ENCODED_BYTE, plus `derivedBytes` */
   bytes: number;
+  /** memory held by what was computed from the document since it was decoded (a spreadsheet's formula engine, built as it is read) */
+  derivedBytes: number;
 }
 
 /** The entries by file, least recently used out first when their estimated memory passes the budget (lru-cache). */
@@ -43,14 +45,24 @@ export class DecodedCache {
   /** Keeps `doc` unless it alone is larger than the budget; evicts the least recently used beyond it. */
   set(key: string, doc: Y.Doc, seq: number, encodedBytes: number): void {
     this.delete(key);
-    this.entries?.set(key, { doc, seq, bytes: encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE });
+    this.entries?.set(key, { doc, seq, bytes: encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE, derivedBytes: 0 });
   }
 
   /** Records updates applied to a cached document: its new seq and the memory they add (evicting others, or it). */
   grew(key: string, seq: number, encodedBytes: number): void {
     const entry = this.entries?.peek(key);
     if (!entry) return;
-    this.entries?.set(key, { doc: entry.doc, seq: Math.max(entry.seq, seq), bytes: entry.bytes + encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE });
+    this.entries?.set(key, { ...entry, seq: Math.max(entry.seq, seq), bytes: entry.bytes + encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE });
+  }
+
+  /**
+   * Records what the memory computed from a cached document now takes (measured by the caller at each use: a formula
+   * engine grows with the cells read), evicting others, or it, when the total passes the budget.
+   */
+  derived(key: string, derivedBytes: number): void {
+    const entry = this.entries?.peek(key);
+    if (!entry || entry.derivedBytes === derivedBytes) return;
+    this.entries?.set(key, { ...entry, bytes: entry.bytes - entry.derivedBytes + derivedBytes, derivedBytes });
   }
 
   delete(key: string): void {

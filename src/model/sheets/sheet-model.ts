@@ -58,6 +58,10 @@ const LEGACY_CELLS = 'cells';
 export const BLOCK_ROWS = 1024;
 /** Parsed blocks kept per sheet (a read of a screen or a range parses each block it touches once). */
 const PARSED_BLOCKS = 256;
+/** A formula's field in a block's JSON text (never inside a JSON string, where every quote is escaped) */
+const FORMULA_FIELD = '"f":"';
+/** the same field with its stored text, escaped as JSON writes it, read where the field starts */
+const STORED_FORMULA = /"f":"((?:[^"\\]|\\.)*)"/y;
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
@@ -330,17 +334,47 @@ export class SheetModel {
 
   /**
    * Visits the stored cells (format-only cells included) inside `area` (the whole sheet when absent), in no
-   * particular order, looking cells up by position or walking the stored ones, whichever is fewer.
+   * particular order, looking cells up by position or walking the stored ones, whichever is fewer. `stored`: the
+   * cell as stored, its formula relative to the cell (formulas/relative.ts).
    */
-  forEachCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea): void {
-    this.forEachStoredCell((row, column, cell) => visit(row, column, readable(cell, row, column)), area);
+  forEachCell(visit: (row: number, column: number, cell: Cell, stored: Cell) => void, area?: CellArea): void {
+    this.forEachStoredCell((row, column, cell) => visit(row, column, readable(cell, row, column), cell), area);
   }
 
   /**
-   * forEachCell with the cells as stored (formulas relative to their cells); `formulasOnly` skips the blocks that
-   * hold no formula without parsing them (a structure edit's scan).
+   * Visits the formula cells (in A1 form) whose stored text (relative to the cell, formulas/relative.ts: it parses to
+   * the same shape as the A1 text) `accept`s; a block none of whose formulas it accepts is skipped without parsing.
    */
-  private forEachStoredCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea, formulasOnly = false): void {
+  forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell, stored: Cell) => void): void {
+    const acceptsOne = (blockText: string) => {
+      // a column of copied formulas repeats one text: the one just refused is recognised without the pattern
+      let refused: string | undefined;
+      let at = blockText.indexOf(FORMULA_FIELD);
+      while (at >= 0) {
+        const start = at + FORMULA_FIELD.length;
+        if (refused !== undefined && blockText.startsWith(refused, start) && blockText.charCodeAt(start + refused.length) === 34) {
+          at = blockText.indexOf(FORMULA_FIELD, start + refused.length + 1);
+          continue;
+        }
+        STORED_FORMULA.lastIndex = at;
+        const escaped = STORED_FORMULA.exec(blockText)?.[1];
+        if (escaped === undefined) return true;
+        if (accept(escaped.includes('\\') ? (JSON.parse(`"${escaped}"`) as string) : escaped)) return true;
+        refused = escaped;
+        at = blockText.indexOf(FORMULA_FIELD, start + escaped.length + 1);
+      }
+      return false;
+    };
+    this.forEachStoredCell((row, column, cell) => {
+      if (typeof cell.f === 'string' && accept(cell.f)) visit(row, column, readable(cell, row, column), cell);
+    }, undefined, acceptsOne);
+  }
+
+  /**
+   * forEachCell with the cells as stored (formulas relative to their cells); `wanted` skips the blocks whose text it
+   * refuses without parsing them (a structure edit's scan skips those holding no formula).
+   */
+  private forEachStoredCell(visit: (row: number, column: number, cell: Cell) => void, area?: CellArea, wanted?: (blockText: string) => boolean): void {
     const rows = this.axis(SHEET_ROWS);
     const columns = this.axis(SHEET_COLUMNS);
     if (!rows || !columns) return;
@@ -387,7 +421,7 @@ export class SheetModel {
       const block = parseBlockKey(key);
       const column = block && columns.positionOfKey(block.column);
       if (!block || column === undefined || (area && (column < area.startColumn || column > area.endColumn))) return;
-      if (formulasOnly && !String(blocks.get(key)).includes('"f"')) return;
+      if (wanted && !wanted(String(blocks.get(key)))) return;
       let cells: Array<Cell | null> | undefined;
       const shadowed = shadowing.get(block.column)?.get(block.client);
       rows.forEachPosition(block.client, block.clock, block.length, (offset, row) => {
@@ -858,7 +892,7 @@ export class SheetModel {
         const formula = storedAfterEdit(cell.f, ownName, row, column, shift);
         // the cell keeps its number format and style: only its formula changes
         if (formula !== undefined && formula !== cell.f) rewritten.push([row, column, { ...cell, f: formula }]);
-      }, undefined, true);
+      }, undefined, (blockText) => blockText.includes('"f"'));
       // written under the cells' row and column ids, which the edit below does not change
       for (const [row, column, cell] of rewritten) other.setStoredCell(row, column, cell);
     }

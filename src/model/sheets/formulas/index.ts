@@ -29,7 +29,7 @@
  * (deleted cells become #REF!); the caller rewrites the stored formulas, the engine then follows the doc.
  * `parseFormula` / `formatFormula` give the syntax tree (never throws; a failure is refused where typed, docs/FORMULAS.md).
  */
-export { calculationOf, cellInput, SpreadsheetCalculation } from './yjs.js';
+export { calculationBytes, calculationOf, cellInput, SpreadsheetCalculation } from './yjs.js';
 export { isFormulaInput, Workbook, type CellAddress, type CellChange, type CellInput, type SheetSpec, type WorkbookOptions } from './workbook.js';
 export { shiftFormula, shiftRange, type StructureEdit } from './shift.js';
 export { formatFormula, MAX_FORMULA_DEPTH, MAX_FORMULA_LENGTH, MAX_FORMULA_NESTING, parseFormula, type Ast, type CellReference, type ParseResult, type RangeReference } from './parser.js';

@@ -1,12 +1,12 @@
 import { MAX_COLUMNS, MAX_ROWS } from '../a1.js';
 import type { EvaluationContext, RangeArg } from './args.js';
-import { evaluateFormula, evaluateWhole, referencesOf, volatility, type FormulaResult } from './evaluate.js';
+import { evaluateFormula, evaluateWhole, referencesOf, type FormulaResult } from './evaluate.js';
 import { isRange } from './args.js';
+import { CellMap, isFormulaInput, mayGiveArray, parsedAt, volatilityOf, type CellInput, type CellSource, type SourceArea, type StoredInput } from './cell-source.js';
 import { parseFormula, type Ast, type CellReference, type RangeReference } from './parser.js';
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from './values.js';
 
-/** What a cell holds: a value, a formula (text starting with "=" and longer than it), or null (empty). */
-export type CellInput = string | number | boolean | null;
+export { isFormulaInput, type CellInput, type CellSource } from './cell-source.js';
 
 export interface CellAddress {
   sheetId: string;
@@ -28,16 +28,13 @@ export interface SheetSpec {
   name: string;
   /** `cached`: the value stored with a formula the engine cannot read (see CellChange) */
   cells?: Iterable<readonly [row: number, column: number, input: CellInput, cached?: CellInput]>;
+  /** where the cells are read from as they are needed, instead of `cells` (a document's sheet, formulas/yjs.ts) */
+  source?: CellSource;
 }
 
 export interface WorkbookOptions {
   /** the clock of TODAY and NOW, milliseconds since 1970 (default Date.now) */
   now?: () => number;
-}
-
-/** Whether an input is a formula: text starting with "=" and longer than "=". */
-export function isFormulaInput(input: CellInput): input is string {
-  return typeof input === 'string' && input.length > 1 && input.startsWith('=');
 }
 
 // Cells are numbered sheet * 2^34 + row * 2^14 + column: one number key per cell, exact below 2^53.
@@ -51,6 +48,8 @@ const BUCKETED_WIDTH = 16;
  * column B of 10,000 rows of `SUM(A:D)` would check 10,000 of them).
  */
 const CELLWISE_AREA = 64;
+/** Ranges of at most this many cells are read cell by cell, larger ones through the inputs their source holds. */
+const PROBED_AREA = 4096;
 
 interface Formula {
   text: string;
@@ -58,6 +57,10 @@ interface Formula {
   ast: Ast | undefined;
   cached?: CellValue;
   volatile: 'clock' | 'always' | undefined;
+  /** registered as a dependant of what it refers to: done when it is first computed, so only computed formulas are */
+  watched: boolean;
+  /** what it refers to (referencesOf), found once */
+  references?: Array<CellReference | RangeReference>;
   /** where this formula is registered as a dependant, to unregister it when it changes */
   cellPrecedents: number[];
   rangePrecedents: RangeWatch[];
@@ -66,7 +69,7 @@ interface Formula {
 interface Entry {
   value: CellValue;
   formula?: Formula;
-  /** a formula to recompute in the recalculation under way: read before its turn, it is computed first */
+  /** a formula whose value is not current: never computed yet, or due in the recalculation under way */
   dirty?: boolean;
   /** being computed now: reading it again is a cycle */
   evaluating?: boolean;
@@ -100,10 +103,17 @@ interface RangeWatch {
 }
 
 class SheetState {
+  /** the formulas read so far, with their value once computed (values are read from the source each time) */
   readonly cells = new Map<number, Entry>();
-  /** the used area's bounds; they only grow, which keeps them true upper bounds */
+  /** inputs set through `setCells`, null where emptied: they stand before the source's */
+  readonly written = new Map<number, StoredInput | null>();
+  /** the used area's bounds (true upper bounds: they only grow), found when first needed (`Workbook.bounds`) */
   maxRow = -1;
   maxColumn = -1;
+  boundsKnown = false;
+  /** the furthest row and column seen holding an input so far: a range ending before them needs no bounds */
+  seenRow = -1;
+  seenColumn = -1;
   /** ranges on this sheet that formulas watch: narrow ones per column, wide ones together */
   readonly narrowWatches = new Map<number, Set<RangeWatch>>();
   readonly wideWatches = new Set<RangeWatch>();
@@ -116,6 +126,7 @@ class SheetState {
     readonly number: number,
     readonly id: string,
     public name: string,
+    readonly source: CellSource,
   ) {}
 
   key(row: number, column: number): number {
@@ -131,25 +142,36 @@ function addressOf(key: number): { sheet: number; row: number; column: number } 
 }
 
 /**
- * The formula engine: a workbook of sheets built from cell inputs, giving each cell's computed value and
+ * The formula engine: a workbook of sheets read from cell sources, giving each cell's computed value and
  * recomputing only what depends on a change. Shared by the spreadsheet editor (browser) and the server
- * (values API, plain text); see index.ts and docs/SHEETS.md "Formulas".
+ * (values API, plain text); see index.ts and docs/FORMULAS.md "How the engine computes".
  *
- * Dependencies are static (every reference a formula names, whichever IF branch is taken). After a change,
- * the changed cells' dependants and every volatile formula (RAND, INDIRECT, OFFSET…) are collected, ordered by
- * their strongly connected components, and evaluated once each in dependency order; the members of a reference
- * cycle get `#REF!`, never a loop. A reference computed at evaluation time (INDIRECT, OFFSET) is not in that
- * order: a formula it reads that is still to be recomputed is computed at that moment (and a read going round
- * in a circle is `#REF!`).
+ * It is built lazily. Opening a workbook reads nothing: cell inputs are read from each sheet's `CellSource` when a
+ * value is asked for, and a formula is parsed and computed when its value (or a formula reading it) is, its
+ * precedents first (collected from its static references, ordered by their strongly connected components: the
+ * members of a reference cycle get `#REF!`, never a loop). Only the formulas that may give an array (mayGiveArray,
+ * cell-source.ts) are computed at the first read, so that every spill is in place before any cell is shown.
+ *
+ * Dependencies are static (every reference a formula names, whichever IF branch is taken) and recorded for the
+ * formulas computed so far. After a change, the changed cells' computed dependants and every computed volatile
+ * formula (RAND, INDIRECT, OFFSET…) are collected, ordered, and evaluated once each in dependency order; formulas
+ * never computed stay so, and compute with the new inputs when read. A reference computed at evaluation time
+ * (INDIRECT, OFFSET) is not in that order: a formula it reads that is not yet current is computed at that moment
+ * (and a read going round in a circle is `#REF!`).
  */
 export class Workbook {
   private readonly sheetsById = new Map<string, SheetState>();
   private readonly sheetsByNumber = new Map<number, SheetState>();
   private readonly sheetsByName = new Map<string, SheetState>();
   private readonly cellWatches = new Map<number, Set<number>>();
-  /** formulas calling a volatile function; `clock` those reading the clock (TODAY, NOW) */
+  /** computed formulas calling a volatile function; `clock` those reading the clock (TODAY, NOW) */
   private readonly volatile = new Set<number>();
   private readonly clock = new Set<number>();
+  /**
+   * Whether the formulas that may give an array have been computed (and so every spill is in place): done before
+   * the first value is given; until then nothing is computed and a change only stores its input.
+   */
+  private arraysKnown = false;
   private earlyDepth = 0;
   private nextSheetNumber = 1;
   private readonly now: () => number;
@@ -162,6 +184,8 @@ export class Workbook {
   private spillBefore = new Map<number, CellValue>();
   /** arrays that lost their cells to an array coming before them in this recalculation: recomputed (#SPILL!) next */
   private readonly evicted = new Set<number>();
+  /** the inputs of the area `forEachCell` is visiting, read once (the written ones among them included) */
+  private areaInputs: { sheet: SheetState; area: SourceArea; inputs: Map<number, StoredInput> } | undefined;
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -176,24 +200,13 @@ export class Workbook {
     this.load(sheets);
   }
 
-  /** Replaces every sheet and cell, and computes everything. */
+  /** Replaces every sheet and cell; nothing is read or computed until a value is asked for. */
   load(sheets: Iterable<SheetSpec>): void {
     this.sheetsById.clear();
     this.sheetsByNumber.clear();
     this.sheetsByName.clear();
-    this.cellWatches.clear();
-    this.volatile.clear();
-    this.clock.clear();
-    const formulas: number[] = [];
-    for (const spec of sheets) {
-      const sheet = this.createSheet(spec.id, spec.name);
-      for (const [row, column, input, cached] of spec.cells ?? []) {
-        const entry = this.store(sheet, row, column, input, cached);
-        if (entry?.formula) formulas.push(sheet.key(row, column));
-      }
-    }
-    for (const key of formulas) this.watch(key);
-    this.recompute(formulas);
+    this.forgetComputed();
+    for (const spec of sheets) this.createSheet(spec.id, spec.name, spec.source ?? new CellMap(spec.cells));
   }
 
   /** Sheet ids in the order they were added. */
@@ -204,24 +217,27 @@ export class Workbook {
   /** Adds a sheet; formulas naming it (so far `#REF!`) now read it. */
   addSheet(spec: SheetSpec): void {
     if (this.sheetsById.has(spec.id)) throw new Error(`sheet ${spec.id} exists`);
-    this.load([...this.specs(), spec]);
+    this.createSheet(spec.id, spec.name, spec.source ?? new CellMap(spec.cells));
+    this.rebuild([...this.sheetsById.values()]);
   }
 
   /** Renames a sheet: formulas naming the old name give `#REF!`, those naming the new one read it. */
   renameSheet(sheetId: string, name: string): void {
-    this.load(this.specs().map((spec) => (spec.id === sheetId ? { ...spec, name } : spec)));
+    const sheet = this.sheetsById.get(sheetId);
+    if (sheet) sheet.name = name;
+    this.rebuild([...this.sheetsById.values()]);
   }
 
   removeSheet(sheetId: string): void {
-    this.load(this.specs().filter((spec) => spec.id !== sheetId));
+    this.rebuild([...this.sheetsById.values()].filter((sheet) => sheet.id !== sheetId));
   }
 
   /** The computed value of a cell, a value an array formula spilled there included (null: empty). Unknown sheets read as empty. */
   value(sheetId: string, row: number, column: number): CellValue {
     const sheet = this.sheetsById.get(sheetId);
     if (!sheet) return null;
-    const key = sheet.key(row, column);
-    return sheet.cells.get(key)?.value ?? sheet.spilled.get(key)?.value ?? null;
+    this.ensureArrays();
+    return this.read(sheet, sheet.key(row, column));
   }
 
   /**
@@ -230,14 +246,18 @@ export class Workbook {
    */
   spillArea(sheetId: string, row: number, column: number): { startRow: number; endRow: number; startColumn: number; endColumn: number; blocked: boolean } | undefined {
     const sheet = this.sheetsById.get(sheetId);
-    const area = sheet?.spills.get(sheet.key(row, column));
+    if (!sheet) return undefined;
+    this.ensureArrays();
+    const area = sheet.spills.get(sheet.key(row, column));
     return area && { startRow: area.row, endRow: area.row + area.rows - 1, startColumn: area.column, endColumn: area.column + area.columns - 1, blocked: area.blocked };
   }
 
   /** The cell whose formula spilled a value into (row, column), or undefined when no array covers that cell. */
   spillAnchor(sheetId: string, row: number, column: number): { row: number; column: number } | undefined {
     const sheet = this.sheetsById.get(sheetId);
-    const spilled = sheet?.spilled.get(sheet.key(row, column));
+    if (!sheet) return undefined;
+    this.ensureArrays();
+    const spilled = sheet.spilled.get(sheet.key(row, column));
     if (!spilled) return undefined;
     const { row: anchorRow, column: anchorColumn } = addressOf(spilled.anchor);
     return { row: anchorRow, column: anchorColumn };
@@ -250,7 +270,8 @@ export class Workbook {
 
   /**
    * Visits the non-empty cells of a sheet inside a rectangle (inclusive, zero-based), in no particular
-   * order, with their computed value and, for formulas, their text. Unknown sheets have no cells.
+   * order, with their computed value and, for formulas, their text. Unknown sheets have no cells. The area's
+   * formulas are computed together (with what they read), and only they.
    */
   forEachCell(
     sheetId: string,
@@ -258,44 +279,42 @@ export class Workbook {
     visit: (row: number, column: number, value: Exclude<CellValue, null>, formula: string | undefined) => void,
   ): void {
     const sheet = this.sheetsById.get(sheetId);
-    if (!sheet) return;
-    const endRow = Math.min(area.endRow, sheet.maxRow);
-    const endColumn = Math.min(area.endColumn, sheet.maxColumn);
-    const height = endRow - area.startRow + 1;
-    const width = endColumn - area.startColumn + 1;
-    if (height <= 0 || width <= 0) return;
-    const report = (row: number, column: number, entry: { value: CellValue; formula?: Formula }) => {
-      if (entry.value !== null) visit(row, column, entry.value, entry.formula?.text);
-    };
-    // probe the area when it is much smaller than the sheet, else filter the sheet's cells
-    if (height * width * 4 <= sheet.cells.size + sheet.spilled.size) {
-      for (let row = area.startRow; row <= endRow; row++) {
-        for (let column = area.startColumn; column <= endColumn; column++) {
-          const key = sheet.key(row, column);
-          const entry = sheet.cells.get(key) ?? sheet.spilled.get(key);
-          if (entry) report(row, column, entry);
-        }
-      }
-      return;
+    if (!sheet || area.endRow < area.startRow || area.endColumn < area.startColumn) return;
+    this.ensureArrays();
+    // one pass over the source: values as they are, formulas kept to be computed together in one order
+    const keys: number[] = [];
+    const values: Array<CellValue | Entry> = [];
+    const inputs = new Map<number, StoredInput>();
+    this.forEachInputIn(sheet, area, (key, stored) => {
+      keys.push(key);
+      inputs.set(key, stored);
+      values.push(isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : storedValue(stored.input));
+    });
+    // the formulas mostly read cells of the area: answered from what was just read rather than looked up again
+    this.areaInputs = { sheet, area, inputs };
+    try {
+      this.computeLazily(keys.filter((_, index) => isEntry(values[index]!)));
+    } finally {
+      this.areaInputs = undefined;
     }
-    const inside = (key: number) => {
-      const { row, column } = addressOf(key);
-      return row >= area.startRow && row <= endRow && column >= area.startColumn && column <= endColumn ? { row, column } : undefined;
-    };
-    for (const [key, entry] of sheet.cells) {
-      const at = inside(key);
-      if (at) report(at.row, at.column, entry);
+    for (let index = 0; index < keys.length; index++) {
+      const held = values[index]!;
+      const value = isEntry(held) ? held.value : held;
+      if (value === null) continue;
+      const { row, column } = addressOf(keys[index]!);
+      visit(row, column, value, isEntry(held) ? held.formula?.text : undefined);
     }
     for (const [key, spilled] of sheet.spilled) {
-      const at = inside(key);
-      if (at && !sheet.cells.has(key)) report(at.row, at.column, spilled);
+      if (spilled.value === null) continue;
+      const { row, column } = addressOf(key);
+      if (row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn) visit(row, column, spilled.value, undefined);
     }
   }
 
   /** Why a formula cell shows `#ERROR!` (its text does not parse), or undefined. */
   formulaProblem(sheetId: string, row: number, column: number): string | undefined {
     const sheet = this.sheetsById.get(sheetId);
-    const formula = sheet?.cells.get(sheet.key(row, column))?.formula;
+    const formula = sheet && this.entry(sheet, sheet.key(row, column))?.formula;
     if (!formula || formula.ast) return undefined;
     const parsed = parseFormula(formula.text);
     return parsed.ok ? undefined : parsed.reason;
@@ -306,8 +325,9 @@ export class Workbook {
   }
 
   /**
-   * Applies inputs and recomputes what depends on them. Returns every cell whose value changed: the cells
-   * set and the dependants whose result differs. Cells of unknown sheets are ignored.
+   * Applies inputs and recomputes what depends on them among the formulas computed so far (those never read
+   * compute with the new inputs when they are). Returns every cell whose value changed: the cells set and the
+   * computed dependants whose result differs. Cells of unknown sheets are ignored.
    */
   setCells(changes: Iterable<CellChange>): CellAddress[] {
     const changed: number[] = [];
@@ -323,6 +343,8 @@ export class Workbook {
       changed.push(key);
       if (entry?.formula) formulas.push(key);
     }
+    // nothing computed yet: the new inputs are read when values are asked for
+    if (!this.arraysKnown) return changed.map((key) => this.addressOfKey(key));
     for (const key of formulas) this.watch(key);
     // volatile formulas recompute after every change, as in Excel
     const recomputed = this.recompute(changed.length === 0 ? [] : [...changed, ...this.volatile]);
@@ -345,6 +367,7 @@ export class Workbook {
     if (!sheet) return Err.ref;
     const parsed = parseFormula(text.startsWith('=') ? text : `=${text}`);
     if (!parsed.ok) return Err.syntax;
+    this.ensureArrays();
     const [evaluatingSheet, evaluatingKey] = [this.evaluatingSheet, this.evaluatingKey];
     this.evaluatingSheet = sheet;
     this.evaluatingKey = sheet.key(row, column);
@@ -371,27 +394,43 @@ export class Workbook {
     }
   }
 
-  /** Recomputes formulas that read the clock (TODAY, NOW) and their dependants. */
+  /** Recomputes the computed formulas that read the clock (TODAY, NOW) and their dependants; the others read it when computed. */
   recalculateVolatile(): CellAddress[] {
     if (this.clock.size === 0) return [];
     return this.recompute([...this.clock]).map((key) => this.addressOfKey(key));
   }
 
-  private specs(): SheetSpec[] {
-    return [...this.sheetsById.values()].map((sheet) => ({
-      id: sheet.id,
-      name: sheet.name,
-      cells: [...sheet.cells].map(([key, entry]) => {
-        const { row, column } = addressOf(key);
-        const cached = entry.formula?.cached;
-        const value = (stored: CellValue) => (stored instanceof FormulaError ? stored.code : stored);
-        return [row, column, entry.formula ? entry.formula.text : value(entry.value), cached === undefined ? undefined : value(cached)] as const;
-      }),
-    }));
+  /** How many formulas have been read (and are kept, with their value once computed): the engine's memory grows with them. */
+  formulasRead(): number {
+    let count = 0;
+    for (const sheet of this.sheetsById.values()) count += sheet.cells.size;
+    return count;
   }
 
-  private createSheet(id: string, name: string): SheetState {
-    const sheet = new SheetState(this.nextSheetNumber++, id, name);
+  /** Drops everything computed or derived (values, dependencies, spills); inputs set through setCells stay. */
+  private forgetComputed(): void {
+    this.cellWatches.clear();
+    this.volatile.clear();
+    this.clock.clear();
+    this.spillBefore.clear();
+    this.evicted.clear();
+    this.arraysKnown = false;
+  }
+
+  /** The sheets again in this order, with their sources and written inputs, nothing computed (sheets were added, renamed or removed). */
+  private rebuild(sheets: SheetState[]): void {
+    this.sheetsById.clear();
+    this.sheetsByNumber.clear();
+    this.sheetsByName.clear();
+    this.forgetComputed();
+    for (const old of sheets) {
+      const sheet = this.createSheet(old.id, old.name, old.source);
+      for (const [key, stored] of old.written) sheet.written.set(sheet.key(addressOf(key).row, addressOf(key).column), stored);
+    }
+  }
+
+  private createSheet(id: string, name: string, source: CellSource): SheetState {
+    const sheet = new SheetState(this.nextSheetNumber++, id, name, source);
     this.sheetsById.set(id, sheet);
     this.sheetsByNumber.set(sheet.number, sheet);
     const folded = name.toLowerCase();
@@ -404,32 +443,190 @@ export class Workbook {
     return { sheetId: this.sheetsByNumber.get(sheet)?.id ?? '', row, column };
   }
 
-  /** Stores an input (not yet evaluated); a formula's value is computed by `recompute`. */
-  private store(sheet: SheetState, row: number, column: number, input: CellInput, cached?: CellInput): Entry | undefined {
-    const key = sheet.key(row, column);
-    this.volatile.delete(key);
-    this.clock.delete(key);
-    if (input === null || input === '') {
-      sheet.cells.delete(key);
-      return undefined;
+  /** The input at `key`: as last set through setCells, else the source's. */
+  private inputAt(sheet: SheetState, key: number): StoredInput | undefined {
+    const written = sheet.written.get(key);
+    if (written !== undefined) return written ?? undefined;
+    const { row, column } = addressOf(key);
+    const known = this.areaInputs;
+    if (known?.sheet === sheet && row >= known.area.startRow && row <= known.area.endRow && column >= known.area.startColumn && column <= known.area.endColumn) {
+      return known.inputs.get(key);
     }
-    if (row > sheet.maxRow) sheet.maxRow = row;
-    if (column > sheet.maxColumn) sheet.maxColumn = column;
-    if (!isFormulaInput(input)) {
-      const entry: Entry = { value: storedValue(input) };
-      sheet.cells.set(key, entry);
-      return entry;
+    const stored = sheet.source.input(row, column);
+    if (!stored || stored.input === '') return undefined;
+    if (row > sheet.seenRow) sheet.seenRow = row;
+    if (column > sheet.seenColumn) sheet.seenColumn = column;
+    return stored;
+  }
+
+  /** Visits the inputs inside an area, the source's and those set through setCells, by cell key. */
+  private forEachInputIn(sheet: SheetState, area: SourceArea, visit: (key: number, stored: StoredInput) => void): void {
+    sheet.source.forEachInput(area, (row, column, stored) => {
+      const key = sheet.key(row, column);
+      if (sheet.written.has(key) || stored.input === '') return;
+      if (row > sheet.seenRow) sheet.seenRow = row;
+      if (column > sheet.seenColumn) sheet.seenColumn = column;
+      visit(key, stored);
+    });
+    for (const [key, stored] of sheet.written) {
+      if (!stored) continue;
+      const { row, column } = addressOf(key);
+      if (row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn) visit(key, stored);
     }
-    const parsed = parseFormula(input);
+  }
+
+  /** The cell at `key`: a formula's entry (made when first read, not yet computed), a value's, or undefined when empty. */
+  private entry(sheet: SheetState, key: number): Entry | undefined {
+    const known = sheet.cells.get(key);
+    if (known) return known;
+    const stored = this.inputAt(sheet, key);
+    if (!stored) return undefined;
+    return isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : { value: storedValue(stored.input) };
+  }
+
+  /** The entry of the formula stored at `key`, made (parsed, not computed) when first asked for. */
+  private entryFor(sheet: SheetState, key: number, stored: StoredInput): Entry {
+    const known = sheet.cells.get(key);
+    if (known) return known;
+    const text = stored.input as string;
+    const { row, column } = addressOf(key);
+    const parsed = parsedAt({ ...stored, input: text }, row, column);
     const ast = parsed.ok ? parsed.ast : undefined;
-    const volatile = ast && volatility(ast);
-    if (volatile) this.volatile.add(key);
-    if (volatile === 'clock') this.clock.add(key);
-    const formula: Formula = { text: input, ast, volatile, cellPrecedents: [], rangePrecedents: [] };
+    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: [], rangePrecedents: [] };
+    const cached = stored.cached;
     if (!ast && cached !== undefined && cached !== null && cached !== '') formula.cached = storedValue(cached);
-    const entry: Entry = { value: null, formula };
+    const entry: Entry = { value: null, formula, dirty: true };
     sheet.cells.set(key, entry);
     return entry;
+  }
+
+  /** Stores an input set through setCells (not yet evaluated). */
+  private store(sheet: SheetState, row: number, column: number, input: CellInput, cached?: CellInput): Entry | undefined {
+    const key = sheet.key(row, column);
+    sheet.cells.delete(key);
+    if (input === null || input === '') {
+      sheet.written.set(key, null);
+      return undefined;
+    }
+    const stored: StoredInput = cached === undefined ? { input } : { input, cached };
+    sheet.written.set(key, stored);
+    if (sheet.boundsKnown) {
+      if (row > sheet.maxRow) sheet.maxRow = row;
+      if (column > sheet.maxColumn) sheet.maxColumn = column;
+    }
+    return isFormulaInput(input) ? this.entryFor(sheet, key, stored) : undefined;
+  }
+
+  /**
+   * The used area's bounds, found when first needed (a range reaching past every input seen so far): the source's
+   * extent, the inputs set and the spills. They only grow afterwards.
+   */
+  private bounds(sheet: SheetState): { maxRow: number; maxColumn: number } {
+    if (!sheet.boundsKnown) {
+      sheet.boundsKnown = true;
+      const extent = sheet.source.extent();
+      sheet.maxRow = Math.max(sheet.maxRow, extent?.lastRow ?? -1);
+      sheet.maxColumn = Math.max(sheet.maxColumn, extent?.lastColumn ?? -1);
+      const grow = (key: number) => {
+        const { row, column } = addressOf(key);
+        sheet.maxRow = Math.max(sheet.maxRow, row);
+        sheet.maxColumn = Math.max(sheet.maxColumn, column);
+      };
+      for (const [key, stored] of sheet.written) if (stored) grow(key);
+      for (const key of sheet.spilled.keys()) grow(key);
+    }
+    return sheet;
+  }
+
+  /**
+   * Computes, before the first value is given, every formula that may give an array (and what they read), so that
+   * every spill is in place: an empty cell may show a value spilled from elsewhere. The others wait to be read.
+   */
+  private ensureArrays(): void {
+    if (this.arraysKnown) return;
+    this.arraysKnown = true;
+    const arrays: number[] = [];
+    for (const sheet of this.sheetsById.values()) {
+      sheet.source.forEachFormula(mayGiveArray, (row, column, stored) => {
+        const key = sheet.key(row, column);
+        if (!sheet.written.has(key)) arrays.push(key);
+        this.entryFor(sheet, key, stored);
+      });
+      for (const [key, stored] of sheet.written) {
+        if (stored && isFormulaInput(stored.input) && mayGiveArray(stored.input)) {
+          arrays.push(key);
+          this.entryFor(sheet, key, stored);
+        }
+      }
+    }
+    if (arrays.length === 0) return;
+    this.computeLazily(arrays);
+    // arrays reading cells another array spills, or losing their cells to one coming before them: as after a change
+    const seeds = [...this.settledSpills(), ...this.evicted];
+    this.evicted.clear();
+    this.recompute(seeds);
+  }
+
+  /**
+   * Computes the formulas at `keys` that are not current, and the formulas they read that are not, precedents first
+   * (strongly connected components of their static references, without recursion); the members of a cycle get
+   * #REF!. Each is then registered as a dependant of what it refers to.
+   */
+  private computeLazily(keys: number[]): void {
+    const pending = keys.filter((key) => this.isPending(key));
+    if (pending.length === 0) return;
+    const edges = new Map<number, number[]>();
+    while (pending.length > 0) {
+      const key = pending.pop()!;
+      if (edges.has(key)) continue;
+      const precedents = this.pendingPrecedents(key);
+      edges.set(key, precedents);
+      for (const precedent of precedents) if (!edges.has(precedent)) pending.push(precedent);
+    }
+    // Tarjan's algorithm finishes a component after everything it reaches: here its precedents, so in order
+    for (const component of stronglyConnected(edges)) {
+      const inCycle = component.length > 1 || edges.get(component[0]!)!.includes(component[0]!);
+      for (const key of component) {
+        const entry = this.entryAt(key)!;
+        // computed already by a formula read through INDIRECT or OFFSET meanwhile
+        if (!entry.dirty || entry.evaluating) continue;
+        if (inCycle) {
+          entry.value = this.place(key, Err.ref);
+          entry.dirty = false;
+        } else {
+          this.computeEntry(key, entry);
+        }
+        this.watch(key);
+      }
+    }
+  }
+
+  /** Whether the cell at `key` holds a formula that is not current and not being computed. */
+  private isPending(key: number): boolean {
+    const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+    const entry = sheet && this.entry(sheet, key);
+    return entry?.formula !== undefined && entry.dirty === true && !entry.evaluating;
+  }
+
+  /** The formulas the formula at `key` refers to (cells and the formulas inside its ranges) that are not current. */
+  private pendingPrecedents(key: number): number[] {
+    const formula = this.entryAt(key)?.formula;
+    const own = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
+    if (!formula?.ast || !own) return [];
+    const found: number[] = [];
+    for (const reference of this.referencesOf(formula)) {
+      const sheet = this.sheetNamed(reference.sheet, own);
+      if (!sheet) continue;
+      if (reference.kind === 'cell') {
+        const precedent = sheet.key(reference.row, reference.column);
+        if (this.isPending(precedent)) found.push(precedent);
+        continue;
+      }
+      this.forEachInputIn(sheet, reference, (precedent, stored) => {
+        if (isFormulaInput(stored.input) && this.isPending(precedent)) found.push(precedent);
+      });
+    }
+    return found;
   }
 
   private sheetsBetween(first: string, last: string): string[] | undefined {
@@ -449,30 +646,26 @@ export class Workbook {
     return sheet?.cells.get(key);
   }
 
-  /** Registers the formula at `key` as a dependant of everything it refers to. */
+  /** Registers the formula at `key` (once) as a dependant of everything it refers to, and as volatile if it is. */
   private watch(key: number): void {
     const entry = this.entryAt(key);
     const formula = entry?.formula;
-    if (!formula?.ast) return;
+    if (!formula?.ast || formula.watched) return;
     const own = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
     if (!own) return;
-    for (const reference of referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last))) {
+    formula.watched = true;
+    if (formula.volatile) this.volatile.add(key);
+    if (formula.volatile === 'clock') this.clock.add(key);
+    for (const reference of this.referencesOf(formula)) {
       const sheet = this.sheetNamed(reference.sheet, own);
       if (!sheet) continue;
-      const watchCell = (row: number, column: number) => {
-        const precedent = sheet.key(row, column);
-        let watchers = this.cellWatches.get(precedent);
-        if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
-        watchers.add(key);
-        formula.cellPrecedents.push(precedent);
-      };
       if (reference.kind === 'cell') {
-        watchCell(reference.row, reference.column);
+        this.watchCell(sheet.key(reference.row, reference.column), key, formula);
         continue;
       }
       if ((reference.endRow - reference.startRow + 1) * (reference.endColumn - reference.startColumn + 1) <= CELLWISE_AREA) {
         for (let row = reference.startRow; row <= reference.endRow; row++) {
-          for (let column = reference.startColumn; column <= reference.endColumn; column++) watchCell(row, column);
+          for (let column = reference.startColumn; column <= reference.endColumn; column++) this.watchCell(sheet.key(row, column), key, formula);
         }
         continue;
       }
@@ -490,9 +683,26 @@ export class Workbook {
     }
   }
 
+  /** What a formula refers to, found once. */
+  private referencesOf(formula: Formula): Array<CellReference | RangeReference> {
+    if (!formula.ast) return [];
+    formula.references ??= referencesOf(formula.ast, (first, last) => this.sheetsBetween(first, last));
+    return formula.references;
+  }
+
+  private watchCell(precedent: number, dependant: number, formula: Formula): void {
+    let watchers = this.cellWatches.get(precedent);
+    if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
+    watchers.add(dependant);
+    formula.cellPrecedents.push(precedent);
+  }
+
   private unwatch(key: number): void {
+    this.volatile.delete(key);
+    this.clock.delete(key);
     const formula = this.entryAt(key)?.formula;
     if (!formula) return;
+    formula.watched = false;
     for (const precedent of formula.cellPrecedents) {
       const watchers = this.cellWatches.get(precedent);
       watchers?.delete(key);
@@ -566,60 +776,47 @@ export class Workbook {
     return found;
   }
 
+  /**
+   * Marks the formulas among `changed` and their computed dependants (transitively) not current, and computes them
+   * again (computeLazily: precedents first, with those never computed, so that a cycle through formulas not yet read
+   * is found too); returns those whose value changed.
+   */
   private recomputeOnce(changed: number[]): number[] {
-    const edges = new Map<number, number[]>();
+    const seen = new Set<number>();
     // a cell written or emptied inside an array's area blocks or frees that array: its formula recomputes
     const pending = [...changed, ...changed.flatMap((key) => this.anchorsCovering(key))];
     while (pending.length > 0) {
       const key = pending.pop()!;
-      if (edges.has(key)) continue;
-      const dependants = this.dependantsOf(key);
-      edges.set(key, dependants);
-      for (const dependant of dependants) if (!edges.has(dependant)) pending.push(dependant);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const dependant of this.dependantsOf(key)) if (!seen.has(dependant)) pending.push(dependant);
     }
-    const components = stronglyConnected(edges);
-    // Tarjan's algorithm finishes a component after everything depending on it: evaluate in reverse
     const keys: number[] = [];
     const entries: Entry[] = [];
     const before: CellValue[] = [];
-    const cyclic: boolean[] = [];
-    for (let i = components.length - 1; i >= 0; i--) {
-      const component = components[i]!;
-      const inCycle = component.length > 1 || (edges.get(component[0]!) ?? []).includes(component[0]!);
-      for (const key of component) {
-        const entry = this.entryAt(key);
-        if (!entry?.formula) continue;
-        keys.push(key);
-        entries.push(entry);
-        before.push(entry.value);
-        cyclic.push(inCycle);
-        entry.dirty = true;
-      }
+    for (const key of seen) {
+      const entry = this.entryAt(key);
+      if (!entry?.formula) continue;
+      keys.push(key);
+      entries.push(entry);
+      before.push(entry.value);
+      entry.dirty = true;
     }
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      // a formula read before its turn (through INDIRECT or OFFSET) is computed already
-      if (!entry.dirty) continue;
-      if (cyclic[i]) {
-        entry.value = this.place(keys[i]!, Err.ref);
-        entry.dirty = false;
-        continue;
-      }
-      entry.evaluating = true;
-      entry.value = this.place(keys[i]!, this.evaluate(keys[i]!, entry.formula!));
-      entry.evaluating = false;
-      entry.dirty = false;
-    }
+    this.computeLazily(keys);
     const updated: number[] = [];
     for (let i = 0; i < entries.length; i++) if (entries[i]!.value !== before[i]) updated.push(keys[i]!);
     return updated;
   }
 
-  /** Computes a dirty formula now, keeping the evaluation under way (the reader's) as it was. */
+  /**
+   * Computes a dirty formula now, keeping the evaluation under way (the reader's) as it was; a value being validated
+   * (`evaluateAt`) is not seen: the formula computes with the stored inputs.
+   */
   private computeEntry(key: number, entry: Entry): void {
     const formula = entry.formula!;
-    const [sheet, evaluatingKey] = [this.evaluatingSheet, this.evaluatingKey];
+    const [sheet, evaluatingKey, candidate] = [this.evaluatingSheet, this.evaluatingKey, this.candidate];
     entry.evaluating = true;
+    this.candidate = undefined;
     try {
       entry.value = this.place(key, this.evaluate(key, formula));
     } finally {
@@ -627,6 +824,7 @@ export class Workbook {
       entry.dirty = false;
       this.evaluatingSheet = sheet;
       this.evaluatingKey = evaluatingKey;
+      this.candidate = candidate;
     }
   }
 
@@ -656,7 +854,7 @@ export class Workbook {
         const target = sheet.key(row + r, column + c);
         if (target === key) continue;
         const rival = sheet.spilled.get(target)?.anchor;
-        if (sheet.cells.has(target) || (rival !== undefined && rival < key)) {
+        if (this.inputAt(sheet, target) !== undefined || (rival !== undefined && rival < key)) {
           area.blocked = true;
           return Err.spill;
         }
@@ -675,8 +873,11 @@ export class Workbook {
         sheet.spilled.set(target, { anchor: key, value: result[r]![c]! });
       }
     }
-    sheet.maxRow = Math.max(sheet.maxRow, row + rows - 1);
-    sheet.maxColumn = Math.max(sheet.maxColumn, column + columns - 1);
+    // bounds not found yet will count the spill when they are
+    if (sheet.boundsKnown) {
+      sheet.maxRow = Math.max(sheet.maxRow, row + rows - 1);
+      sheet.maxColumn = Math.max(sheet.maxColumn, column + columns - 1);
+    }
     return result[0]![0]!;
   }
 
@@ -723,12 +924,13 @@ export class Workbook {
   }
 
   /**
-   * A cell's value as a formula reads it. A formula still to be recomputed in this recalculation (met through a
-   * reference computed at evaluation time) is computed first; one being computed is a cycle: `#REF!`.
+   * A cell's value as a formula (or a caller) reads it. A formula not current (never computed, or still to be
+   * recomputed in this recalculation and met through a reference computed at evaluation time) is computed first,
+   * with what it reads; one being computed is a cycle: `#REF!`.
    */
   private read(sheet: SheetState, key: number): CellValue {
     if (this.candidate?.key === key) return this.candidate.value;
-    const entry = sheet.cells.get(key);
+    const entry = this.entry(sheet, key);
     if (!entry) {
       const spilled = sheet.spilled.get(key);
       if (!spilled) return null;
@@ -742,7 +944,7 @@ export class Workbook {
       if (this.earlyDepth < MAX_EARLY_DEPTH) {
         this.earlyDepth++;
         try {
-          this.computeEntry(key, entry);
+          this.computeLazily([key]);
         } finally {
           this.earlyDepth--;
         }
@@ -764,8 +966,11 @@ export class Workbook {
     // only the used area can hold values: A:A reads the rows in use, not a million
     // (and the cell a validation formula checks, which may lie past it)
     const candidate = this.candidate && addressOf(this.candidate.key).sheet === sheet.number ? addressOf(this.candidate.key) : undefined;
-    const maxRow = Math.max(sheet.maxRow, candidate?.row ?? -1);
-    const maxColumn = Math.max(sheet.maxColumn, candidate?.column ?? -1);
+    // a range ending before an input already seen is inside the used area: the bounds need not be found for it
+    const inside = !sheet.boundsKnown && reference.endRow <= sheet.seenRow && reference.endColumn <= sheet.seenColumn;
+    const used = inside ? { maxRow: reference.endRow, maxColumn: reference.endColumn } : this.bounds(sheet);
+    const maxRow = Math.max(used.maxRow, candidate?.row ?? -1);
+    const maxColumn = Math.max(used.maxColumn, candidate?.column ?? -1);
     const rows = Math.max(1, Math.min(reference.endRow, maxRow) - reference.startRow + 1);
     const columns = Math.max(1, Math.min(reference.endColumn, maxColumn) - reference.startColumn + 1);
     return this.rangeOf(sheet, reference.startRow, reference.startColumn, rows, columns);
@@ -779,8 +984,8 @@ export class Workbook {
       origin: { row: top, column: left, sheet: sheet.name },
       get: (row, column) => this.read(sheet, sheet.key(top + row, left + column)),
       forEach: (visit) => {
-        // probe the area when it is smaller than the sheet, else filter the sheet's cells
-        if (rows * columns <= sheet.cells.size + sheet.spilled.size) {
+        // probe a small area cell by cell (row by row); a larger one through the inputs the source holds there
+        if (rows * columns <= PROBED_AREA) {
           for (let row = 0; row < rows; row++) {
             for (let column = 0; column < columns; column++) {
               const value = this.read(sheet, sheet.key(top + row, left + column));
@@ -789,23 +994,30 @@ export class Workbook {
           }
           return;
         }
+        const area = { startRow: top, endRow: top + rows - 1, startColumn: left, endColumn: left + columns - 1 };
         const inside = (at: { row: number; column: number }) => at.row >= top && at.row < top + rows && at.column >= left && at.column < left + columns;
-        const keys = sheet.spilled.size === 0 ? sheet.cells.keys() : new Set([...sheet.cells.keys(), ...sheet.spilled.keys()]);
+        const keys: number[] = [];
+        this.forEachInputIn(sheet, area, (key) => keys.push(key));
+        for (const key of sheet.spilled.keys()) if (inside(addressOf(key))) keys.push(key);
         for (const key of keys) {
           const at = addressOf(key);
-          if (!inside(at)) continue;
           const value = this.read(sheet, key);
           if (value !== null) visit(value, at.row - top, at.column - left);
         }
         // a value being validated in a cell nothing is stored in yet
         const candidate = this.candidate;
-        if (candidate && candidate.value !== null && !sheet.cells.has(candidate.key) && Math.floor(candidate.key / SHEET_STRIDE) === sheet.number) {
+        if (candidate && candidate.value !== null && Math.floor(candidate.key / SHEET_STRIDE) === sheet.number && !sheet.spilled.has(candidate.key) && this.inputAt(sheet, candidate.key) === undefined) {
           const at = addressOf(candidate.key);
           if (inside(at)) visit(candidate.value, at.row - top, at.column - left);
         }
       },
     };
   }
+}
+
+/** Whether a cell held while its area is visited is a formula's entry rather than a value. */
+function isEntry(held: CellValue | Entry): held is Entry {
+  return typeof held === 'object' && held !== null && !(held instanceof FormulaError);
 }
 
 /** A value stored in a cell: an error code is that error, as in Excel (typed, or stored by a workbook: `#N/A` is #N/A, not text). */
@@ -823,17 +1035,23 @@ function stronglyConnected(edges: Map<number, number[]>): number[][] {
   let counter = 0;
   const frames: number[] = [];
   const positions: number[] = [];
-  for (const root of edges.keys()) {
+  const enter = (node: number) => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter++;
+    stack.push(node);
+    onStack.add(node);
+    frames.push(node);
+    positions.push(0);
+  };
+  for (const [root, next] of edges) {
     if (index.has(root)) continue;
-    const enter = (node: number) => {
-      index.set(node, counter);
-      low.set(node, counter);
-      counter++;
-      stack.push(node);
-      onStack.add(node);
-      frames.push(node);
-      positions.push(0);
-    };
+    // a formula reading no formula still to compute (most of them): a component of its own, at once
+    if (next.length === 0) {
+      index.set(root, counter++);
+      components.push([root]);
+      continue;
+    }
     enter(root);
     while (frames.length > 0) {
       const top = frames.length - 1;
