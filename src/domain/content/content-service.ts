@@ -135,8 +135,6 @@ interface LiveState {
   kind: ContentKind;
   /** highest log seq applied to the live document */
   seenSeq: number;
-  /** encoded bytes applied (what it was loaded from, and each update since): its measure in the decoded cache once unloaded */
-  appliedBytes: number;
   catchingUp: Promise<void> | undefined;
 }
 
@@ -307,7 +305,7 @@ export class ContentService {
       if (live) {
         Y.applyUpdate(live, update, FROM_STORAGE);
         const state = this.live.get(live);
-        if (state) markSeen(state, seq, update.byteLength);
+        if (state) markSeen(state, seq);
       } else {
         this.keepDecodedCurrent(appId, fileId, update, seq);
         this.options.fanout?.update(appId, fileId, update);
@@ -352,7 +350,7 @@ export class ContentService {
       if (state) {
         if (failure) this.log?.error({ err: failure.error, appId, fileId }, 'a checked change failed after writing to the live document; what it wrote is stored');
         const seq = await this.appendApplied(state, update, actor);
-        markSeen(state, seq, update.byteLength);
+        markSeen(state, seq);
         this.changed(appId, fileId, actor, historyType, seq);
       } else if (failure) {
         this.decoded.delete(key(appId, fileId));
@@ -425,7 +423,7 @@ export class ContentService {
     await this.upgradeLoaded(appId, fileId, kind, doc);
     // the conversion's own seq is not taken as seen: an update another process stored meanwhile would be skipped
     const seq = content.seq;
-    this.decoded.set(id, doc, seq, storedBytes(content));
+    this.decoded.set(id, doc, seq);
     return { doc, seq };
   }
 
@@ -472,7 +470,7 @@ export class ContentService {
     if (!state) return;
     this.live.delete(document);
     dropTrialCopy(document);
-    this.decoded.set(key(appId, fileId), document, state.seenSeq, state.appliedBytes);
+    this.decoded.set(key(appId, fileId), document, state.seenSeq);
   }
 
   private async loadStored(appId: string, fileId: string, kind: ContentKind): Promise<{ content: StoredContent }> {
@@ -629,7 +627,7 @@ export class ContentService {
         const { content } = await this.loadStored(appId, document.name, kind);
         applyStored(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
         await this.upgradeLoaded(appId, document.name, kind, document);
-        this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, appliedBytes: storedBytes(content), catchingUp: undefined });
+        this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, catchingUp: undefined });
       },
       // tracked: a shutdown waits until an update being stored is stored
       persist: (document, update, actor, permissions) => this.track(this.persistIncoming(document, update, actor, permissions)),
@@ -680,7 +678,7 @@ export class ContentService {
     if (!changed && !hasPending(document)) return;
     const seq = await this.appendApplied(state, update, actor);
     // the live document has it already: the catch-up poll need not read it back from storage
-    markSeen(state, seq, update.byteLength);
+    markSeen(state, seq);
     this.changed(state.appId, state.fileId, actor, HistoryType.edit, seq);
   }
 
@@ -732,14 +730,12 @@ export class ContentService {
         if (!content) return;
         applyStored(document, content, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
         state.seenSeq = Math.max(state.seenSeq, content.seq);
-        state.appliedBytes += storedBytes(content);
         return;
       }
       const updates = await this.store.updatesAfter(state.appId, state.fileId, state.seenSeq);
       const caughtUp = { snapshot: Y.encodeStateAsUpdate(new Y.Doc()), updates, snapshotSeq: state.seenSeq, seq: state.seenSeq };
       applyStored(document, caughtUp, FROM_STORAGE, this.badEntry(state.appId, state.fileId));
       state.seenSeq = Math.max(state.seenSeq, updates.at(-1)?.seq ?? state.seenSeq);
-      state.appliedBytes += storedBytes(caughtUp);
     })().finally(() => {
       state.catchingUp = undefined;
     });
@@ -890,11 +886,6 @@ export class ContentService {
   }
 }
 
-/** The encoded size of stored content: its snapshot and its log. */
-function storedBytes(content: StoredContent): number {
-  return content.snapshot.byteLength + content.updates.reduce((sum, entry) => sum + entry.update.byteLength, 0);
-}
-
 /** Whether the document holds updates (structs or deletions) that wait for ones they build on. */
 function hasPending(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
@@ -905,7 +896,6 @@ function hasPending(doc: Y.Doc): boolean {
  * appended out of turn (another process's entry in between) leaves it to the catch-up poll, which reads the
  * entries after the mark (applying one twice is harmless).
  */
-function markSeen(state: LiveState, seq: number, bytes: number): void {
-  state.appliedBytes += bytes;
+function markSeen(state: LiveState, seq: number): void {
   if (seq === state.seenSeq + 1) state.seenSeq = seq;
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 
 /**
  * Recently read documents of files no editor has open, kept decoded so that the next read does not rebuild
@@ -10,10 +10,43 @@ import type * as Y from 'yjs';
  */
 
 /**
- * Decoded size per encoded byte, measured: a Yjs document of spreadsheet cells takes about 20 times its
- * encoded size in the heap, and the formula engine's state about 9 times more (docs/PERFORMANCE.md).
+ * Heap taken by one decoded Yjs item beyond its content, and by each value of a map or array item (an object
+ * such as a cell's `{"v":…}`), measured with Node 20's heap after `Y.applyUpdate` (docs/PERFORMANCE.md "What a
+ * cached document is counted at"): 100,000 map entries of cells took 466 bytes each beyond their characters,
+ * 33,357 text items 244 bytes each; a string's characters take a byte each (V8 keeps Latin-1 strings one byte
+ * wide) or two.
  */
-export const DECODED_BYTES_PER_ENCODED_BYTE = 30;
+const ITEM_BYTES = 250;
+const VALUE_BYTES = 200;
+
+/**
+ * Decoded size per encoded byte of an update applied to a cached document: updates are mostly new items, which
+ * take 12-15 times their encoded size (the same measurements).
+ */
+export const DECODED_BYTES_PER_ENCODED_BYTE = 15;
+
+/**
+ * What a decoded document takes in the heap, estimated from its items: per item, its own record, its map key, the
+ * values it holds and their characters. A grid model 3 spreadsheet keeps its cells as block strings (a thousand
+ * items for a million cells) and takes about its encoded size; a document of many small items 12-15 times it.
+ * One pass over the document's items: about a millisecond per 10,000.
+ */
+export function estimateDecodedBytes(doc: Y.Doc): number {
+  let bytes = 0;
+  for (const structs of doc.store.clients.values()) {
+    for (const struct of structs) {
+      bytes += ITEM_BYTES;
+      if (!(struct instanceof Y.Item)) continue;
+      if (struct.parentSub) bytes += struct.parentSub.length;
+      const content = struct.content;
+      if (content instanceof Y.ContentString) bytes += content.str.length;
+      else if (content instanceof Y.ContentAny || content instanceof Y.ContentJSON) {
+        for (const value of content.arr as unknown[]) bytes += VALUE_BYTES + (typeof value === 'string' ? value.length : 0);
+      } else if (content instanceof Y.ContentBinary) bytes += content.content.byteLength;
+    }
+  }
+  return bytes;
+}
 
 /** Default budget (SVC_CONTENT_CACHE_BYTES): a few spreadsheets of 100,000 cells. */
 export const DEFAULT_CONTENT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -22,7 +55,7 @@ export interface DecodedEntry {
   doc: Y.Doc;
   /** highest log seq applied to `doc` */
   seq: number;
-  /** estimated memory: encoded bytes applied × DECODED_BYTES_PER_ENCODED_BYTE, plus `derivedBytes` */
+  /** estimated memory: the document as decoded (`estimateDecodedBytes`), updates since × DECODED_BYTES_PER_ENCODED_BYTE, plus `derivedBytes` */
   bytes: number;
   /** memory held by what was computed from the document since it was decoded (a spreadsheet's formula engine, built as it is read) */
   derivedBytes: number;
@@ -42,10 +75,13 @@ export class DecodedCache {
     return this.entries?.get(key);
   }
 
-  /** Keeps `doc` unless it alone is larger than the budget; evicts the least recently used beyond it. */
-  set(key: string, doc: Y.Doc, seq: number, encodedBytes: number): void {
+  /**
+   * Keeps `doc` unless it alone is larger than the budget; evicts the least recently used beyond it. `bytes` is what
+   * it takes decoded (measured from its items unless given).
+   */
+  set(key: string, doc: Y.Doc, seq: number, bytes: number = this.entries ? estimateDecodedBytes(doc) : 0): void {
     this.delete(key);
-    this.entries?.set(key, { doc, seq, bytes: encodedBytes * DECODED_BYTES_PER_ENCODED_BYTE, derivedBytes: 0 });
+    this.entries?.set(key, { doc, seq, bytes, derivedBytes: 0 });
   }
 
   /** Records updates applied to a cached document: its new seq and the memory they add (evicting others, or it). */
