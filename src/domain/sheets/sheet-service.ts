@@ -4,7 +4,6 @@ import { ApiError, Errors } from '../../errors.js';
 import type { RequestAuth } from '../../auth/request-auth.js';
 import type { FileAccess, Permission } from '../../integrator/types.js';
 import type { FileService } from '../files/file-service.js';
-import type { HistoryTypeValue } from '../content/content-service.js';
 import { A1SyntaxError, formatA1, parseA1, type A1Range } from '../../model/sheets/a1.js';
 import { imageOf, withImage, type CellInput, type ValueRender } from '../../model/sheets/cells.js';
 import { parseCellA1, parseCellPositions } from './cell-positions.js';
@@ -43,7 +42,8 @@ export interface SheetContent {
    * Runs `mutate` in one transaction and stores its change; on a scratch copy unless `checkedFirst` says of the
    * document that `mutate` checks everything that can fail before its first write (ContentService.change).
    */
-  change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T, historyType?: HistoryTypeValue, checkedFirst?: (doc: Y.Doc) => boolean): Promise<T>;
+  // values writes are recorded as plain edits: no history type of their own (the content floor above defines them)
+  change<T>(appId: string, fileId: string, actor: SheetActor, mutate: (doc: Y.Doc) => T, historyType: undefined, checkedFirst?: (doc: Y.Doc) => boolean): Promise<T>;
 }
 
 export interface SheetActor {
