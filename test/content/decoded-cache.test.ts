@@ -80,6 +80,9 @@ describe('decoded document cache', () => {
     const cache = new DecodedCache(10 * MiB);
     const doc = new Y.Doc();
     doc.getText('text').insert(0, 'x'.repeat(1000));
+    cache.set('empty', new Y.Doc(), 1);
+    expect(cache.get('empty')).toBeDefined();
+    cache.delete('empty');
     cache.set('text', doc, 1);
     expect(cache.size).toBe(estimateDecodedBytes(doc));
     expect(cache.size).toBeGreaterThan(1000);

@@ -17,6 +17,8 @@ import * as Y from 'yjs';
  * wide) or two.
  */
 const ITEM_BYTES = 250;
+/** A Y.Doc with nothing in it (its store, maps and event handlers): never counted as nothing (lru-cache wants a size). */
+const EMPTY_DOCUMENT_BYTES = 2_000;
 const VALUE_BYTES = 200;
 
 /**
@@ -32,7 +34,7 @@ export const DECODED_BYTES_PER_ENCODED_BYTE = 15;
  * One pass over the document's items: about a millisecond per 10,000.
  */
 export function estimateDecodedBytes(doc: Y.Doc): number {
-  let bytes = 0;
+  let bytes = EMPTY_DOCUMENT_BYTES;
   for (const structs of doc.store.clients.values()) {
     for (const struct of structs) {
       bytes += ITEM_BYTES;
