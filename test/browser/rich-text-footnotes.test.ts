@@ -59,7 +59,12 @@ describe('footnotes in the rich-text editors', () => {
     await newFile(fileId, type);
     const { page, frame } = await open(fileId, 'user-token', 'en');
     const editor = frame.locator('.ProseMirror');
-    await editor.click();
+    /** Clicks into the text and waits for the editor to have the keyboard (under load the focus comes late: keys went elsewhere). */
+    const caretInText = async () => {
+      await editor.locator('p').first().click();
+      await expect.poll(() => editor.evaluate((root) => root.ownerDocument.activeElement === root)).toBe(true);
+    };
+    await caretInText();
     await page.keyboard.type('Sales rose sharply.');
     await expect.poll(() => plainText(fileId)).toBe('Sales rose sharply.');
 
@@ -71,7 +76,7 @@ describe('footnotes in the rich-text editors', () => {
     expect(await referenceNumbers(frame)).toEqual(['1']);
 
     // a second footnote before the first, from the toolbar: it becomes 1, the first 2
-    await editor.click();
+    await caretInText();
     await page.keyboard.press('Control+Home');
     for (let step = 0; step < 'Sales'.length; step += 1) await page.keyboard.press('ArrowRight');
     await frame.getByRole('button', { name: /^Insert footnote/ }).click();
@@ -99,7 +104,7 @@ describe('footnotes in the rich-text editors', () => {
       .toBe('Sales[^1] rose sharply.[^2]\n\n[^1]: Sales of the northern region.\n[^2]: Source: the 2025 ledger.\n');
 
     // deleting the first reference renumbers the other, for both users
-    await editor.click();
+    await caretInText();
     await page.keyboard.press('Control+Home');
     for (let step = 0; step < 'Sales'.length; step += 1) await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Delete');
