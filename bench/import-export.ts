@@ -51,9 +51,10 @@ export async function writeWorkbook(file: string, rows: number, columns: number)
 }
 
 export default async function importExport(args: string[]): Promise<void> {
-  const rows = Number(args[0] ?? 100_000);
-  const columns = Number(args[1] ?? 10);
   const importOnly = args.includes('--import-only');
+  const [rowsArgument, columnsArgument] = args.filter((argument) => !argument.startsWith('--'));
+  const rows = Number(rowsArgument ?? 100_000);
+  const columns = Number(columnsArgument ?? 10);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-import-'));
   const file = path.join(dir, 'big.xlsx');
   const written = Date.now();
