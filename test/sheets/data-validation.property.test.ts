@@ -16,6 +16,7 @@ import {
   type ValidationRule,
 } from '../../src/model/sheets/data-validation.js';
 import { calculationOf } from '../../src/model/sheets/formulas/index.js';
+import { toText } from '../../src/model/sheets/formulas/values.js';
 import { applyStructureEdit, sheetIds, sheetModels, type SheetModel } from '../../src/model/sheets/sheet-model.js';
 import type { CellArea } from '../../src/model/sheets/cell-area.js';
 
@@ -68,7 +69,8 @@ describe('checking a value', () => {
         const passes = passesValidation(checked, candidate, 0, 0, noFormulas);
         const expected =
           candidate === '' ? true
-          : type === 'textLength' ? reference[op](String(candidate).length, a, b)
+          : // the length of the text a number shows, as in Excel (15 significant digits: 19.99999999999995 is "20")
+            type === 'textLength' ? reference[op](toText(candidate).length, a, b)
           : typeof candidate !== 'number' || (type === 'whole' && !Number.isInteger(candidate)) ? false
           : reference[op](candidate, a, b);
         expect(passes).toBe(expected);
