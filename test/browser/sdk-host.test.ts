@@ -167,7 +167,8 @@ describe.each(testDatabases().slice(0, 1))('JS SDK: events and host callbacks ac
     // no fresh credentials at first: the renewal before expiry fails and the signature runs out
     const shortLived = await svc.sign({ expiresIn: 2 });
     expect(await openInHost(page, host, { fileId: 'doc', token: 'alice-token', signature: shortLived })).toMatchObject({ ok: true });
-    await expect.poll(async () => (await recorded(page, 'hostCalls')).filter((call) => call.name === 'getCredentials').length, { timeout: 5000 }).toBe(1);
+    // asked at once (the signature is nearly spent), but under CI load the bridge's round trip can take seconds
+    await expect.poll(async () => (await recorded(page, 'hostCalls')).filter((call) => call.name === 'getCredentials').length).toBe(1);
     await page.waitForTimeout(6000);
     const fresh = await svc.sign();
     await page.evaluate((signature) => {
