@@ -1,43 +1,25 @@
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
-import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
-import { browserForThisFile } from './support/browser-per-file.js';
-import { openInHost, startHostPage, type HostPage } from './support/host-page.js';
+import { browserForThisFile, serviceForThisFile } from './support/browser-per-file.js';
+import { openInHost } from './support/host-page.js';
 
 const browser = browserForThisFile();
 const TEXT = 'Cat and cat: a concatenated cat.';
 
-let svc: TestService;
-let host: HostPage;
-
-beforeAll(async () => {
-  svc = await startService(testDatabases()[0]!, { integrator: true });
-  host = await startHostPage(svc.url);
-  svc.integrator.addUser({ id: 'reader', name: 'Rita Reader', token: 'reader-token' });
-}, 60_000);
-
-afterAll(async () => {
-  await host?.close();
-  await svc?.close();
-});
+const running = serviceForThisFile([{ id: 'reader', name: 'Rita Reader', token: 'reader-token' }]);
 
 async function newFile(fileId: string, type: 'document' | 'documentPro'): Promise<void> {
-  svc.integrator.addFile({ id: fileId, type, grants: { 'user-1': { ...ALL_PERMISSIONS }, reader: { readable: true, editable: false, commentable: false } } });
-  expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
+  running.svc.integrator.addFile({ id: fileId, type, grants: { 'user-1': { ...ALL_PERMISSIONS }, reader: { readable: true, editable: false, commentable: false } } });
+  expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
 }
 
 async function open(fileId: string, token: string, lang?: string): Promise<{ page: Page; frame: FrameLocator }> {
   const page = await (await browser().newContext()).newPage();
-  expect(await openInHost(page, host.url, { fileId, token, signature: await svc.sign(), ...(lang ? { lang } : {}) })).toMatchObject({ ok: true });
+  expect(await openInHost(page, running.host.url, { fileId, token, signature: await running.svc.sign(), ...(lang ? { lang } : {}) })).toMatchObject({ ok: true });
   const frame = page.frameLocator('iframe');
   await frame.locator('.ProseMirror').waitFor();
   return { page, frame };
-}
-
-async function plainText(fileId: string): Promise<string | undefined> {
-  return (await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`)).body.data?.content;
 }
 
 describe('find and replace in the rich-text editors', () => {
@@ -48,7 +30,7 @@ describe('find and replace in the rich-text editors', () => {
     const editor = frame.locator('.ProseMirror');
     await editor.click();
     await page.keyboard.type(TEXT);
-    await expect.poll(() => plainText(fileId)).toBe(TEXT);
+    await expect.poll(() => running.plainText(fileId)).toBe(TEXT);
 
     await page.keyboard.press('Control+F');
     const bar = frame.getByRole('search', { name: 'Find in the document' });
@@ -83,14 +65,14 @@ describe('find and replace in the rich-text editors', () => {
     const replacement = bar.getByRole('textbox', { name: 'Replace with' });
     await replacement.fill('dog');
     await bar.getByRole('button', { name: 'Replace all' }).click();
-    await expect.poll(() => plainText(fileId)).toBe('Cat and dog: a concatenated dog.');
+    await expect.poll(() => running.plainText(fileId)).toBe('Cat and dog: a concatenated dog.');
     await expect.poll(() => counter.textContent()).toBe('No matches');
     await page.screenshot({ path: `/tmp/replace-bar-${type}.png` });
     await query.press('Escape');
     expect(await bar.isVisible()).toBe(false);
     expect(await editor.evaluate((root) => root === document.activeElement)).toBe(true);
     await page.keyboard.press('Control+Z');
-    await expect.poll(() => plainText(fileId)).toBe(TEXT);
+    await expect.poll(() => running.plainText(fileId)).toBe(TEXT);
 
     // Replace changes the current match only and goes on to the next
     await page.keyboard.press('Control+H');
@@ -98,7 +80,7 @@ describe('find and replace in the rich-text editors', () => {
     await expect.poll(() => counter.textContent()).toBe('1 of 2');
     await replacement.fill('cats');
     await bar.getByRole('button', { name: 'Replace', exact: true }).click();
-    await expect.poll(() => plainText(fileId)).toBe('Cat and cats: a concatenated cat.');
+    await expect.poll(() => running.plainText(fileId)).toBe('Cat and cats: a concatenated cat.');
     await expect.poll(() => counter.textContent()).toBe('1 of 1');
     await page.context().close();
   });
@@ -108,7 +90,7 @@ describe('find and replace in the rich-text editors', () => {
     const { page: ownerPage } = await open('find-reader', 'user-token', 'en');
     await ownerPage.frameLocator('iframe').locator('.ProseMirror').click();
     await ownerPage.keyboard.type(TEXT);
-    await expect.poll(() => plainText('find-reader')).toBe(TEXT);
+    await expect.poll(() => running.plainText('find-reader')).toBe(TEXT);
 
     const { page, frame } = await open('find-reader', 'reader-token');
     await expect.poll(() => frame.locator('.ProseMirror').textContent()).toContain(TEXT);
@@ -131,6 +113,6 @@ describe('find and replace in the rich-text editors', () => {
     await page.screenshot({ path: '/tmp/find-bar-reader.png' });
     await page.context().close();
     await ownerPage.context().close();
-    expect(await plainText('find-reader')).toBe(TEXT);
+    expect(await running.plainText('find-reader')).toBe(TEXT);
   });
 });

@@ -1,12 +1,9 @@
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
-import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
 import type { ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { exportFile, paragraph, text, writeRichText } from '../export/support.js';
-import { browserForThisFile } from './support/browser-per-file.js';
-import { startHostPage, type HostPage } from './support/host-page.js';
+import { browserForThisFile, serviceForThisFile } from './support/browser-per-file.js';
 import { openEditor } from './support/panels.js';
 
 /**
@@ -19,38 +16,21 @@ import { openEditor } from './support/panels.js';
 
 const browser = browserForThisFile();
 
-let svc: TestService;
-let host: HostPage;
-
-beforeAll(async () => {
-  svc = await startService(testDatabases()[0]!, { integrator: true });
-  host = await startHostPage(svc.url);
-  svc.integrator.addUser({ id: 'reader', name: 'Rita Reader', token: 'reader-token' });
-  svc.integrator.addUser({ id: 'bob', name: 'Bob Builder', token: 'bob-token' });
-}, 60_000);
-
-afterAll(async () => {
-  await host?.close();
-  await svc?.close();
-});
+const running = serviceForThisFile([{ id: 'reader', name: 'Rita Reader', token: 'reader-token' }, { id: 'bob', name: 'Bob Builder', token: 'bob-token' }]);
 
 async function newFile(fileId: string, type: 'document' | 'documentPro'): Promise<void> {
-  svc.integrator.addFile({ id: fileId, type, grants: { 'user-1': { ...ALL_PERMISSIONS }, reader: { readable: true, editable: false, commentable: false, exportable: true } } });
-  expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
+  running.svc.integrator.addFile({ id: fileId, type, grants: { 'user-1': { ...ALL_PERMISSIONS }, reader: { readable: true, editable: false, commentable: false, exportable: true } } });
+  expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
 }
 
 async function open(fileId: string, token: string, lang: string): Promise<{ page: Page; frame: FrameLocator }> {
   const page = await (await browser().newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  return { page, frame: await openEditor(page, host, svc, fileId, token, lang) };
+  return { page, frame: await openEditor(page, running.host, running.svc, fileId, token, lang) };
 }
 
 /** The numbers the references show, in the order they stand in the text. */
 function referenceNumbers(frame: FrameLocator): Promise<Array<string | null>> {
   return frame.locator('.ProseMirror sup.footnote-ref').evaluateAll((references) => references.map((reference) => reference.getAttribute('data-number')));
-}
-
-async function plainText(fileId: string): Promise<string | undefined> {
-  return (await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`)).body.data?.content;
 }
 
 describe('footnotes in the rich-text editors', () => {
@@ -66,7 +46,7 @@ describe('footnotes in the rich-text editors', () => {
     };
     await caretInText();
     await page.keyboard.type('Sales rose sharply.');
-    await expect.poll(() => plainText(fileId)).toBe('Sales rose sharply.');
+    await expect.poll(() => running.plainText(fileId)).toBe('Sales rose sharply.');
 
     // Ctrl+Alt+F as in Word: the reference goes at the caret, the caret into its note
     await page.keyboard.press('Control+Alt+F');
@@ -100,7 +80,7 @@ describe('footnotes in the rich-text editors', () => {
 
     // the stored document carries them: its Markdown export numbers them in document order
     await expect
-      .poll(async () => (await exportFile(svc, fileId, 'md')).bytes.toString('utf8'))
+      .poll(async () => (await exportFile(running.svc, fileId, 'md')).bytes.toString('utf8'))
       .toBe('Sales[^1] rose sharply.[^2]\n\n[^1]: Sales of the northern region.\n[^2]: Source: the 2025 ledger.\n');
 
     // deleting the first reference renumbers the other, for both users
@@ -132,7 +112,7 @@ describe('footnotes in the rich-text editors', () => {
     expect(await moved.evaluate((field) => field === document.activeElement)).toBe(true);
     await coEditor.page.keyboard.type(' twice.');
     await expect
-      .poll(async () => (await exportFile(svc, fileId, 'md')).bytes.toString('utf8'))
+      .poll(async () => (await exportFile(running.svc, fileId, 'md')).bytes.toString('utf8'))
       .toBe('[^1]Sales rose sharply.[^2]\n\n[^1]: Opening note.\n[^2]: Source: the 2025 ledger. Audited twice.\n');
     await coEditor.page.context().close();
     await page.context().close();
@@ -168,22 +148,22 @@ function notePlaces(frame: FrameLocator): Promise<Array<{ name: string | null; p
 describe('documentPro: footnotes at the bottom of their page', () => {
   it('each note on its reference page under the text, for two users; a longer note moves text to the next page, live', { timeout: 240_000 }, async () => {
     const fileId = 'pro-note-pages';
-    svc.integrator.addFile({ id: fileId, type: 'documentPro', grants: { 'user-1': { ...ALL_PERMISSIONS }, bob: { ...ALL_PERMISSIONS } } });
-    expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId } })).status).toBe(200);
+    running.svc.integrator.addFile({ id: fileId, type: 'documentPro', grants: { 'user-1': { ...ALL_PERMISSIONS }, bob: { ...ALL_PERMISSIONS } } });
+    expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type: 'documentPro', fileId } })).status).toBe(200);
     const notes: Record<number, string> = { 2: 'Note one: the 2025 ledger.', 9: 'Note two: audited figures.', 20: 'Note three: the northern region.' };
     const blocks: ProseMirrorNode[] = Array.from({ length: 24 }, (_, index) => {
       const body = text(`Paragraph ${index + 1} of the quarterly report, long enough to fill a line of the page and a bit more.`);
       const note = notes[index + 1];
       return note ? paragraph(body, { type: 'footnote', attrs: { note } }) : paragraph(body);
     });
-    await writeRichText(svc, fileId, blocks);
+    await writeRichText(running.svc, fileId, blocks);
 
     const pages: Page[] = [];
     const frames: FrameLocator[] = [];
     for (const token of ['user-token', 'bob-token']) {
       const page = await (await browser().newContext({ viewport: { width: 1440, height: 900 } })).newPage();
       pages.push(page);
-      frames.push(await openEditor(page, host, svc, fileId, token));
+      frames.push(await openEditor(page, running.host, running.svc, fileId, token));
     }
     try {
       for (const frame of frames) {

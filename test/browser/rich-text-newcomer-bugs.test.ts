@@ -1,45 +1,27 @@
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '../support/databases.js';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER } from '../support/integrator.js';
-import { startService, type TestService } from '../support/service.js';
-import { browserForThisFile } from './support/browser-per-file.js';
-import { startHostPage, type HostPage } from './support/host-page.js';
+import { browserForThisFile, serviceForThisFile } from './support/browser-per-file.js';
 import { openEditor, selectWord } from './support/panels.js';
 import JSZip from 'jszip';
 import { exportFile } from '../export/support.js';
 
 /** The bugs a new user met in the document editors (issue 25), each with the test that would have caught it. */
 const browser = browserForThisFile();
-let svc: TestService;
-let host: HostPage;
-
-beforeAll(async () => {
-  svc = await startService(testDatabases()[0]!, { integrator: true });
-  host = await startHostPage(svc.url);
-}, 60_000);
-
-afterAll(async () => {
-  await host?.close();
-  await svc?.close();
-});
+const running = serviceForThisFile();
 
 let fileCount = 0;
 async function open(type: 'document' | 'documentPro' = 'document', width = 1440): Promise<{ page: Page; frame: FrameLocator; fileId: string }> {
   const fileId = `newcomer-${++fileCount}`;
-  expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
+  expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
   const context = await browser().newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
-  const frame = await openEditor(page, host, svc, fileId, DEFAULT_USER.token);
+  const frame = await openEditor(page, running.host, running.svc, fileId, DEFAULT_USER.token);
   return { page, frame, fileId };
 }
 
-async function plainText(fileId: string): Promise<string | undefined> {
-  return (await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`)).body.data?.content;
-}
-
 async function exportedDocumentXml(fileId: string): Promise<string> {
-  const { bytes } = await exportFile(svc, fileId, 'docx');
+  const { bytes } = await exportFile(running.svc, fileId, 'docx');
   return (await JSZip.loadAsync(bytes)).file('word/document.xml')!.async('string');
 }
 
@@ -95,7 +77,7 @@ describe('formatting as office users expect (issue 25, point 1)', () => {
     await page.screenshot({ path: '/tmp/shots-doc-editor/link-popover.png' });
 
     // through the API: the docx export holds every choice
-    await expect.poll(() => plainText(fileId)).toBe('Quarterly report for the board');
+    await expect.poll(() => running.plainText(fileId)).toBe('Quarterly report for the board');
     const xml = await exportedDocumentXml(fileId);
     expect(xml).toContain('<w:jc w:val="center"/>');
     expect(xml).toMatch(/<w:spacing w:line="360" w:lineRule="auto"\/>/);
@@ -174,7 +156,7 @@ describe('newcomer bugs of the document editor', () => {
     await expect.poll(() => editor.locator('a').textContent()).toBe('guide');
     await page.keyboard.press('End');
     await page.keyboard.type(' today');
-    await expect.poll(() => plainText(fileId)).toBe('Read the guide today');
+    await expect.poll(() => running.plainText(fileId)).toBe('Read the guide today');
     expect(await editor.locator('a').textContent()).toBe('guide');
     expect(await editor.locator('a').getAttribute('href')).toBe('https://example.com/guide');
     await page.context().close();
@@ -195,7 +177,7 @@ describe('newcomer bugs of the document editor', () => {
     await page.keyboard.type('After the table');
     // a new paragraph below the table, not text in its last cell
     await expect.poll(() => editor.evaluate((root) => root.lastElementChild?.outerHTML)).toBe('<p>After the table</p>');
-    await expect.poll(() => plainText(fileId)).toMatch(/\nAfter the table$/);
+    await expect.poll(() => running.plainText(fileId)).toMatch(/\nAfter the table$/);
 
     await frame.locator('button[data-tool="bulletList"]').click();
     await expect.poll(() => editor.evaluate((root) => root.lastElementChild?.tagName)).toBe('UL');

@@ -1,45 +1,25 @@
 import JSZip from 'jszip';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../examples/integrator/integrator.js';
 import { exportFile } from '../export/support.js';
-import { testDatabases } from '../support/databases.js';
-import { startService, type TestService } from '../support/service.js';
-import { browserForThisFile } from './support/browser-per-file.js';
-import { startHostPage, type HostPage } from './support/host-page.js';
+import { browserForThisFile, serviceForThisFile } from './support/browser-per-file.js';
 import { openEditor, selectWord } from './support/panels.js';
 
 /** Suggestion mode (issue 25, point 2): one user suggests, another accepts and rejects, live. */
 const browser = browserForThisFile();
-let svc: TestService;
-let host: HostPage;
-
-beforeAll(async () => {
-  svc = await startService(testDatabases()[0]!, { integrator: true });
-  host = await startHostPage(svc.url);
-  svc.integrator.addUser({ id: 'alice', name: 'Alice Chen', token: 'alice-token' });
-  svc.integrator.addUser({ id: 'bob', name: 'Bob Li', token: 'bob-token' });
-}, 60_000);
-
-afterAll(async () => {
-  await host?.close();
-  await svc?.close();
-});
+const running = serviceForThisFile([{ id: 'alice', name: 'Alice Chen', token: 'alice-token' }, { id: 'bob', name: 'Bob Li', token: 'bob-token' }]);
 
 async function open(fileId: string, token: string): Promise<{ page: Page; frame: FrameLocator; editor: Locator }> {
   const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  const frame = await openEditor(page, host, svc, fileId, token);
+  const frame = await openEditor(page, running.host, running.svc, fileId, token);
   return { page, frame, editor: frame.locator('.ProseMirror') };
-}
-
-async function plainText(fileId: string): Promise<string | undefined> {
-  return (await svc.call('GET', `/sdk/v2/collab-files/${fileId}/plain-text`)).body.data?.content;
 }
 
 /** The Suggestion events the integrator received about a file: action, kind, the user who caused it. */
 function suggestionEvents(fileId: string) {
-  return svc.integrator.events
+  return running.svc.integrator.events
     .filter((event) => event.eventClass === 'Suggestion' && event.body.fileId === fileId)
     .map((event) => {
       const suggestion = event.body.suggestion as { kind: string; authorId: string | null };
@@ -55,14 +35,14 @@ async function focused(editor: Locator): Promise<void> {
 describe('suggestion mode in the document editors', () => {
   it.each(['document', 'documentPro'] as const)('%s: Alice suggests an insertion and a deletion, Bob sees them marked, accepts one and rejects the other', { timeout: 180_000 }, async (type) => {
     const fileId = `suggest-${type}`;
-    svc.integrator.addFile({ id: fileId, type, grants: { alice: { ...ALL_PERMISSIONS }, bob: { ...ALL_PERMISSIONS } } });
-    expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
+    running.svc.integrator.addFile({ id: fileId, type, grants: { alice: { ...ALL_PERMISSIONS }, bob: { ...ALL_PERMISSIONS } } });
+    expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type, fileId } })).status).toBe(200);
 
     const alice = await open(fileId, 'alice-token');
     await alice.editor.click();
     await focused(alice.editor);
     await alice.page.keyboard.type('The plan is good.');
-    await expect.poll(() => plainText(fileId), { timeout: 20_000 }).toBe('The plan is good.');
+    await expect.poll(() => running.plainText(fileId), { timeout: 20_000 }).toBe('The plan is good.');
 
     // Suggesting on: typed text is an insertion, deleted text stays, struck through
     const toggle = alice.frame.locator('[data-tool="suggesting"]');
@@ -119,14 +99,14 @@ describe('suggestion mode in the document editors', () => {
     await expect.poll(() => bob.editor.locator('.svc-suggestion').count(), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => alice.editor.locator('.svc-suggestion').count(), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => items.count()).toBe(0);
-    await expect.poll(() => plainText(fileId), { timeout: 20_000 }).toBe('The plan is good. Cheap too.');
+    await expect.poll(() => running.plainText(fileId), { timeout: 20_000 }).toBe('The plan is good. Cheap too.');
 
     await expect
       .poll(() => suggestionEvents(fileId), { timeout: 30_000 })
       .toEqual(['accept insertion by bob (author alice)', 'create deletion by alice (author alice)', 'create insertion by alice (author alice)', 'reject deletion by bob (author alice)']);
 
     // the export through the API has the result, no revision left
-    const { bytes } = await exportFile(svc, fileId, 'docx');
+    const { bytes } = await exportFile(running.svc, fileId, 'docx');
     const xml = await (await JSZip.loadAsync(bytes)).file('word/document.xml')!.async('string');
     expect(xml).not.toMatch(/<w:(ins|del)\b/);
     expect(xml.replace(/<[^>]+>/g, '')).toContain('The plan is good. Cheap too.');
@@ -136,13 +116,13 @@ describe('suggestion mode in the document editors', () => {
 
   it('a user who may comment but not edit suggests by typing; the editor accepts it', { timeout: 180_000 }, async () => {
     const fileId = 'suggest-commenter';
-    svc.integrator.addFile({ id: fileId, type: 'document', grants: { alice: { ...ALL_PERMISSIONS }, bob: { readable: true, editable: false, commentable: true } } });
-    expect((await svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId } })).status).toBe(200);
+    running.svc.integrator.addFile({ id: fileId, type: 'document', grants: { alice: { ...ALL_PERMISSIONS }, bob: { readable: true, editable: false, commentable: true } } });
+    expect((await running.svc.call('POST', '/sdk/v2/api/files', { body: { type: 'document', fileId } })).status).toBe(200);
     const alice = await open(fileId, 'alice-token');
     await alice.editor.click();
     await focused(alice.editor);
     await alice.page.keyboard.type('Budget approved.');
-    await expect.poll(() => plainText(fileId), { timeout: 20_000 }).toBe('Budget approved.');
+    await expect.poll(() => running.plainText(fileId), { timeout: 20_000 }).toBe('Budget approved.');
 
     // Bob's page says he is suggesting; what he types and deletes is marked as his, live for Alice and stored
     const bob = await open(fileId, 'bob-token');
@@ -154,7 +134,7 @@ describe('suggestion mode in the document editors', () => {
     await bob.page.keyboard.type(' Next week.');
     await expect.poll(() => alice.editor.locator('ins.svc-suggestion').allTextContents(), { timeout: 20_000 }).toEqual([' Next week.']);
     expect(await alice.editor.locator('ins.svc-suggestion [title]').first().getAttribute('title')).toMatch(/^Insertion · Bob Li · /);
-    await expect.poll(() => plainText(fileId), { timeout: 20_000 }).toBe('Budget approved. Next week.');
+    await expect.poll(() => running.plainText(fileId), { timeout: 20_000 }).toBe('Budget approved. Next week.');
     // no Accept / Reject for him, at the caret or in the panel
     await bob.frame.getByRole('button', { name: 'Suggestions' }).click();
     await expect.poll(() => bob.frame.locator('.svc-suggestion-item').count(), { timeout: 20_000 }).toBe(1);
@@ -168,7 +148,7 @@ describe('suggestion mode in the document editors', () => {
     await alice.frame.locator('.svc-suggestion-item[data-kind="insertion"] [data-suggestion-action="accept"]').click();
     await expect.poll(() => bob.editor.locator('.svc-suggestion').count(), { timeout: 20_000 }).toBe(0);
     expect(await bob.editor.textContent()).toContain('Budget approved. Next week.');
-    await expect.poll(() => plainText(fileId), { timeout: 20_000 }).toBe('Budget approved. Next week.');
+    await expect.poll(() => running.plainText(fileId), { timeout: 20_000 }).toBe('Budget approved. Next week.');
     await alice.page.context().close();
     await bob.page.context().close();
   });
