@@ -1,11 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatFormula, parseFormula, shiftFormula, Workbook, type CellInput, type DisplayValue } from '../../src/model/sheets/formulas/index.js';
-import { legacyFormula } from '../../src/model/sheets/formulas/legacy.js';
+import { legacyFormulaRead } from '../../src/model/sheets/formulas/legacy.js';
 import { storedFunctionName, typedFormula } from '../../src/model/sheets/formulas/excel-functions.js';
 import { inlineDefinitions, storedFormula } from '../../src/model/sheets/formulas/parser.js';
 import { SCALAR_PARAMETERS } from '../../src/model/sheets/formulas/lifting.js';
 import { FUNCTIONS } from '../../src/model/sheets/formulas/functions.js';
+
+const legacyFormula = (text: string) => legacyFormulaRead(text).text;
 
 /** Dynamic arrays and spilling (issue 23; docs/FORMULAS.md "Dynamic arrays and spill"). */
 

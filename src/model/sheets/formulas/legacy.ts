@@ -65,14 +65,10 @@ function intersected(node: Ast, wantsOne: boolean): Ast {
   return wantsOne && manyValued(inner) ? { kind: 'call', name: 'SINGLE', args: [inner] } : inner;
 }
 
-/** A legacy formula's text with Excel's `@` where it reads one value of several; the text as it is when none is needed. */
-export function legacyFormula(text: string): string {
-  return legacyFormulaRead(text).text;
-}
-
 /**
- * legacyFormula's text, and whether the engine reads it (parses): the import keeps Excel's value for a formula it
- * cannot read. Told from the one parse legacyFormula makes, a rewritten text parsed again.
+ * A legacy formula's text with Excel's `@` where it reads one value of several (the text as it is when none is
+ * needed), and whether the engine reads it (parses): the import keeps Excel's value for a formula it cannot read.
+ * One parse tells both; only a rewritten text is parsed again.
  */
 export function legacyFormulaRead(text: string): { text: string; readable: boolean } {
   const parsed = parseFormula(text);
