@@ -6,6 +6,7 @@ import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/r
 import { createFile, FAST_CONTENT, SECOND_USER } from '../conversations/support.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER } from '../support/integrator.js';
+import { queuedPayloads } from '../support/outbox.js';
 import { startService, type TestService } from '../support/service.js';
 
 /**
@@ -45,20 +46,10 @@ for (const database of testDatabases()) {
       await svc.services.content.flush(svc.app.id, fileId);
     };
     /** `action kind id text by user` of each Suggestion event queued for a file, in order. */
-    const queued = async (fileId: string) => {
-      const rows = await svc.services.storage.db
-        .selectFrom('event_outbox')
-        .select(['payload'])
-        .where('app_id', '=', svc.app.id)
-        .where('file_id', '=', fileId)
-        .where('event_class', '=', 'Suggestion')
-        .orderBy('seq')
-        .execute();
-      return rows.map((row) => {
-        const payload = JSON.parse(row.payload) as { action: string; userId: string; suggestion: { kind: string; id: string; text: string; authorId: string } };
-        return `${payload.action} ${payload.suggestion.kind} ${payload.suggestion.id} "${payload.suggestion.text}" by ${payload.userId} (author ${payload.suggestion.authorId})`;
-      });
-    };
+    const queued = async (fileId: string) =>
+      (await queuedPayloads<{ action: string; userId: string; suggestion: { kind: string; id: string; text: string; authorId: string } }>(svc, fileId, 'Suggestion')).map(
+        (payload) => `${payload.action} ${payload.suggestion.kind} ${payload.suggestion.id} "${payload.suggestion.text}" by ${payload.userId} (author ${payload.suggestion.authorId})`,
+      );
 
     it('announces each suggestion once, then its acceptance or rejection as the text shows it', async () => {
       await createFile(svc, 'doc', 'document');

@@ -6,6 +6,7 @@ import { newTextBox, richTextOf, sheetsOf, slidesOf, type Cell } from '../../src
 import { parseFragment, toYNodes, type ProseMirrorNode } from '../../src/model/rich-text/schema.js';
 import { testDatabases } from '../support/databases.js';
 import { DEFAULT_USER, eventually } from '../support/integrator.js';
+import { queuedPayloads } from '../support/outbox.js';
 import { startService, type TestService } from '../support/service.js';
 import { connectEditor, startPeer, type Editor } from '../content/support.js';
 import { createFile as createTestFile, data, FAST_CONTENT, talk } from './support.js';
@@ -56,17 +57,8 @@ for (const database of testDatabases()) {
         actor,
       );
     /** MentionAt events of a file as committed to the outbox, in order. */
-    const queued = async (fileId: string) => {
-      const rows = await svc.services.storage.db
-        .selectFrom('event_outbox')
-        .select(['payload'])
-        .where('app_id', '=', svc.app.id)
-        .where('file_id', '=', fileId)
-        .where('event_class', '=', 'MentionAt')
-        .orderBy('seq')
-        .execute();
-      return rows.map((row) => (JSON.parse(row.payload) as { mentionAt: { atGuid: string; userIds: string[]; content: string } }).mentionAt);
-    };
+    const queued = async (fileId: string) =>
+      (await queuedPayloads<{ mentionAt: { atGuid: string; userIds: string[]; content: string } }>(svc, fileId, 'MentionAt')).map((payload) => payload.mentionAt);
     const versionOf = async (fileId: string) =>
       (await svc.services.storage.db.selectFrom('files').select('version').where('app_id', '=', svc.app.id).where('file_id', '=', fileId).executeTakeFirstOrThrow()).version;
     const received = (fileId: string) => svc.integrator.events.filter((event) => event.eventClass === 'MentionAt' && event.body.fileId === fileId);
