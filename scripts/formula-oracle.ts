@@ -125,8 +125,8 @@ function xmlText(value: string): string {
   });
 }
 
-/** The workbook's sheets in order: name and the path of its worksheet part. */
-async function sheetParts(bytes: Buffer): Promise<Array<{ name: string; part: string }>> {
+/** The workbook's sheets in order: name and the path of its worksheet part (chart sheets left out). */
+export async function sheetParts(bytes: Buffer): Promise<Array<{ name: string; part: string }>> {
   const texts = await readZipTexts(bytes, ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels']);
   const targets = new Map<string, string>();
   for (const match of (texts.get('xl/_rels/workbook.xml.rels') ?? '').matchAll(/<Relationship\b[^>]*>/g)) {

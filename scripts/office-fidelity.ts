@@ -1,16 +1,18 @@
 /**
- * Word and PowerPoint fidelity (issue 25 point 8, issue 26 point 2): real .docx and .pptx files written by Word,
- * PowerPoint and LibreOffice, each counted three times with the same yardstick per feature:
+ * Word, PowerPoint and Excel fidelity (issue 25 point 8, issue 26 point 2): real .docx and .pptx files written by
+ * Word, PowerPoint and LibreOffice, and the workbooks written by Excel of the formula oracle's corpus
+ * (scripts/formula-oracle.ts), each counted three times with the same yardstick per feature:
  * - **source**: what the file holds (counted from its XML);
  * - **import**: what the service's import keeps (the format reader and `buildOutput`, the code the import worker
  *   runs, then the stored content read back as the exporters read it);
- * - **export**: what a re-export of that content holds (the service's docx / pptx writer, counted from its XML
+ * - **export**: what a re-export of that content holds (the service's docx / pptx / xlsx writer, counted from its XML
  *   with the same counter as the source, and never more than the import kept: a writer's own theme or layout is
  *   not the file's).
  *
- * `npm run fidelity [-- --files] [-- --only NAME-PART]` prints the per-feature table (docs/IMPORT-EXPORT.md
- * "Fidelity over real files") and, with `--files`, each file's counts. The corpus lives outside the repository
- * (test/fixtures/office-corpus/README.md): its manifest SOURCES.tsv is committed, the files are not.
+ * `npm run fidelity [-- --files] [-- --only NAME-PART]` prints the per-feature tables (docs/IMPORT-EXPORT.md
+ * "Fidelity over real files") and, with `--files`, each file's counts (`--only .xlsx`: the workbooks only). The
+ * corpora live outside the repository (test/fixtures/office-corpus/README.md, docs/FORMULAS.md "Agreement with
+ * Excel"): their manifests SOURCES.tsv say where each file comes from, the files are not committed.
  * test/import/office-corpus.test.ts holds the export figures as floors, through the real HTTP server.
  */
 import fs from 'node:fs';
@@ -27,18 +29,25 @@ import { formatReader } from '../src/domain/import/formats/index.js';
 import { withoutPictures } from '../src/domain/import/import-service.js';
 import { toDocx } from '../src/domain/export/converters/docx.js';
 import { toPptx } from '../src/domain/export/converters/pptx.js';
-import { sourceFromState, type ExportSource, type ImageAssets, type RichTextSource, type SlidesSource } from '../src/domain/export/source.js';
+import { toXlsx } from '../src/domain/export/converters/xlsx.js';
+import { sourceFromState, type ExportSource, type ImageAssets, type RichTextSource, type SlidesSource, type WorkbookCell, type WorkbookSource } from '../src/domain/export/source.js';
+import { joinParts } from '../src/domain/import/conversion.js';
+import { SpreadsheetEncoder } from '../src/domain/import/spreadsheet-encoder.js';
+import { corpusDirectory as workbookCorpusDirectory, sheetParts } from './formula-oracle.js';
 import { holdsFilesEnding, outsideDataDirectory } from './outside-data.js';
 import type { ProseMirrorNode } from '../src/model/rich-text/node-json.js';
+import { columnIndex } from '../src/model/sheets/a1.js';
 
 export const DOCX_FEATURES = ['text', 'paragraphStyles', 'headings', 'listItems', 'nestedListItems', 'tables', 'mergedCells', 'images', 'links', 'headersFooters', 'footnotes', 'pageBreaks', 'fonts', 'colours', 'bold', 'italic', 'underline'] as const;
 export const PPTX_FEATURES = ['text', 'slides', 'textBoxes', 'placeholders', 'layouts', 'themeColours', 'themeFonts', 'shapes', 'tables', 'images', 'notes'] as const;
+export const XLSX_FEATURES = ['sheets', 'values', 'formulas', 'merges', 'numberFormats', 'boldCells', 'fills', 'borders', 'columnWidths', 'rowHeights', 'hiddenColumns', 'hiddenRows', 'frozenPanes', 'conditionalFormats', 'validations', 'charts', 'comments', 'links', 'definedNames', 'protections'] as const;
 export type DocxFeature = (typeof DOCX_FEATURES)[number];
 export type PptxFeature = (typeof PPTX_FEATURES)[number];
+export type XlsxFeature = (typeof XLSX_FEATURES)[number];
 export type Counts<F extends string> = Record<F, number>;
 
 /** What each feature counts, for the table's first column. */
-export const FEATURE_UNITS: Record<DocxFeature | PptxFeature, string> = {
+export const FEATURE_UNITS: Record<DocxFeature | PptxFeature | XlsxFeature, string> = {
   text: 'characters of text',
   paragraphStyles: 'distinct paragraph styles other than Normal (docx) in use',
   headings: 'heading paragraphs (Title, Heading 1-9)',
@@ -64,6 +73,25 @@ export const FEATURE_UNITS: Record<DocxFeature | PptxFeature, string> = {
   themeFonts: 'theme font schemes',
   shapes: 'shapes without text (rectangles, lines, arrows …)',
   notes: 'slides with speaker notes',
+  sheets: 'worksheets (chart sheets left out)',
+  values: 'cells with a value or a formula',
+  formulas: 'formula cells (each cell of a shared formula; an array formula once)',
+  merges: 'merged areas',
+  numberFormats: 'cells with a value and a number format other than General (a date counts)',
+  boldCells: 'bold cells with a value',
+  fills: 'cells with a fill (a pattern or gradient), with a value or not',
+  borders: 'cells with a border on a side, with a value or not',
+  columnWidths: 'columns given a width (customWidth), up to the last column holding a cell',
+  rowHeights: 'rows given a height (customHeight)',
+  hiddenColumns: 'hidden columns, up to the last column holding a cell',
+  hiddenRows: 'hidden rows (by hand or by a filter)',
+  frozenPanes: 'sheets with frozen panes (rows, columns or both)',
+  conditionalFormats: 'conditional formatting rules',
+  validations: 'data validation rules',
+  charts: 'charts on worksheets',
+  comments: 'cell comments (notes)',
+  definedNames: 'defined names (print areas and filter ranges, `_xlnm.`, left out)',
+  protections: 'protected sheets and protected ranges',
 };
 
 function zeroes<F extends string>(features: readonly F[]): Counts<F> {
@@ -117,10 +145,10 @@ function elements(xml: string, name: string): string[] {
 }
 
 /** ST_OnOff: an element present without `val`, or with a true value. */
-function isOn(properties: string, name: string): boolean {
+function isOn(properties: string, name: string, valueAttribute = 'w:val'): boolean {
   const tag = new RegExp(`<${name}(?=[\\s/>])[^>]*>`).exec(properties)?.[0];
   if (!tag) return false;
-  const value = attribute(tag, 'w:val');
+  const value = attribute(tag, valueAttribute);
   return value === undefined || !['0', 'false', 'off'].includes(value);
 }
 
@@ -348,11 +376,132 @@ export function countSlides(source: SlidesSource): Counts<PptxFeature> {
   return counts;
 }
 
+// ----- xlsx
+
+/** What a cell style (`<xf>` of cellXfs) shows, from styles.xml. */
+interface CellLook {
+  numberFormat: boolean;
+  bold: boolean;
+  fill: boolean;
+  border: boolean;
+}
+
+/** The cell styles of a workbook by index (the `s` of a `<c>`); index 0 (or none) is the default. */
+function cellLooks(styles: string): CellLook[] {
+  const generalCodes = new Set(['0', ...[...styles.matchAll(/<numFmt\b[^>]*>/g)].flatMap((tag) => (/^general$/i.test(attribute(tag[0], 'formatCode') ?? '') ? [attribute(tag[0], 'numFmtId') ?? ''] : []))]);
+  const listed = (list: string, item: string) => elements(elements(styles, list)[0] ?? '', item);
+  const bold = listed('fonts', 'font').map((font) => isOn(font, 'b', 'val'));
+  const filled = listed('fills', 'fill').map((fill) => /<gradientFill\b/.test(fill) || !['none', undefined].includes(attribute(/<patternFill\b[^>]*>/.exec(fill)?.[0] ?? '', 'patternType')));
+  const bordered = listed('borders', 'border').map((border) => /<(left|right|top|bottom|start|end)\b[^>]*\bstyle="(?!none")[^"]+"/.test(border));
+  return listed('cellXfs', 'xf').map((xf) => {
+    const tag = /<xf\b[^>]*>/.exec(xf)![0];
+    const index = (name: string) => Number(attribute(tag, name) ?? 0);
+    return { numberFormat: !generalCodes.has(attribute(tag, 'numFmtId') ?? '0'), bold: bold[index('fontId')] === true, fill: filled[index('fillId')] === true, border: bordered[index('borderId')] === true };
+  });
+}
+
+/**
+ * Columns of `<col>` entries with the attribute set, up to `lastColumn` (1-based): a file often sets the width of,
+ * or hides, every empty column to the sheet's end (`max="16384"`), which would swamp the count.
+ */
+function columnsWith(xml: string, name: 'customWidth' | 'hidden', lastColumn: number): number {
+  return [...xml.matchAll(/<col\b[^>]*>/g)]
+    .filter((tag) => ['1', 'true'].includes(attribute(tag[0], name) ?? ''))
+    .reduce((sum, tag) => sum + Math.max(0, Math.min(Number(attribute(tag[0], 'max') ?? 0), lastColumn) - Number(attribute(tag[0], 'min') ?? 0) + 1), 0);
+}
+
+/** The parts a worksheet's relationships name with a type (drawing, comments). */
+async function relatedParts(zip: JSZip, sheetPart: string, type: string): Promise<string[]> {
+  const rels = relationships(await part(zip, path.posix.join(path.posix.dirname(sheetPart), '_rels', `${path.posix.basename(sheetPart)}.rels`)));
+  const found = [...rels.values()].filter((rel) => rel.type.endsWith(`/${type}`));
+  return Promise.all(found.map((rel) => part(zip, rel.target.startsWith('/') ? rel.target.slice(1) : path.posix.join(path.posix.dirname(sheetPart), rel.target))));
+}
+
+/**
+ * The features a workbook holds, counted from its XML (the same counter reads our own exports), and each sheet's
+ * last column holding a cell. `lastColumns`: count columns up to these instead (a re-export's, up to the original's:
+ * a width set on a column of styled empty cells the model does not keep still counts).
+ */
+export async function countXlsxFile(bytes: Uint8Array, lastColumns?: readonly number[]): Promise<{ counts: Counts<XlsxFeature>; lastColumns: number[] }> {
+  const counts = zeroes(XLSX_FEATURES);
+  const zip = await JSZip.loadAsync(bytes);
+  const looks = cellLooks(await part(zip, 'xl/styles.xml'));
+  const lastColumnsHeld: number[] = [];
+  for (const { part: sheetPart } of await sheetParts(Buffer.from(bytes))) {
+    const xml = withoutFallbacks(await part(zip, sheetPart));
+    counts.sheets++;
+    let lastColumn = 0;
+    for (const [, attributes, body = ''] of xml.matchAll(/<c(?=[\s>/])([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+      lastColumn = Math.max(lastColumn, (columnIndex(/^[A-Z]+/.exec(attribute(attributes!, 'r') ?? '')?.[0] ?? '') ?? 0) + 1);
+      const look = looks[Number(attribute(attributes!, 's') ?? 0)];
+      const formula = /<f[\s>/]/.test(body);
+      const valued = formula || /<v>[^<]/.test(body) || /<is>[\s\S]*<t(?:\s[^>]*)?>[^<]/.test(body);
+      if (valued) counts.values++;
+      if (formula) counts.formulas++;
+      if (valued && look?.numberFormat) counts.numberFormats++;
+      if (valued && look?.bold) counts.boldCells++;
+      if (look?.fill) counts.fills++;
+      if (look?.border) counts.borders++;
+    }
+    lastColumnsHeld.push(lastColumn);
+    lastColumn = lastColumns?.[lastColumnsHeld.length - 1] ?? lastColumn;
+    const rows = [...xml.matchAll(/<row\b[^>]*>/g)].map((tag) => tag[0]);
+    counts.rowHeights += rows.filter((tag) => ['1', 'true'].includes(attribute(tag, 'customHeight') ?? '')).length;
+    counts.hiddenRows += rows.filter((tag) => ['1', 'true'].includes(attribute(tag, 'hidden') ?? '')).length;
+    counts.columnWidths += columnsWith(xml, 'customWidth', lastColumn);
+    counts.hiddenColumns += columnsWith(xml, 'hidden', lastColumn);
+    if (/<pane\b[^>]*\bstate="frozen/.test(xml)) counts.frozenPanes++;
+    counts.merges += (xml.match(/<mergeCell\b/g) ?? []).length;
+    counts.conditionalFormats += (xml.match(/<cfRule\b/g) ?? []).length;
+    counts.validations += (xml.match(/<(x14:)?dataValidation\b/g) ?? []).length;
+    counts.links += (xml.match(/<hyperlink\b/g) ?? []).length;
+    if (/<sheetProtection\b[^>]*\bsheet="(1|true)"/.test(xml)) counts.protections++;
+    counts.protections += (xml.match(/<protectedRange\b/g) ?? []).length;
+    for (const drawing of await relatedParts(zip, sheetPart, 'drawing')) counts.charts += (withoutFallbacks(drawing).match(/<c:chart\b/g) ?? []).length;
+    for (const comments of await relatedParts(zip, sheetPart, 'comments')) counts.comments += (comments.match(/<comment\b/g) ?? []).length;
+  }
+  counts.definedNames = [...(await part(zip, 'xl/workbook.xml')).matchAll(/<definedName\b[^>]*>/g)].filter((tag) => !(attribute(tag[0], 'name') ?? '').startsWith('_xlnm.')).length;
+  return { counts, lastColumns: lastColumnsHeld };
+}
+
+/**
+ * The same features in the spreadsheet model as the exporters read it (a WorkbookSource, built from SheetModel).
+ * The model has no place for comments on cells, hyperlinks or defined names, nor for frozen columns (a sheet's
+ * frozen rows only): those count 0.
+ */
+export function countWorkbook(source: WorkbookSource): Counts<XlsxFeature> {
+  const counts = zeroes(XLSX_FEATURES);
+  const valued = (cell: WorkbookCell) => cell.value !== null || cell.formula !== undefined;
+  counts.sheets = source.sheets.length;
+  for (const sheet of source.sheets) {
+    for (const cell of sheet.cells) {
+      const style = cell.style;
+      if (valued(cell)) counts.values++;
+      if (cell.formula !== undefined) counts.formulas++;
+      if (valued(cell) && (cell.date === true || (cell.format !== undefined && !/^general$/i.test(cell.format)))) counts.numberFormats++;
+      if (valued(cell) && style?.b) counts.boldCells++;
+      if (style?.bg) counts.fills++;
+      if (style?.bt || style?.br || style?.bb || style?.bl) counts.borders++;
+    }
+    counts.merges += sheet.merges.length;
+    counts.columnWidths += Object.keys(sheet.columnWidths).length;
+    counts.rowHeights += Object.keys(sheet.rowHeights).length;
+    counts.hiddenColumns += sheet.hidden?.columns.length ?? 0;
+    counts.hiddenRows += new Set([...(sheet.hidden?.rows ?? []), ...(sheet.filter?.hiddenRows ?? [])]).size;
+    if (sheet.frozenRows > 0) counts.frozenPanes++;
+    counts.conditionalFormats += sheet.conditionalFormats?.length ?? 0;
+    counts.validations += sheet.validations?.length ?? 0;
+    counts.charts += sheet.charts?.length ?? 0;
+    counts.protections += (sheet.protected ? 1 : 0) + (sheet.protectedRanges?.length ?? 0);
+  }
+  return counts;
+}
+
 // ----- one file, the corpus
 
 export interface FileResult<F extends string> {
   file: string;
-  format: 'docx' | 'pptx';
+  format: 'docx' | 'pptx' | 'xlsx';
   source: Counts<F>;
   imported: Counts<F>;
   exported: Counts<F>;
@@ -390,34 +539,51 @@ async function importedSource(format: 'docx' | 'pptx', bytes: Buffer, name: stri
   return { content, stored: sourceFromState(storedState(content, output.state, kind), kind, name) };
 }
 
-/** Imports one file as the import worker does, exports the stored content again, and counts all three. */
-export async function measureFile(file: string): Promise<FileResult<DocxFeature> | FileResult<PptxFeature>> {
-  const bytes = fs.readFileSync(file);
-  const format = file.toLowerCase().endsWith('.pptx') ? 'pptx' : 'docx';
-  const name = path.basename(file);
-  if (format === 'docx') {
-    const source = await countDocxFile(bytes);
-    try {
-      const { content, stored } = await importedSource(format, bytes, name);
-      const blocks = (stored as RichTextSource).blocks;
-      const setup = (stored as RichTextSource).pageSetup;
-      const headersFooters = setup ? [setup.header, setup.footer].filter((line) => Object.values(line).some((text) => text.trim() !== '')).length : 0;
-      const imported = { ...countRichText(blocks), headersFooters, links: countLinks(blocks), paragraphStyles: Math.max(0, source.paragraphStyles - (await unmappedStyles(bytes)).size) };
-      const exported = await countDocxFile(await toDocx({ ...(stored as RichTextSource), images: assetsOf(content) }, NO_PROGRESS));
-      return { file: name, format, source, imported: capped(imported, source), exported: capped(exported, capped(imported, source)) };
-    } catch (error) {
-      return { file: name, format, source, imported: zeroes(DOCX_FEATURES), exported: zeroes(DOCX_FEATURES), failure: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  const source = await countPptxFile(bytes);
+/** A workbook read as the import worker reads it (the streaming reader into the spreadsheet encoder) and stored: the content as exporters see it. */
+async function importedWorkbook(format: 'xlsx' | 'xlsm', bytes: Buffer, name: string): Promise<WorkbookSource> {
+  const encoder = new SpreadsheetEncoder();
+  await (await formatReader(format))!.readWorkbook!(bytes, encoder, () => undefined);
+  return sourceFromState(joinParts(encoder.finish()), 'spreadsheet', name) as WorkbookSource;
+}
+
+/** One file's three counts, the import's capped by what the file holds and the export's by what the import kept; a file that does not import keeps nothing, and says why. */
+async function measured<F extends string>(file: string, format: FileResult<F>['format'], features: readonly F[], source: Counts<F>, keep: () => Promise<{ imported: Counts<F>; exported: Counts<F> }>): Promise<FileResult<F>> {
   try {
-    const { content, stored } = await importedSource(format, bytes, name);
-    const imported = countSlides(stored as SlidesSource);
-    const exported = await countPptxFile(await toPptx({ ...(stored as SlidesSource), images: assetsOf(content) }, NO_PROGRESS));
-    return { file: name, format, source, imported: capped(imported, source), exported: capped(exported, capped(imported, source)) };
+    const { imported, exported } = await keep();
+    const kept = capped(imported, source);
+    return { file, format, source, imported: kept, exported: capped(exported, kept) };
   } catch (error) {
-    return { file: name, format, source, imported: zeroes(PPTX_FEATURES), exported: zeroes(PPTX_FEATURES), failure: error instanceof Error ? error.message : String(error) };
+    return { file, format, source, imported: zeroes(features), exported: zeroes(features), failure: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Imports one file as the import worker does, exports the stored content again, and counts all three. */
+export async function measureFile(file: string): Promise<FileResult<DocxFeature> | FileResult<PptxFeature> | FileResult<XlsxFeature>> {
+  const bytes = fs.readFileSync(file);
+  const extension = path.extname(file).slice(1).toLowerCase();
+  const name = path.basename(file);
+  if (extension === 'xlsx' || extension === 'xlsm') {
+    const held = await countXlsxFile(bytes);
+    return measured(name, 'xlsx', XLSX_FEATURES, held.counts, async () => {
+      const stored = await importedWorkbook(extension, bytes, name);
+      return { imported: countWorkbook(stored), exported: (await countXlsxFile(await toXlsx(stored, NO_PROGRESS), held.lastColumns)).counts };
+    });
+  }
+  if (extension === 'pptx') {
+    return measured(name, 'pptx', PPTX_FEATURES, await countPptxFile(bytes), async () => {
+      const { content, stored } = await importedSource('pptx', bytes, name);
+      return { imported: countSlides(stored as SlidesSource), exported: await countPptxFile(await toPptx({ ...(stored as SlidesSource), images: assetsOf(content) }, NO_PROGRESS)) };
+    });
+  }
+  const source = await countDocxFile(bytes);
+  return measured(name, 'docx', DOCX_FEATURES, source, async () => {
+    const { content, stored } = await importedSource('docx', bytes, name);
+    const blocks = (stored as RichTextSource).blocks;
+    const setup = (stored as RichTextSource).pageSetup;
+    const headersFooters = setup ? [setup.header, setup.footer].filter((line) => Object.values(line).some((text) => text.trim() !== '')).length : 0;
+    const imported = { ...countRichText(blocks), headersFooters, links: countLinks(blocks), paragraphStyles: Math.max(0, source.paragraphStyles - (await unmappedStyles(bytes)).size) };
+    return { imported, exported: await countDocxFile(await toDocx({ ...(stored as RichTextSource), images: assetsOf(content) }, NO_PROGRESS)) };
+  });
 }
 
 export interface FeatureRow {
@@ -450,10 +616,11 @@ export function officeCorpusDirectory(): string | undefined {
   return outsideDataDirectory('office-corpus', (directory) => fs.existsSync(path.join(directory, 'corpus')) && holdsFilesEnding(path.join(directory, 'corpus'), '.docx', '.pptx'));
 }
 
-export function corpusFiles(directory: string, only = ''): string[] {
+/** The files of a corpus directory's `corpus/` whose names hold `only`: the office corpus' documents and decks, or (`names`) other files. */
+export function corpusFiles(directory: string, only = '', names = /\.(docx|pptx)$/i): string[] {
   return fs
     .readdirSync(path.join(directory, 'corpus'))
-    .filter((file) => /\.(docx|pptx)$/i.test(file) && file.includes(only))
+    .filter((file) => names.test(file) && file.includes(only))
     .sort()
     .map((file) => path.join(directory, 'corpus', file));
 }
@@ -464,25 +631,30 @@ function percent(kept: number, held: number): string {
 
 function markdownTable(title: string, rows: readonly FeatureRow[]): string {
   const lines = [`| ${title} | files | held | kept on import | kept on export |`, '|---|---:|---:|---:|---:|'];
-  for (const row of rows) lines.push(`| ${row.feature}: ${FEATURE_UNITS[row.feature as DocxFeature | PptxFeature]} | ${row.files} | ${row.source} | ${row.imported} (${percent(row.imported, row.source)}) | ${row.exported} (${percent(row.exported, row.source)}) |`);
+  for (const row of rows) lines.push(`| ${row.feature}: ${FEATURE_UNITS[row.feature as DocxFeature | PptxFeature | XlsxFeature]} | ${row.files} | ${row.source} | ${row.imported} (${percent(row.imported, row.source)}) | ${row.exported} (${percent(row.exported, row.source)}) |`);
   return lines.join('\n');
 }
 
 async function main(args: string[]): Promise<void> {
   const directory = officeCorpusDirectory();
-  if (!directory) {
-    console.error('no corpus: put the files of test/fixtures/office-corpus/SOURCES.tsv in a corpus/ folder (see its README) or set SVC_OUTSIDE_DATA (scripts/outside-data.ts)');
+  const workbooks = workbookCorpusDirectory();
+  if (!directory && !workbooks) {
+    console.error('no corpus: put the files of test/fixtures/office-corpus/SOURCES.tsv in a corpus/ folder (see its README) or set SVC_OUTSIDE_DATA (scripts/outside-data.ts); the workbooks are the formula oracle\'s (../shared/formula-oracle, or FORMULA_ORACLE_DIR)');
     process.exit(2);
   }
   const only = args.includes('--only') ? (args[args.indexOf('--only') + 1] ?? '') : '';
-  const results: Array<FileResult<DocxFeature> | FileResult<PptxFeature>> = [];
-  for (const file of corpusFiles(directory, only)) results.push(await measureFile(file));
+  const files = [...(directory ? corpusFiles(directory, only) : []), ...(workbooks ? corpusFiles(workbooks, only, /\.xls[xm]$/i) : [])];
+  const results: Array<FileResult<DocxFeature> | FileResult<PptxFeature> | FileResult<XlsxFeature>> = [];
+  for (const file of files) results.push(await measureFile(file));
   const docx = results.filter((result): result is FileResult<DocxFeature> => result.format === 'docx');
   const pptx = results.filter((result): result is FileResult<PptxFeature> => result.format === 'pptx');
-  console.log(`office fidelity: ${docx.length} docx, ${pptx.length} pptx from ${directory}`);
+  const xlsx = results.filter((result): result is FileResult<XlsxFeature> => result.format === 'xlsx');
+  console.log(`office fidelity: ${docx.length} docx, ${pptx.length} pptx from ${directory ?? '(no office corpus)'}; ${xlsx.length} xlsx from ${workbooks ?? '(no workbook corpus)'}`);
   for (const failed of results.filter((result) => result.failure)) console.log(`  not imported: ${failed.file}: ${failed.failure}`);
-  console.log(`\n${markdownTable(`docx (${docx.length} documents)`, featureTable(DOCX_FEATURES, docx))}\n`);
-  console.log(`${markdownTable(`pptx (${pptx.length} decks)`, featureTable(PPTX_FEATURES, pptx))}\n`);
+  if (docx.length > 0) console.log(`\n${markdownTable(`docx (${docx.length} documents)`, featureTable(DOCX_FEATURES, docx))}`);
+  if (pptx.length > 0) console.log(`\n${markdownTable(`pptx (${pptx.length} decks)`, featureTable(PPTX_FEATURES, pptx))}`);
+  if (xlsx.length > 0) console.log(`\n${markdownTable(`xlsx (${xlsx.length} workbooks)`, featureTable(XLSX_FEATURES, xlsx))}`);
+  console.log('');
   if (args.includes('--files')) {
     for (const result of results) {
       const features = Object.keys(result.source) as Array<keyof typeof result.source>;

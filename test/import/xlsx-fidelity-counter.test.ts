@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { toXlsx } from '../../src/domain/export/converters/xlsx.js';
+import type { WorkbookSource } from '../../src/domain/export/source.js';
+import { countWorkbook, countXlsxFile, XLSX_FEATURES } from '../../scripts/office-fidelity.js';
+
+/**
+ * The xlsx counter of `npm run fidelity` (docs/IMPORT-EXPORT.md "Excel workbooks"): it reads the features the
+ * service's xlsx writer puts in a file as the model counter counts them in the content it was given, so the
+ * "export" column measures what the writer loses, not what the two counters disagree on. The corpus run itself
+ * takes about 45 s, too long for the suite: this checks the counters on a workbook holding each feature the
+ * writer writes.
+ */
+const SOURCE: WorkbookSource = {
+  kind: 'workbook',
+  title: 'features',
+  sheets: [
+    {
+      name: 'First',
+      cells: [
+        { row: 0, column: 0, value: 'Name', style: { b: true } },
+        { row: 0, column: 1, value: 'Amount', style: { bg: '#ffcc00', bb: { s: 'thin' } } },
+        { row: 1, column: 0, value: 'a' },
+        { row: 1, column: 1, value: 2.5, format: '0.00' },
+        { row: 2, column: 1, value: 5, formula: 'B2*2', format: '0.00' },
+        { row: 3, column: 1, value: '2026-01-02T00:00:00.000Z', date: true },
+        // a filled empty cell: fills and borders count without a value
+        { row: 4, column: 2, value: null, style: { bg: '#00ff00', bl: { s: 'double' } } },
+      ],
+      rowCount: 5,
+      columnCount: 3,
+      columnWidths: { 0: 150, 2: 40 },
+      rowHeights: { 1: 40 },
+      frozenRows: 1,
+      merges: [{ startRow: 2, startColumn: 0, endRow: 3, endColumn: 0 }],
+      hidden: { rows: [3], columns: [2] },
+      protected: true,
+      protectedRanges: [{ name: 'Inputs', areas: [{ startRow: 1, startColumn: 1, endRow: 2, endColumn: 1 }] }],
+    },
+    { name: 'Second', cells: [{ row: 0, column: 0, value: true }], rowCount: 1, columnCount: 1, columnWidths: {}, rowHeights: {}, frozenRows: 0, merges: [] },
+  ],
+};
+
+describe('the xlsx fidelity counter', () => {
+  it('counts in the written file what the model counter counts in the content written', async () => {
+    const model = countWorkbook(SOURCE);
+    expect(model).toMatchObject({ sheets: 2, values: 7, formulas: 1, merges: 1, numberFormats: 3, boldCells: 1, fills: 2, borders: 2, columnWidths: 2, rowHeights: 1, hiddenColumns: 1, hiddenRows: 1, frozenPanes: 1, protections: 2 });
+    const file = await countXlsxFile(await toXlsx(SOURCE, { step: () => undefined }));
+    // the frozen header row is written bold (the writer's own look): the A1 cell is bold anyway, B1 is too
+    expect({ ...file.counts, boldCells: model.boldCells }).toEqual(model);
+    expect(file.counts.boldCells).toBe(2);
+    expect(file.lastColumns).toEqual([3, 1]);
+    for (const feature of XLSX_FEATURES) expect(file.counts[feature], feature).toBeGreaterThanOrEqual(model[feature]);
+  });
+
+  it('counts columns up to the last column holding a cell, or up to the columns it is given', async () => {
+    const wide: WorkbookSource = { ...SOURCE, sheets: [{ ...SOURCE.sheets[1]!, columnWidths: { 0: 80, 5: 80 }, hidden: { rows: [], columns: [6] } }] };
+    const bytes = await toXlsx(wide, { step: () => undefined });
+    expect((await countXlsxFile(bytes)).counts).toMatchObject({ columnWidths: 1, hiddenColumns: 0 });
+    // the writer gives a hidden column without a width the default one (so that it comes back as wide once shown)
+    expect((await countXlsxFile(bytes, [7])).counts).toMatchObject({ columnWidths: 3, hiddenColumns: 1 });
+  });
+});
