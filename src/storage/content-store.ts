@@ -21,6 +21,12 @@ export interface StoredContent {
   seq: number;
 }
 
+/** An update appended: its seq, and how many entries the log holds after the snapshot, this one included. */
+export interface Appended {
+  seq: number;
+  logged: number;
+}
+
 function toBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -117,22 +123,23 @@ export class ContentStore {
     }
   }
 
-  /** Appends one update to the file's log and returns its seq. The file's content row must exist. */
-  async append(appId: string, fileId: string, update: Uint8Array, userId: string | null): Promise<number> {
+  /** Appends one update to the file's log and returns its seq and the log's length. The file's content row must exist. */
+  async append(appId: string, fileId: string, update: Uint8Array, userId: string | null): Promise<Appended> {
     return this.db.transaction().execute(async (trx) => {
       const counter = await trx
         .updateTable('content_docs')
         .set((eb) => ({ update_seq: eb('update_seq', '+', 1), updated_at: Date.now() }))
         .where('app_id', '=', appId)
         .where('file_id', '=', fileId)
-        .returning('update_seq')
+        .returning(['update_seq', 'snapshot_seq'])
         .executeTakeFirst();
       if (!counter) throw new ContentMissing(`content of ${appId}/${fileId} does not exist (file deleted?)`);
       await trx
         .insertInto('content_updates')
         .values({ app_id: appId, file_id: fileId, seq: counter.update_seq, update: toBuffer(update), user_id: userId, created_at: Date.now() })
         .execute();
-      return counter.update_seq;
+      const seq = Number(counter.update_seq);
+      return { seq, logged: seq - Number(counter.snapshot_seq) };
     });
   }
 

@@ -195,6 +195,29 @@ for (const database of testDatabases()) {
       expect((await plainText(svc, 'compact')).split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
     });
 
+    it('compacts again when a late compaction took in more than its share of the log', async () => {
+      const compactEvery = 4;
+      await svc.close();
+      svc = await startService(database, { integrator: true, content: { ...FAST_CONTENT, compactAfter: compactEvery } });
+      await createFile('late', 'document');
+      // the first compaction starts only once six updates are in: it takes all six, and two are left after it
+      const store = svc.services.content.store;
+      const compact = store.compact.bind(store);
+      let held = true;
+      store.compact = async (...args) => {
+        if (held) await eventually(async () => ((await store.head(svc.app.id, 'late'))?.updateSeq ?? 0) >= 6, 'six updates');
+        held = false;
+        return compact(...args);
+      };
+      for (let i = 0; i < 6; i++) await writeRichText('late', [paragraph(text(`line ${i}`))]);
+      await eventually(async () => (await store.head(svc.app.id, 'late'))?.snapshotSeq === 6, 'the late compaction');
+      for (let i = 6; i < 10; i++) await writeRichText('late', [paragraph(text(`line ${i}`))]);
+      // the log reached four again at the tenth update (a compaction every fourth seq would have waited for the twelfth)
+      await eventually(async () => ((await store.head(svc.app.id, 'late'))?.snapshotSeq ?? 0) === 10, 'the second compaction');
+      expect(await store.updatesAfter(svc.app.id, 'late', 0)).toEqual([]);
+      expect((await plainText(svc, 'late')).split('\n')).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
+    });
+
     it('answers a table file with 70004', async () => {
       await createFile('tbl', 'table');
       const response = await svc.call('GET', '/sdk/v2/collab-files/tbl/plain-text');

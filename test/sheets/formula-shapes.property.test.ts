@@ -69,6 +69,9 @@ describe('formulas moved by their shape', () => {
     expect(formulaRelative('=B0*2', 7, 2)).toBe('=B0*2');
     expect(formulaRelative(`=B${MAX_ROWS + 1}*2`, 7, 2)).toBe(`=B${MAX_ROWS + 1}*2`);
     expect(formulaRelative('=0f0', 7, 2)).toBe('=0f0');
+    // a reference glued to a number is no formula: kept whole, or `0K1` in G1343 would be stored as the number `0E1047235`
+    expect(formulaRelative('=0K1', 1342, 6)).toBe('=0K1');
+    expect(formulaInA1(formulaRelative('=.5e1+1K1', 1342, 6), 1342, 6)).toBe('=.5e1+1K1');
     // digits in strings and sheet names are text, whatever they are
     expect(formulaRelative(`="B7"&'Q1 2027'!C7`, 6, 2)).toBe(`="B7"&'Q1 2027'!A1`);
     expect(formulaRelative(`="B9"&'Q1 2028'!C8`, 7, 2)).toBe(`="B9"&'Q1 2028'!A1`);

@@ -8,7 +8,7 @@ import { collaboratorEvent, fileContentEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
-import { applyStored, ContentMissing, ContentStore, type StoredContent } from '../../storage/content-store.js';
+import { applyStored, ContentMissing, ContentStore, type Appended, type StoredContent } from '../../storage/content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, SHEET_MODEL_VERSION, type ContentKind } from '../../model/content.js';
 import { spreadsheetModelVersion, upgradeSpreadsheet } from '../../model/sheets/sheet-model.js';
@@ -173,6 +173,8 @@ export class ContentService {
   private readonly live = new WeakMap<Y.Doc, LiveState>();
   private readonly pending = new Map<string, PendingRecord>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** files whose log is being merged into the snapshot (compactWhenLong starts one at a time) */
+  private readonly compacting = new Set<string>();
   private readonly recoveryChecked = new Set<string>();
   /** recovery checks waiting for a coalescing window to pass */
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -301,16 +303,16 @@ export class ContentService {
     }
     if (updates.length > 0) {
       const update = Y.mergeUpdates(updates);
-      const seq = await this.store.append(appId, fileId, update, actor.userId);
+      const appended = await this.store.append(appId, fileId, update, actor.userId);
       if (live) {
         Y.applyUpdate(live, update, FROM_STORAGE);
         const state = this.live.get(live);
-        if (state) markSeen(state, seq);
+        if (state) markSeen(state, appended.seq);
       } else {
-        this.keepDecodedCurrent(appId, fileId, update, seq);
+        this.keepDecodedCurrent(appId, fileId, update, appended.seq);
         this.options.fanout?.update(appId, fileId, update);
       }
-      this.changed(appId, fileId, actor, historyType, seq);
+      this.changed(appId, fileId, actor, historyType, appended);
     }
     return result;
   }
@@ -349,32 +351,32 @@ export class ContentService {
       const update = Y.mergeUpdates(updates);
       if (state) {
         if (failure) this.log?.error({ err: failure.error, appId, fileId }, 'a checked change failed after writing to the live document; what it wrote is stored');
-        const seq = await this.appendApplied(state, update, actor);
-        markSeen(state, seq);
-        this.changed(appId, fileId, actor, historyType, seq);
+        const appended = await this.appendApplied(state, update, actor);
+        markSeen(state, appended.seq);
+        this.changed(appId, fileId, actor, historyType, appended);
       } else if (failure) {
         this.decoded.delete(key(appId, fileId));
       } else {
-        let seq: number;
+        let appended: Appended;
         try {
-          seq = await this.store.append(appId, fileId, update, actor.userId);
+          appended = await this.store.append(appId, fileId, update, actor.userId);
         } catch (error) {
           this.decoded.delete(key(appId, fileId));
           throw error;
         }
-        this.keepDecodedCurrent(appId, fileId, update, seq, base);
+        this.keepDecodedCurrent(appId, fileId, update, appended.seq, base);
         this.options.fanout?.update(appId, fileId, update);
-        this.changed(appId, fileId, actor, historyType, seq);
+        this.changed(appId, fileId, actor, historyType, appended);
       }
     }
     if (failure) throw failure.error;
     return result!;
   }
 
-  /** A change stored as `seq`: recorded after its burst, and the log compacted every `compactAfter` updates. */
-  private changed(appId: string, fileId: string, actor: ContentActor, historyType: HistoryTypeValue, seq: number): void {
+  /** A change stored: recorded after its burst, and the log compacted when it holds `compactAfter` updates. */
+  private changed(appId: string, fileId: string, actor: ContentActor, historyType: HistoryTypeValue, appended: Appended): void {
     this.markChanged(appId, fileId, actor, historyType);
-    this.compactNow(appId, fileId, seq);
+    this.compactWhenLong(appId, fileId, appended.logged);
   }
 
   /** Full encoded state of the file's current content. */
@@ -676,10 +678,10 @@ export class ContentService {
       document.off('update', detect);
     }
     if (!changed && !hasPending(document)) return;
-    const seq = await this.appendApplied(state, update, actor);
+    const appended = await this.appendApplied(state, update, actor);
     // the live document has it already: the catch-up poll need not read it back from storage
-    markSeen(state, seq);
-    this.changed(state.appId, state.fileId, actor, HistoryType.edit, seq);
+    markSeen(state, appended.seq);
+    this.changed(state.appId, state.fileId, actor, HistoryType.edit, appended);
   }
 
   /**
@@ -688,7 +690,7 @@ export class ContentService {
    * reconnect (the server's state already has it), so it is retried until stored (the acknowledgement
    * waits) and given up only when the service stops. A deleted file (ContentMissing) is not retried.
    */
-  private async appendApplied(state: LiveState, update: Uint8Array, actor: ContentActor): Promise<number> {
+  private async appendApplied(state: LiveState, update: Uint8Array, actor: ContentActor): Promise<Appended> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.store.append(state.appId, state.fileId, update, actor.userId);
@@ -846,9 +848,16 @@ export class ContentService {
     }
   }
 
-  /** Every `compactAfter`-th update of a file merges its log into the snapshot, in the background. */
-  private compactNow(appId: string, fileId: string, seq: number): void {
-    if (seq % this.options.compactAfter === 0) this.track(this.compact(appId, fileId));
+  /**
+   * A log of `compactAfter` updates or more is merged into the snapshot, in the background, one compaction of a
+   * file at a time. Counted from the log, not from the seq (every n-th): a compaction that starts late takes in
+   * updates appended meanwhile, and the log it leaves must still reach the length that compacts it again.
+   */
+  private compactWhenLong(appId: string, fileId: string, logged: number): void {
+    const file = key(appId, fileId);
+    if (logged < this.options.compactAfter || this.compacting.has(file)) return;
+    this.compacting.add(file);
+    void this.track(this.compact(appId, fileId)).finally(() => this.compacting.delete(file));
   }
 
   /** Keeps background work in view so that `close` can wait for it; returns it for callers that await it. */

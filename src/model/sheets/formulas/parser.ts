@@ -357,6 +357,8 @@ function tokenize(text: string, start: number, written?: WrittenReference[]): To
     if (number) {
       tokens.push({ type: 'number', value: Number(number[0]) });
       position += number[0].length;
+      // `0K1` is no formula in Excel; read as a number and a reference, moving the reference could make one number (`0E5`)
+      if (/[$A-Za-z_\\]/.test(text[position] ?? '')) throw new ParseFailure(`a number is followed by "${text[position]}"`);
       continue;
     }
     IDENTIFIER.lastIndex = position;
