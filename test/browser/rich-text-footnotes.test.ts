@@ -88,6 +88,7 @@ describe('footnotes in the rich-text editors', () => {
     await page.keyboard.press('Control+Home');
     for (let step = 0; step < 'Sales'.length; step += 1) await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Delete');
+    await expect.poll(() => referenceNumbers(frame)).toEqual(['1']);
     await expect.poll(() => referenceNumbers(second.frame)).toEqual(['1']);
     await expect.poll(() => second.frame.getByRole('textbox', { name: '脚注 1' }).inputValue()).toBe('Source: the 2025 ledger.');
     await second.page.screenshot({ path: `/tmp/footnotes-${type}-reader.png` });
@@ -114,6 +115,13 @@ describe('footnotes in the rich-text editors', () => {
     await expect
       .poll(async () => (await exportFile(running.svc, fileId, 'md')).bytes.toString('utf8'))
       .toBe('[^1]Sales rose sharply.[^2]\n\n[^1]: Opening note.\n[^2]: Source: the 2025 ledger. Audited twice.\n');
+
+    // Backspace after a reference deletes it with its note, as Delete before one did
+    await caretInText();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => referenceNumbers(coEditor.frame)).toEqual(['1']);
+    await expect.poll(async () => (await exportFile(running.svc, fileId, 'md')).bytes.toString('utf8')).toBe('[^1]Sales rose sharply.\n\n[^1]: Opening note.\n');
     await coEditor.page.context().close();
     await page.context().close();
   }, 180_000);

@@ -113,6 +113,22 @@ export const Footnote = Node.create<FootnoteOptions>({
   },
 
   addKeyboardShortcuts() {
-    return { 'Mod-Alt-f': () => this.editor.commands.insertFootnote() };
+    /**
+     * Backspace after a reference and Delete before one remove it, as in Word. Left to the browser, the reference
+     * (an element with no text: its number is drawn by CSS) is deleted or stepped over as the browser sees fit,
+     * and Chrome sometimes deletes the space after it instead.
+     */
+    const deleteAdjacent =
+      (side: 'before' | 'after') =>
+      () =>
+        this.editor.commands.command(({ state, tr, dispatch }) => {
+          const { empty, $from } = state.selection;
+          const node = side === 'before' ? $from.nodeBefore : $from.nodeAfter;
+          if (!empty || node?.type !== this.type) return false;
+          const from = side === 'before' ? $from.pos - node.nodeSize : $from.pos;
+          if (dispatch) tr.delete(from, from + node.nodeSize).scrollIntoView();
+          return true;
+        });
+    return { 'Mod-Alt-f': () => this.editor.commands.insertFootnote(), Backspace: deleteAdjacent('before'), Delete: deleteAdjacent('after') };
   },
 });
