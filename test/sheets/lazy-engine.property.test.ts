@@ -46,11 +46,12 @@ const formula = fc.oneof(
 ).map((text) => `=${text}`);
 const input: fc.Arbitrary<CellInput> = fc.oneof(fc.constant(null), fc.integer({ min: -5, max: 20 }), fc.constant('x'), formula, formula);
 
-type Operation = { kind: 'read'; row: number; column: number } | { kind: 'readAll' } | { kind: 'set'; row: number; column: number; input: CellInput };
+/** readAll over the grid's cells, or over the whole sheet (an area far larger than the cells it holds: the engine indexes what it read by key, not by position) */
+type Operation = { kind: 'read'; row: number; column: number } | { kind: 'readAll'; wholeSheet: boolean } | { kind: 'set'; row: number; column: number; input: CellInput };
 const position = { row: fc.integer({ min: 0, max: ROWS - 1 }), column: fc.integer({ min: 0, max: COLUMNS - 1 }) };
 const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('read' as const), ...position }),
-  fc.record({ kind: fc.constant('readAll' as const) }),
+  fc.record({ kind: fc.constant('readAll' as const), wholeSheet: fc.boolean() }),
   fc.record({ kind: fc.constant('set' as const), ...position, input }),
   fc.record({ kind: fc.constant('set' as const), ...position, input }),
 );
@@ -124,10 +125,19 @@ function referenceValues(inputs: CellInput[][]): (row: number, column: number) =
   return value;
 }
 
+interface ReadArea {
+  startRow: number;
+  endRow: number;
+  startColumn: number;
+  endColumn: number;
+}
+const GRID: ReadArea = { startRow: 0, endRow: ROWS - 1, startColumn: 0, endColumn: COLUMNS - 1 };
+const WHOLE_SHEET: ReadArea = { startRow: 0, endRow: MAX_ROWS - 1, startColumn: 0, endColumn: MAX_COLUMNS - 1 };
+
 /** The engine under test, behind the two ways it is used: cells handed over, or a document it follows. */
 interface Engine {
   value(row: number, column: number): CellValue;
-  forEachCell(visit: (row: number, column: number, value: CellValue) => void): void;
+  forEachCell(area: ReadArea, visit: (row: number, column: number, value: CellValue) => void): void;
   set(row: number, column: number, input: CellInput): CellAddress[];
 }
 
@@ -136,7 +146,7 @@ function cellsEngine(inputs: CellInput[][]): Engine {
   const workbook = new Workbook([{ id: 's1', name: 'Sheet1', cells }]);
   return {
     value: (row, column) => workbook.value('s1', row, column),
-    forEachCell: (visit) => workbook.forEachCell('s1', { startRow: 0, endRow: ROWS - 1, startColumn: 0, endColumn: COLUMNS - 1 }, visit),
+    forEachCell: (area, visit) => workbook.forEachCell('s1', area, visit),
     set: (row, column, held) => workbook.setCell('s1', row, column, held),
   };
 }
@@ -159,7 +169,7 @@ function documentEngine(inputs: CellInput[][]): Engine {
   const id = sheetIds(doc)[0]!;
   return {
     value: (row, column) => calculation.workbook.value(id, row, column),
-    forEachCell: (visit) => calculation.workbook.forEachCell(id, { startRow: 0, endRow: ROWS - 1, startColumn: 0, endColumn: COLUMNS - 1 }, visit),
+    forEachCell: (area, visit) => calculation.workbook.forEachCell(id, area, visit),
     set(row, column, held) {
       doc.transact(() => sheetModels(doc)[0]!.setCell(row, column, storedCell(held)));
       const changed = calculation.flush();
@@ -191,7 +201,7 @@ describe('the lazily built engine against a plain recursive evaluation', () => {
             onScreen.set(step.row * COLUMNS + step.column, value);
           } else if (step.kind === 'readAll') {
             const seen = new Map<number, DisplayValue>();
-            engine.forEachCell((row, column, value) => seen.set(row * COLUMNS + column, shown(value)));
+            engine.forEachCell(step.wholeSheet ? WHOLE_SHEET : GRID, (row, column, value) => seen.set(row * COLUMNS + column, shown(value)));
             for (let row = 0; row < ROWS; row++) {
               for (let column = 0; column < COLUMNS; column++) {
                 const value = seen.get(row * COLUMNS + column) ?? '';

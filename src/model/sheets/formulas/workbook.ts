@@ -134,6 +134,43 @@ class SheetState {
   }
 }
 
+/**
+ * The inputs `Workbook.forEachCell` read in its area, by position, for the formulas it computes: in an array over the
+ * area when that is not much larger than the cells read (a read of a block of cells), else by cell key. A Map keyed by
+ * cell numbers above 2^31 (every key here) costs several times an array's look-up, and building one for 100,000 cells
+ * was most of a range read.
+ */
+class AreaInputs {
+  private readonly dense: Array<StoredInput | undefined> | undefined;
+  private readonly byKey: Map<number, StoredInput> | undefined;
+  private readonly width: number;
+
+  constructor(
+    private readonly area: SourceArea,
+    keys: readonly number[],
+    stored: readonly StoredInput[],
+  ) {
+    this.width = area.endColumn - area.startColumn + 1;
+    const cells = (area.endRow - area.startRow + 1) * this.width;
+    if (cells <= 4 * keys.length + 65_536) {
+      this.dense = new Array<StoredInput | undefined>(cells);
+      for (let index = 0; index < keys.length; index++) {
+        const { row, column } = addressOf(keys[index]!);
+        this.dense[(row - area.startRow) * this.width + column - area.startColumn] = stored[index];
+      }
+    } else {
+      this.byKey = new Map();
+      for (let index = 0; index < keys.length; index++) this.byKey.set(keys[index]!, stored[index]!);
+    }
+  }
+
+  /** The input read at the cell `key`, (row, column) of the area; undefined where none was. */
+  at(key: number, row: number, column: number): StoredInput | undefined {
+    if (this.dense) return this.dense[(row - this.area.startRow) * this.width + column - this.area.startColumn];
+    return this.byKey?.get(key);
+  }
+}
+
 function addressOf(key: number): { sheet: number; row: number; column: number } {
   const sheet = Math.floor(key / SHEET_STRIDE);
   const local = key - sheet * SHEET_STRIDE;
@@ -185,7 +222,7 @@ export class Workbook {
   /** arrays that lost their cells to an array coming before them in this recalculation: recomputed (#SPILL!) next */
   private readonly evicted = new Set<number>();
   /** the inputs of the area `forEachCell` is visiting, read once (the written ones among them included) */
-  private areaInputs: { sheet: SheetState; area: SourceArea; inputs: Map<number, StoredInput> } | undefined;
+  private areaInputs: { sheet: SheetState; area: SourceArea; inputs: AreaInputs } | undefined;
 
   constructor(sheets: Iterable<SheetSpec> = [], options: WorkbookOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -284,18 +321,28 @@ export class Workbook {
     // one pass over the source: values as they are, formulas kept to be computed together in one order
     const keys: number[] = [];
     const values: Array<CellValue | Entry> = [];
-    const inputs = new Map<number, StoredInput>();
-    this.forEachInputIn(sheet, area, (key, stored) => {
+    const stored: StoredInput[] = [];
+    const formulas: number[] = [];
+    this.forEachInputIn(sheet, area, (key, input) => {
       keys.push(key);
-      inputs.set(key, stored);
-      values.push(isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : storedValue(stored.input));
+      stored.push(input);
+      if (isFormulaInput(input.input)) {
+        const entry = this.entryFor(sheet, key, input);
+        values.push(entry);
+        if (entry.dirty) formulas.push(key);
+      } else {
+        values.push(storedValue(input.input));
+      }
     });
-    // the formulas mostly read cells of the area: answered from what was just read rather than looked up again
-    this.areaInputs = { sheet, area, inputs };
-    try {
-      this.computeLazily(keys.filter((_, index) => isEntry(values[index]!)));
-    } finally {
-      this.areaInputs = undefined;
+    // a read of cells computed before (a second read of the same range) computes nothing: nothing more to index
+    if (formulas.length > 0) {
+      // the formulas mostly read cells of the area: answered from what was just read rather than looked up again
+      this.areaInputs = { sheet, area, inputs: new AreaInputs(area, keys, stored) };
+      try {
+        this.computeLazily(formulas);
+      } finally {
+        this.areaInputs = undefined;
+      }
     }
     for (let index = 0; index < keys.length; index++) {
       const held = values[index]!;
@@ -450,7 +497,7 @@ export class Workbook {
     const { row, column } = addressOf(key);
     const known = this.areaInputs;
     if (known?.sheet === sheet && row >= known.area.startRow && row <= known.area.endRow && column >= known.area.startColumn && column <= known.area.endColumn) {
-      return known.inputs.get(key);
+      return known.inputs.at(key, row, column);
     }
     const stored = sheet.source.input(row, column);
     if (!stored || stored.input === '') return undefined;
