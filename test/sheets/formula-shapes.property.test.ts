@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_COLUMNS, MAX_ROWS, columnLetters } from '../../src/model/sheets/a1.js';
 import { formulaInA1, formulaRelative, translatedByTokens } from '../../src/model/sheets/formulas/relative.js';
+import { formulaProblemAt } from '../../src/model/sheets/formulas/cell-source.js';
+import { parseFormula } from '../../src/model/sheets/formulas/parser.js';
 
 /**
  * formulaRelative and formulaInA1 tokenise a formula once per shape (its text with the digits taken out) and move
@@ -55,6 +57,24 @@ describe('formulas moved by their shape', () => {
       fc.property(fc.oneof(formula, scribble), digitRuns, row, column, (first, digits, r, c) => {
         agreesWithTokenizer(first, r, c);
         agreesWithTokenizer(sameShape(first, digits), r, c);
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it("judge whether a formula parses, through its stored form, as the parser judges its text (a write's check)", () => {
+    const parserSays = (text: string) => {
+      const parsed = parseFormula(text);
+      return parsed.ok ? undefined : parsed.reason;
+    };
+    fc.assert(
+      fc.property(fc.oneof(formula, scribble), row, column, row, column, (text, r, c, otherRow, otherColumn) => {
+        const first = text.startsWith('=') ? text : `=${text}`;
+        const stored = formulaRelative(first, r, c);
+        expect(formulaProblemAt(first, stored, r, c), first).toBe(parserSays(first));
+        // the same formula copied to another cell (mostly the same stored form): judged from what the first cell found
+        const copy = formulaInA1(stored, otherRow, otherColumn);
+        expect(formulaProblemAt(copy, formulaRelative(copy, otherRow, otherColumn), otherRow, otherColumn), `${copy} (a copy of ${first})`).toBe(parserSays(copy));
       }),
       { numRuns: 4000 },
     );

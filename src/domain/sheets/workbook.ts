@@ -7,6 +7,8 @@ import { formatOf, invalidInput, isEmptyCell, toCell, withFormat, withStyle, typ
 import { formatValue, invalidFormatCode } from '../../model/sheets/number-format.js';
 import { calculationOf, FormulaError, isFormulaInput, MAX_FORMULA_LENGTH, parseFormula, toDisplay, type DisplayValue } from '../../model/sheets/formulas/index.js';
 import { withFormulaFormat } from '../../model/sheets/formulas/auto-format.js';
+import { formulaProblemAt } from '../../model/sheets/formulas/cell-source.js';
+import { formulaRelative } from '../../model/sheets/formulas/relative.js';
 import { invalidSheetName } from '../../model/sheets/sheet-names.js';
 import { refuseInvalidValues } from './data-validation.js';
 import { appendSheet, applyStructureEdit, areasOverlap, sheetIds, sheetModels, sheetNamed, sheetNameTaken, type SheetModel } from '../../model/sheets/sheet-model.js';
@@ -121,8 +123,12 @@ export function readValues(doc: Y.Doc, range: A1Range, render: ValueRender): Rea
   return { range: answered, values };
 }
 
-/** Checks values before any change: cells count and each value's type and size. */
-function checkValues(values: readonly (readonly unknown[])[]): { height: number; width: number; cells: number } {
+/**
+ * Checks values before any change: cells count and each value's type and size. `origin`, where the values' top-left
+ * cell goes when that is known before the check: each formula is then judged through its stored form (formulaProblemAt),
+ * which a column of copies shares, instead of parsing every text.
+ */
+function checkValues(values: readonly (readonly unknown[])[], origin?: { row: number; column: number }): { height: number; width: number; cells: number } {
   let width = 0;
   let cells = 0;
   values.forEach((row, r) => {
@@ -138,9 +144,9 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
           limit: MAX_FORMULA_LENGTH,
         });
       }
-      const problem = isFormulaInput(value) ? parseFormula(value) : undefined;
-      if (problem?.ok === false) {
-        throw new ApiError(Errors.formulaInvalid, `values[${r}][${c}]: the formula does not parse: ${problem.reason}`, { row: r, column: c, reason: problem.reason });
+      const problem = isFormulaInput(value) ? formulaProblem(value, origin && origin.row + r, origin && origin.column + c) : undefined;
+      if (problem !== undefined) {
+        throw new ApiError(Errors.formulaInvalid, `values[${r}][${c}]: the formula does not parse: ${problem}`, { row: r, column: c, reason: problem });
       }
       const reason = invalidInput(value);
       if (reason) throw new ApiError(Errors.sheetValuesInvalid, `values[${r}][${c}]: ${reason}`);
@@ -150,6 +156,15 @@ function checkValues(values: readonly (readonly unknown[])[]): { height: number;
     throw new ApiError(Errors.sheetValuesInvalid, `${cells} cells in one call; at most ${MAX_WRITE_CELLS}: write in parts`, { cells, limit: MAX_WRITE_CELLS });
   }
   return { height: values.length, width, cells };
+}
+
+/** Why a formula written at (row, column) does not parse, or undefined; parsed from its text where the cell is not known. */
+function formulaProblem(formula: string, row: number | undefined, column: number | undefined): string | undefined {
+  if (row === undefined || column === undefined) {
+    const parsed = parseFormula(formula);
+    return parsed.ok ? undefined : parsed.reason;
+  }
+  return formulaProblemAt(formula, formulaRelative(formula, row, column), row, column);
 }
 
 /** Writes values with their top-left cell at (row, column); grows the sheet to hold them. */
@@ -194,7 +209,7 @@ function written(sheetName: string, row: number, column: number, shape: { height
  * twice leaves the same sheet (and the second write changes nothing at all).
  */
 export function writeValues(doc: Y.Doc, range: A1Range, values: readonly (readonly CellInput[])[]): WriteResult {
-  const shape = checkValues(values);
+  const shape = checkValues(values, { row: range.startRow, column: range.startColumn });
   const rows = range.endRow - range.startRow + 1;
   const columns = range.endColumn - range.startColumn + 1;
   if (shape.height > rows || shape.width > columns) {

@@ -183,6 +183,18 @@ export function parsedAt(stored: StoredInput & { input: string }, row: number, c
   return own;
 }
 
+/**
+ * Why the formula `a1` written at (row, column), whose stored form is `relative` (formulaRelative), does not parse, or
+ * undefined when it does, decided as parsedAt decides it for the engine: a relative text whose tree moves to any cell
+ * parses at every cell without the tokenizer running again. A write of a column of copied formulas checks each of
+ * them before storing any; their A1 texts all differ, their stored form is one text.
+ */
+export function formulaProblemAt(a1: string, relative: string, row: number, column: number): string | undefined {
+  if (relativeTrees.get(relative)) return undefined;
+  const parsed = parsedAt({ input: a1, relative }, row, column);
+  return parsed.ok ? undefined : parsed.reason;
+}
+
 function onlySingleCells(node: Ast): boolean {
   if (node.kind === 'range' || node.kind === 'cube') return false;
   return childrenOf(node).every(onlySingleCells);
