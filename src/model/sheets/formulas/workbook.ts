@@ -508,9 +508,11 @@ export class Workbook {
 
   /** Visits the inputs inside an area, the source's and those set through setCells, by cell key. */
   private forEachInputIn(sheet: SheetState, area: SourceArea, visit: (key: number, stored: StoredInput) => void): void {
+    // most reads find nothing set through setCells: a look-up per cell by a key above 2^31 is then skipped
+    const written = sheet.written.size > 0 ? sheet.written : undefined;
     sheet.source.forEachInput(area, (row, column, stored) => {
       const key = sheet.key(row, column);
-      if (sheet.written.has(key) || stored.input === '') return;
+      if (written?.has(key) || stored.input === '') return;
       if (row > sheet.seenRow) sheet.seenRow = row;
       if (column > sheet.seenColumn) sheet.seenColumn = column;
       visit(key, stored);
