@@ -15,13 +15,18 @@
  *      editor left, change A1 (POST) and read the chain's last cell (GET: the cached document applies the
  *      change and recomputes the chain), five times;
  * timing each request end to end and reading the server's resident memory (current, peak) from /proc.
- * Then, in this process, the formula engine alone: recompute after one change at the head of the chain.
+ * Then, in this process, the formula engine alone: recompute after one change at the head of the chain; and the
+ * write's floor: writeValues against bare Yjs setting as many map entries.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
-import { columnLetters } from '../src/model/sheets/a1.js';
+import { columnLetters, parseA1 } from '../src/model/sheets/a1.js';
+import { axisKey } from '../src/model/sheets/axis.js';
+import { initialContent } from '../src/model/content.js';
+import { formulaRelative } from '../src/model/sheets/formulas/relative.js';
+import { writeValues } from '../src/domain/sheets/workbook.js';
 import { Workbook, type CellInput } from '../src/model/sheets/formulas/index.js';
 import { startBenchService, type BenchService } from './_service.js';
 
@@ -79,6 +84,49 @@ function engineRecompute(): void {
   console.log(
     `engine alone: build and first read of the ${CHAIN}-formula chain ${build.toFixed(0)} ms; recompute after one change: median ${median(times).toFixed(1)} ms ` +
       `(CPU ${median(cpuTimes).toFixed(1)} ms), max ${Math.max(...times).toFixed(1)} ms (10 runs)`,
+  );
+}
+
+/**
+ * The write's floor, in this process: one fresh spreadsheet written through the values API's domain function
+ * (writeValues: checks, the sheet model, one transaction, its update encoded), against bare Yjs setting the same
+ * number of map entries (keys and cells of the grid model's form) in one transaction and encoding its update; five
+ * rounds each, alternated, medians of CPU time.
+ */
+function writeFloor(rows: number, columns: number): void {
+  const range = parseA1(`Sheet1!A1:${columnLetters(columns - 1)}${rows}`);
+  const values = Array.from({ length: rows }, (_, r) => Array.from({ length: columns }, (_, c) => cellValue(r, c, 0)));
+  const cpuOf = (run: (doc: Y.Doc) => void) => {
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, initialContent('spreadsheet'));
+    let encoded = 0;
+    doc.on('update', (update: Uint8Array) => (encoded = update.byteLength));
+    const before = process.cpuUsage();
+    doc.transact(() => run(doc));
+    const used = process.cpuUsage(before);
+    if (encoded === 0) throw new Error('nothing written');
+    return (used.user + used.system) / 1000;
+  };
+  const api: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    api.push(cpuOf((doc) => writeValues(doc, range, values)));
+    bare.push(
+      cpuOf((doc) => {
+        const grid = doc.getMap('bench-grid');
+        for (let r = 0; r < rows; r++) {
+          const rowKey = axisKey(doc.clientID, r);
+          for (let c = 0; c < columns; c++) {
+            const value = values[r]![c]!;
+            grid.set(`${rowKey}/${axisKey(doc.clientID, rows + c)}`, typeof value === 'string' && value.startsWith('=') ? { f: formulaRelative(value, r, c) } : { v: value });
+          }
+        }
+      }),
+    );
+  }
+  console.log(
+    `write floor, in process (CPU, median of 5): writeValues ${median(api).toFixed(0)} ms, bare Yjs setting the same ${rows * columns} map entries ${median(bare).toFixed(0)} ms ` +
+      `(ratio ${(median(api) / median(bare)).toFixed(2)}; each with its update encoded)`,
   );
 }
 
@@ -205,4 +253,5 @@ export default async function sheetsBench(args: string[]): Promise<void> {
     await integrator.close();
   }
   engineRecompute();
+  writeFloor(rows, columns);
 }
