@@ -238,7 +238,7 @@ function styleOf(excel: ExcelStyle, colours: WorkbookColours): CellStyle | undef
   return parseCellStyle({
     b: font?.bold === true || undefined,
     i: font?.italic === true || undefined,
-    c: colours.rgb(font?.color as XlsxColour | undefined),
+    c: textColour(font?.color as XlsxColour | undefined, colours),
     bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? colours.rgb(fill.fgColor as XlsxColour | undefined) : undefined,
     a: alignment?.horizontal,
     w: alignment?.wrapText === true || undefined,
@@ -249,6 +249,16 @@ function styleOf(excel: ExcelStyle, colours: WorkbookColours): CellStyle | undef
     bb: borderOfSide(border?.bottom, colours),
     bl: borderOfSide(border?.left, colours),
   });
+}
+
+/**
+ * A font's colour as the model keeps it. A theme or palette colour that comes out black is the automatic text
+ * colour (Excel's own fonts say `theme="1"`, "Text 1", on every cell), the editor's default: left out, or every
+ * cell would carry it and every styled empty cell would be kept for it. A colour given as RGB is kept as it is.
+ */
+function textColour(colour: XlsxColour | undefined, colours: WorkbookColours): string | undefined {
+  const rgb = colours.rgb(colour);
+  return rgb === '#000000' && colour?.argb === undefined ? undefined : rgb;
 }
 
 /**
