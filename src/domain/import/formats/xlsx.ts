@@ -251,6 +251,11 @@ function styleOf(excel: ExcelStyle, colours: WorkbookColours): CellStyle | undef
   });
 }
 
+function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
 /**
  * A font's colour as the model keeps it. A theme or palette colour that comes out black is the automatic text
  * colour (Excel's own fonts say `theme="1"`, "Text 1", on every cell), the editor's default: left out, or every
@@ -272,7 +277,8 @@ class CellStyles {
   constructor(private readonly colours: WorkbookColours) {}
 
   of(excel: ExcelStyle | undefined): CellStyle | undefined {
-    if (excel === undefined) return undefined;
+    // a cell without a style of its own has a fresh empty object: nothing to read, nothing worth remembering
+    if (excel === undefined || isEmptyObject(excel)) return undefined;
     let style = this.known.get(excel);
     if (style === undefined) {
       style = styleOf(excel, this.colours) ?? null;
