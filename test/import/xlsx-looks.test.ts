@@ -168,6 +168,24 @@ describe('xlsx import keeps the look', () => {
     expect([...xml.matchAll(/<row r="(\d+)"[^>]*hidden="1"/g)].map((match) => match[1])).toEqual(['2', '5']);
   });
 
+  it('the cells an array formula spills into keep their look, and their spilled values go out once', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Spill');
+    sheet.getColumn(1).values = [1, 2, 3];
+    sheet.getCell('B1').value = { formula: 'A1:A3*2', result: 2, shareType: 'array', ref: 'B1:B3' } as unknown as ExcelJS.CellValue;
+    for (const [address, value] of [['B2', 4], ['B3', 6]] as const) {
+      sheet.getCell(address).value = value;
+      sheet.getCell(address).fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFFF00' } };
+      sheet.getCell(address).numFmt = '0.0';
+    }
+    const source = await imported(await written(book));
+    const [spill] = source.sheets;
+    expect(cellAt(spill!, 1, 1)).toMatchObject({ value: 4, format: '0.0', style: { bg: '#ffff00' } });
+    expect(spill!.cells.filter((cell) => cell.row === 1 && cell.column === 1)).toHaveLength(1);
+    const xml = await (await JSZip.loadAsync(await toXlsx(source, { step: () => undefined }))).file('xl/worksheets/sheet1.xml')!.async('string');
+    expect(/<c r="B2"[^>]*>\s*<v>4<\/v>/.test(xml), xml).toBe(true);
+  });
+
   it('row heights and column widths written to 17 significant digits', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Sizes');
