@@ -186,6 +186,17 @@ describe('xlsx import keeps the look', () => {
     expect(/<c r="B2"[^>]*>\s*<v>4<\/v>/.test(xml), xml).toBe(true);
   });
 
+  it('a table import takes values only: a styled empty cell adds no column', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Table');
+    sheet.getRow(1).values = ['Name', 'Amount'];
+    sheet.getRow(2).values = ['a', 1];
+    sheet.getCell('E2').fill = themeFill(4);
+    sheet.getCell('A3').fill = themeFill(5);
+    const content = await xlsx.read(Buffer.from(await written(book)), () => undefined);
+    expect(content.shape === 'workbook' && content.sheets[0]!.rows.map((row) => row.map((cell) => cell?.v))).toEqual([['Name', 'Amount'], ['a', 1], []]);
+  });
+
   it('row heights and column widths written to 17 significant digits', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Sizes');
