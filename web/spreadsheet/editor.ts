@@ -379,6 +379,8 @@ export class SpreadsheetEditor {
     this.hiddenColumns = new Set(hiddenOf(this.sheet, 'columns'));
     if (this.sortFilter.refreshHidden() || this.hiddenColumns.size > 0) this.grid.invalidateLayout();
     this.charts.refresh();
+    // a sheet opened with frozen rows or a filter shows Freeze and Filter pressed from the start
+    this.showSheetToggles();
     this.selectionChanged();
   }
 
