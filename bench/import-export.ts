@@ -20,9 +20,19 @@ const APP_ID = 'bench-import';
 const SECRET = 'bench-import-secret-bench-import-secret';
 const TOKEN = 'bench-token';
 
-/** The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts too). */
-export async function writeWorkbook(file: string, rows: number, columns: number): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false });
+/** Excel's banded look: rows filled with accent 1 lighter 80 % and 40 % in turn, a bottom border in accent 1. */
+const BANDS: ReadonlyArray<Partial<ExcelJS.Style>> = [0.7999816888943144, 0.3999755851924192].map((tint) => ({
+  fill: { type: 'pattern', pattern: 'solid', fgColor: { theme: 4, tint } as unknown as ExcelJS.Color },
+  border: { bottom: { style: 'thin', color: { theme: 4 } as unknown as ExcelJS.Color } },
+}));
+
+/**
+ * The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts
+ * too). `styled`: every cell in a band of theme colours, and two more empty cells per row with the band's look (what
+ * Excel writes for a formatted table wider than its data).
+ */
+export async function writeWorkbook(file: string, rows: number, columns: number, styled = false): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: styled });
   const sheet = workbook.addWorksheet('Data');
   for (let row = 1; row <= rows; row++) {
     const values: ExcelJS.CellValue[] = [];
@@ -44,7 +54,9 @@ export async function writeWorkbook(file: string, rows: number, columns: number)
           values.push(row * column);
       }
     }
-    sheet.addRow(values).commit();
+    const added = sheet.addRow(styled ? [...values, null, null] : values);
+    if (styled) for (let column = 1; column <= columns + 2; column++) added.getCell(column).style = BANDS[row % 2]!;
+    added.commit();
   }
   sheet.commit();
   await workbook.commit();
