@@ -1,6 +1,6 @@
 /**
- * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns] [--import-only]`
- * (default 100,000 rows × 10 columns; --import-only skips the export part). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
+ * Import and export benchmark (issue 16): `npm run bench -- import-export [rows] [columns] [--import-only] [--styled]`
+ * (default 100,000 rows × 10 columns; --import-only skips the export part; --styled: the workbook of import-convert --styled). Import: Writes an xlsx of that size here (exceljs streaming writer: numbers, text, booleans, a formula in
  * every fifth column), starts the service as its own process (bench/_service.ts, SQLite; DATABASE_URL=postgres://…
  * for PostgreSQL) with the reference integrator, imports the file as a spreadsheet through POST files/v2/import,
  * polls the progress every 100 ms, and reports the time from the request to progress 100, the server's peak
@@ -64,13 +64,14 @@ export async function writeWorkbook(file: string, rows: number, columns: number,
 
 export default async function importExport(args: string[]): Promise<void> {
   const importOnly = args.includes('--import-only');
+  const styled = args.includes('--styled');
   const [rowsArgument, columnsArgument] = args.filter((argument) => !argument.startsWith('--'));
   const rows = Number(rowsArgument ?? 100_000);
   const columns = Number(columnsArgument ?? 10);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-import-'));
   const file = path.join(dir, 'big.xlsx');
   const written = Date.now();
-  await writeWorkbook(file, rows, columns);
+  await writeWorkbook(file, rows, columns, styled);
   const bytes = fs.readFileSync(file);
   console.log(`xlsx: ${rows} rows × ${columns} columns, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB, written in ${Date.now() - written} ms`);
 
