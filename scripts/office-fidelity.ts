@@ -40,7 +40,7 @@ import { columnIndex } from '../src/model/sheets/a1.js';
 
 export const DOCX_FEATURES = ['text', 'paragraphStyles', 'headings', 'listItems', 'nestedListItems', 'tables', 'mergedCells', 'images', 'links', 'headersFooters', 'footnotes', 'pageBreaks', 'fonts', 'colours', 'bold', 'italic', 'underline'] as const;
 export const PPTX_FEATURES = ['text', 'slides', 'textBoxes', 'placeholders', 'layouts', 'themeColours', 'themeFonts', 'shapes', 'tables', 'images', 'notes'] as const;
-export const XLSX_FEATURES = ['sheets', 'values', 'formulas', 'merges', 'numberFormats', 'boldCells', 'fills', 'borders', 'columnWidths', 'rowHeights', 'hiddenColumns', 'hiddenRows', 'frozenPanes', 'conditionalFormats', 'validations', 'charts', 'comments', 'links', 'definedNames', 'protections'] as const;
+export const XLSX_FEATURES = ['sheets', 'values', 'formulas', 'merges', 'numberFormats', 'boldCells', 'fills', 'borders', 'columnWidths', 'rowHeights', 'hiddenColumns', 'hiddenRows', 'frozenPanes', 'frozenColumns', 'conditionalFormats', 'validations', 'charts', 'comments', 'links', 'definedNames', 'protections'] as const;
 export type DocxFeature = (typeof DOCX_FEATURES)[number];
 export type PptxFeature = (typeof PPTX_FEATURES)[number];
 export type XlsxFeature = (typeof XLSX_FEATURES)[number];
@@ -85,7 +85,8 @@ export const FEATURE_UNITS: Record<DocxFeature | PptxFeature | XlsxFeature, stri
   rowHeights: 'rows given a height (customHeight)',
   hiddenColumns: 'hidden columns, up to the last column holding a cell',
   hiddenRows: 'hidden rows (by hand or by a filter)',
-  frozenPanes: 'sheets with frozen panes (rows, columns or both)',
+  frozenPanes: 'sheets with frozen rows (a frozen pane with rows)',
+  frozenColumns: 'sheets with frozen columns (a frozen pane with columns)',
   conditionalFormats: 'conditional formatting rules',
   validations: 'data validation rules',
   charts: 'charts on worksheets',
@@ -450,7 +451,9 @@ export async function countXlsxFile(bytes: Uint8Array, lastColumns?: readonly nu
     counts.hiddenRows += rows.filter((tag) => ['1', 'true'].includes(attribute(tag, 'hidden') ?? '')).length;
     counts.columnWidths += columnsWith(xml, 'customWidth', lastColumn);
     counts.hiddenColumns += columnsWith(xml, 'hidden', lastColumn);
-    if (/<pane\b[^>]*\bstate="frozen/.test(xml)) counts.frozenPanes++;
+    const pane = /<pane\b[^>]*\bstate="frozen[^>]*>/.exec(xml)?.[0];
+    if (pane && Number(attribute(pane, 'ySplit') ?? 0) > 0) counts.frozenPanes++;
+    if (pane && Number(attribute(pane, 'xSplit') ?? 0) > 0) counts.frozenColumns++;
     counts.merges += (xml.match(/<mergeCell\b/g) ?? []).length;
     counts.conditionalFormats += (xml.match(/<cfRule\b/g) ?? []).length;
     counts.validations += (xml.match(/<(x14:)?dataValidation\b/g) ?? []).length;

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { toXlsx } from '../../src/domain/export/converters/xlsx.js';
 import type { WorkbookSource } from '../../src/domain/export/source.js';
@@ -58,5 +59,14 @@ describe('the xlsx fidelity counter', () => {
     expect((await countXlsxFile(bytes)).counts).toMatchObject({ columnWidths: 1, hiddenColumns: 0 });
     // the writer gives a hidden column without a width the default one (so that it comes back as wide once shown)
     expect((await countXlsxFile(bytes, [7])).counts).toMatchObject({ columnWidths: 3, hiddenColumns: 1 });
+  });
+
+  it('counts frozen rows and frozen columns apart: the model keeps rows only, so a pane frozen at E5 is not all kept', async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Both', { views: [{ state: 'frozen', xSplit: 4, ySplit: 4 }] }).getCell('A1').value = 1;
+    book.addWorksheet('Columns', { views: [{ state: 'frozen', xSplit: 2, ySplit: 0 }] }).getCell('A1').value = 1;
+    book.addWorksheet('Split', { views: [{ state: 'split', xSplit: 2000, ySplit: 2000 }] }).getCell('A1').value = 1;
+    const counts = (await countXlsxFile(new Uint8Array(await book.xlsx.writeBuffer()))).counts;
+    expect(counts).toMatchObject({ frozenPanes: 1, frozenColumns: 2 });
   });
 });

@@ -73,7 +73,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     b1.value = 12;
     b1.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF00B0F0' } };
     b1.alignment = { horizontal: 'center', vertical: 'top' };
-    // a theme colour, a hatched fill and a justified alignment have no place in the model: left out
+    // a hatched fill and a justified alignment have no place in the model: left out; a theme colour is the theme's (accent 1 of exceljs' theme)
     const c1 = sheet.getCell('C1');
     c1.value = 'themed';
     c1.font = { color: { theme: 4 } };
@@ -82,7 +82,7 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     const d1 = sheet.getCell('D1');
     d1.value = { formula: 'B1*2', result: 24 };
     d1.alignment = { horizontal: 'right' };
-    // borders (their RGB colours), wrapping, an explicit font; the theme's font and the default 11 points are the default look
+    // borders (their colours: RGB, or the theme's dark 2, #1F497D in exceljs' theme), wrapping, an explicit font; the theme's font and the default 11 points are the default look
     const e1 = sheet.getCell('E1');
     e1.value = 'boxed';
     e1.border = { top: { style: 'thin' }, right: { style: 'mediumDashed', color: { argb: 'FF1C7ED6' } }, bottom: { style: 'hair' }, left: { style: 'thick', color: { theme: 3 } } };
@@ -93,9 +93,9 @@ describe('spreadsheet cell styles through the server [sqlite]', { timeout: 120_0
     const cells = await storedCells('imported-styles');
     expect(cells[cellKey(0, 0)]).toEqual({ v: 'bold red', s: { b: true, i: true, c: '#ff0000', ff: 'Arial', fs: 14 } });
     expect(cells[cellKey(0, 1)]).toEqual({ v: 12, s: { bg: '#00b0f0', a: 'center' } });
-    expect(cells[cellKey(0, 2)]).toEqual({ v: 'themed' });
+    expect(cells[cellKey(0, 2)]).toEqual({ v: 'themed', s: { c: '#4f81bd' } });
     expect(cells[cellKey(0, 3)]).toEqual({ f: '=B1*2', s: { a: 'right' } });
-    expect(cells[cellKey(0, 4)]).toEqual({ v: 'boxed', s: { w: true, bt: { s: 'thin' }, br: { s: 'medium', c: '#1c7ed6' }, bb: { s: 'thin' }, bl: { s: 'thick' } } });
+    expect(cells[cellKey(0, 4)]).toEqual({ v: 'boxed', s: { w: true, bt: { s: 'thin' }, br: { s: 'medium', c: '#1c7ed6' }, bb: { s: 'thin' }, bl: { s: 'thick', c: '#1f497d' } } });
   });
 
   it('the attrs call sets fonts, wrapping and borders, and refuses bad ones with 126001, changing nothing', async () => {

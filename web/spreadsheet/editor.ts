@@ -325,7 +325,9 @@ export class SpreadsheetEditor {
       undo: () => this.editable && this.undo.undo(),
       redo: () => this.editable && this.undo.redo(),
       shift: (axis, direction) => this.shiftSelected(axis, direction),
-      freeze: () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : 1)),
+      // as Excel's Freeze Panes, for rows: those above the selection stay in view (the first row when the selection is in
+      // row 1); pressed again, the sheet scrolls whole
+      freeze: () => this.attempt(() => this.workbook.setFrozenRows(this.sheet, this.workbook.frozenRows(this.sheet) ? 0 : Math.max(1, this.grid.selectedRange.top))),
       format: (code) => {
         this.attempt(() => this.workbook.setFormat(this.sheet, this.grid.selectedRange, code));
         this.selectionChanged();
@@ -377,6 +379,8 @@ export class SpreadsheetEditor {
     this.hiddenColumns = new Set(hiddenOf(this.sheet, 'columns'));
     if (this.sortFilter.refreshHidden() || this.hiddenColumns.size > 0) this.grid.invalidateLayout();
     this.charts.refresh();
+    // a sheet opened with frozen rows or a filter shows Freeze and Filter pressed from the start
+    this.showSheetToggles();
     this.selectionChanged();
   }
 

@@ -198,10 +198,13 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       rowCount = Math.max(rowCount, row + 1);
       columnCount = Math.max(columnCount, column + 1);
     });
-    // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values
+    // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values, and those
+    // an array spills into (stored empty, given above with the spilled value and their own style)
+    const spills = cells.flatMap((cell) => (cell.spill ? [{ startRow: cell.row, endRow: cell.row + cell.spill.rows - 1, startColumn: cell.column, endColumn: cell.column + cell.spill.columns - 1 }] : []));
+    const spilledInto = (row: number, column: number) => spills.some((area) => row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn);
     sheet.forEachCell((row, column, stored) => {
       const style = isEmptyCell(stored) ? styleOf(stored) : undefined;
-      if (style === undefined) return;
+      if (style === undefined || spilledInto(row, column)) return;
       cells.push({ row, column, value: null, style });
       rowCount = Math.max(rowCount, row + 1);
       columnCount = Math.max(columnCount, column + 1);

@@ -84,6 +84,16 @@ export interface WorkbookSink {
   columns(columns: readonly ImportedColumns[]): void;
   /** the current sheet's protected ranges (after its rows): each imports as a range lock (docs/SHEETS.md "Locks") */
   protectedRanges(ranges: readonly ImportedProtectedRange[]): void;
+  /** the current sheet's hidden rows, 0-based and in order (after its rows; docs/SHEETS.md "Hidden rows and columns") */
+  hiddenRows(rows: readonly number[]): void;
+  /** the current sheet's frozen pane (after its rows; docs/SHEETS.md "Frozen rows") */
+  frozenPane(pane: ImportedFrozenPane): void;
+}
+
+/** The rows above and columns left of a workbook's frozen pane: what stays in view as the sheet scrolls. */
+export interface ImportedFrozenPane {
+  rows: number;
+  columns: number;
 }
 
 /** An xlsx `<protectedRange>`: its name and its areas. */

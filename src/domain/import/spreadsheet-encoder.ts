@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
 import { DEFAULT_COLUMN_WIDTH, directEncoding, SheetModel, type CellArea } from '../../model/sheets/sheet-model.js';
-import { ConversionError, type ImportedColumns, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
+import { ConversionError, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
 import { setHidden } from '../../model/sheets/hidden.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 import { applyImportedFilter, type ImportedFilter } from '../../model/sheets/filter.js';
@@ -24,6 +24,17 @@ function applyImportedColumns(model: SheetModel, columns: readonly ImportedColum
     if (width === undefined || width === DEFAULT_COLUMN_WIDTH) continue;
     for (let column = startColumn; column <= last; column++) model.setColumnWidth(column, width);
   }
+}
+
+/**
+ * A sheet's rows hidden in the file, hidden by hand (docs/SHEETS.md "Hidden rows and columns"), except those its
+ * filter hides: Excel marks both alike, and a row the model's filter hides must come back when the filter is
+ * cleared. A filter the import kept no criterion of hides nothing, so its rows are hidden by hand, keeping the look.
+ * Rows past the sheet's `rowCount` are left out, as columns past its columns are.
+ */
+function applyImportedHiddenRows(model: SheetModel, rows: readonly number[], rowCount: number, filter: ImportedFilter | undefined): void {
+  const filtered = (row: number) => filter !== undefined && filter.columns.length > 0 && row > filter.area.startRow && row <= filter.area.endRow;
+  for (const row of rows) if (row < rowCount && !filtered(row)) setHidden(model, 'rows', row, row, true);
 }
 
 /** Yjs' content references of ContentString and ContentAny (a JSON value), and the info bit saying a map key (parentSub) follows. */
@@ -111,6 +122,9 @@ interface EncodedSheet {
   columnLayout?: readonly ImportedColumns[];
   /** the file's protected ranges: each gets a range lock */
   protectedRanges?: readonly ImportedProtectedRange[];
+  /** rows hidden in the file, 0-based */
+  hiddenRows?: readonly number[];
+  frozenPane?: ImportedFrozenPane;
 }
 
 /**
@@ -235,6 +249,14 @@ export class SpreadsheetEncoder implements WorkbookSink {
     this.currentSheet('protected ranges').protectedRanges = ranges;
   }
 
+  hiddenRows(rows: readonly number[]): void {
+    this.currentSheet('hidden rows').hiddenRows = rows;
+  }
+
+  frozenPane(pane: ImportedFrozenPane): void {
+    this.currentSheet('a frozen pane').frozenPane = pane;
+  }
+
   /**
    * The state: `[clients][per sheet: its rows' client (one run), its columns' client (one run), its blocks'
    * client (the entries)][the sheets' own client and the delete set]`, the last part taken from the update of a
@@ -278,6 +300,9 @@ export class SpreadsheetEncoder implements WorkbookSink {
         // the rows are encoded beside this document (row r's id is (rowClient, r)): their heights are keyed so
         if (sheet.rowHeights) directEncoding.setRowHeights(sheetMap, sheet.rowClient, sheet.rowHeights);
         applyImportedColumns(model, sheet.columnLayout ?? [], Math.max(DEFAULT_COLUMN_COUNT, sheet.columns));
+        const rowCount = Math.max(DEFAULT_ROW_COUNT, sheet.rows);
+        applyImportedHiddenRows(model, sheet.hiddenRows ?? [], rowCount, sheet.filter);
+        if (sheet.frozenPane && sheet.frozenPane.rows > 0) model.setFrozenRows(Math.min(sheet.frozenPane.rows, rowCount));
       });
     });
     const base = Y.encodeStateAsUpdate(this.doc);

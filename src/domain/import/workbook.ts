@@ -25,10 +25,13 @@ export class WorkbookCollector implements WorkbookSink {
     this.sheets.push({ name, rows: [], position });
   }
 
+  /** a table keeps values: a cell with only a look (a filled empty cell) is no cell of it */
   row(index: number, cells: ReadonlyArray<ReadCell | undefined>): void {
     const sheet = this.sheets.at(-1);
     if (!sheet) throw new Error('a row came before its sheet');
-    sheet.rows[index] = [...cells];
+    const valued = cells.map((cell) => (cell && (cell.f !== undefined || (cell.v !== undefined && cell.v !== null)) ? cell : undefined));
+    while (valued.length > 0 && valued.at(-1) === undefined) valued.pop();
+    sheet.rows[index] = valued;
   }
 
   /** a table has no merged cells: its rows keep every cell's own value */
@@ -51,6 +54,10 @@ export class WorkbookCollector implements WorkbookSink {
   columns(): void {}
   /** nor protected ranges: a table has no locks */
   protectedRanges(): void {}
+  /** nor hidden rows: a table's records all show */
+  hiddenRows(): void {}
+  /** nor a frozen pane: the table editor keeps its own header in view */
+  frozenPane(): void {}
 
   content(): ReadContent & { shape: 'workbook' } {
     const order = sheetOrder(this.sheets.map((sheet) => sheet.position));

@@ -20,6 +20,7 @@ import { isEmptyCell, sameCell } from './cells.js';
 import { formulaInA1, formulaRelative, storedAfterEdit } from './formulas/relative.js';
 import { moveSheetFeatures } from './sheet-features.js';
 import { areasOverlap, isCellArea, shiftArea, type CellArea } from './cell-area.js';
+import { MAX_ROWS } from './a1.js';
 
 export { areasOverlap, shiftArea, type CellArea } from './cell-area.js';
 
@@ -634,14 +635,15 @@ export class SheetModel {
     if ((heights as Y.Map<unknown>).get(key) !== rounded) (heights as Y.Map<number>).set(key, rounded);
   }
 
-  /** 0 or 1: whether the first row stays in view. */
+  /** How many rows from the top stay in view as the sheet scrolls (0: none); a broken value reads as 0. */
   get frozenRows(): number {
     const frozen = this.map.get(FROZEN_ROWS);
-    return typeof frozen === 'number' && frozen > 0 ? 1 : 0;
+    return typeof frozen === 'number' && Number.isInteger(frozen) && frozen > 0 ? Math.min(frozen, MAX_ROWS) : 0;
   }
 
+  /** Keeps the top `frozen` rows in view (an Excel workbook's frozen pane, or the editor's Freeze); 0 unfreezes. */
   setFrozenRows(frozen: number): void {
-    this.map.set(FROZEN_ROWS, frozen > 0 ? 1 : 0);
+    this.map.set(FROZEN_ROWS, Number.isFinite(frozen) && frozen > 0 ? Math.min(Math.floor(frozen), MAX_ROWS) : 0);
   }
 
   /**

@@ -127,7 +127,7 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
               name: Type.String(),
               rowCount: Type.Integer(),
               columnCount: Type.Integer(),
-              frozenRows: Type.Integer({ description: '0 or 1' }),
+              frozenRows: Type.Integer({ description: 'rows from the top kept in view as the sheet scrolls (0: none)' }),
               rows: Type.Integer({ description: 'rows covered, from row 1' }),
               columns: Type.Integer({ description: 'columns covered, from column A' }),
               columnWidths: Type.Array(Type.Number(), { description: 'width of each covered column, pixels' }),

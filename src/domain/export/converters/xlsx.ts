@@ -186,7 +186,7 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
       target.value = cellValue(cell);
       if (cell.format !== undefined) target.numFmt = cell.format;
       else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
-      applyStyle(target, cell.style, cell.row < sheet.frozenRows);
+      applyStyle(target, cell.style, cell.row === 0 && sheet.frozenRows > 0);
       progress.step();
     }
     // after the cells: exceljs writes a value given to a merged cell into the merge's top-left one; the cells a

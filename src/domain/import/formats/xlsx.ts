@@ -2,16 +2,17 @@ import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ImportedColumns, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { ConversionError, type FormatReader, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { workbookCharts } from './xlsx-charts.js';
+import { WorkbookColours, type XlsxColour } from './xlsx-colours.js';
 import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
 import { legacyFormulaRead } from '../../../model/sheets/formulas/legacy.js';
 import { typedFormula } from '../../../model/sheets/formulas/excel-functions.js';
-import { parseA1IfValid } from '../../../model/sheets/a1.js';
+import { MAX_COLUMNS, MAX_ROWS, parseA1IfValid } from '../../../model/sheets/a1.js';
 import { areasOverlap, MAX_ROW_HEIGHT, MIN_ROW_HEIGHT, XLSX_PIXELS_PER_WIDTH_UNIT, type CellArea } from '../../../model/sheets/sheet-model.js';
 import { conditionOfXlsx, type ColumnFilter, type FilterCondition, type ImportedFilter } from '../../../model/sheets/filter.js';
 import { validationOfXlsx, type ImportedValidation } from '../../../model/sheets/data-validation.js';
@@ -63,10 +64,18 @@ class WorksheetScan {
   readonly mergeRefs: string[] = [];
   readonly autoFilter = new AutoFilterScan();
   readonly validations = new DataValidationScan();
-  readonly conditional = new ConditionalFormatScan();
+  readonly conditional: ConditionalFormatScan;
   protected = false;
   /** rows whose `<row ht customHeight="1">` set a height, row (0-based) → pixels */
   readonly rowHeights = new Map<number, number>();
+  /** rows of `<row hidden="1">` (0-based), hidden by hand or by a filter */
+  readonly hiddenRows: number[] = [];
+  /** the rows and columns a frozen `<pane>` keeps in view */
+  frozen: ImportedFrozenPane | undefined;
+
+  constructor(colours: WorkbookColours) {
+    this.conditional = new ConditionalFormatScan(colours);
+  }
   /** the `<col>` entries giving a width or hiding columns, in the file's order */
   readonly columns: ImportedColumns[] = [];
   /** `<protectedRange name sqref>` entries (Excel's "Allow Edit Ranges") */
@@ -90,15 +99,34 @@ const MAX_IMPORTED_COLUMN_WIDTH = 255 * XLSX_PIXELS_PER_WIDTH_UNIT;
 const PIXELS_PER_POINT = 96 / 72;
 
 /**
- * A `<row>` tag's height as the model keeps it: only a height a person set (`customHeight`), since Excel also
- * writes the heights it computed for wrapped text, which the editor measures itself; within the model's bounds.
+ * A `<row>` tag as the model keeps it (a height or width may be written to 17 significant digits, Excel's
+ * `ht="20.100000000000001"`, hence the long number patterns here and in noteColumns): hidden or not, and only a height a person set (`customHeight`), since Excel
+ * also writes the heights it computed for wrapped text, which the editor measures itself; within the model's bounds.
  */
-function noteRowHeight(attributes: string, scan: WorksheetScan): void {
-  if (!/\bcustomHeight="(1|true)"/.test(attributes)) return;
+function noteRow(attributes: string, scan: WorksheetScan): void {
+  const hidden = /\bhidden="(1|true)"/.test(attributes);
+  const custom = /\bcustomHeight="(1|true)"/.test(attributes);
+  if (!hidden && !custom) return;
   const row = Number(/\br="(\d{1,7})"/.exec(attributes)?.[1]);
-  const points = Number(/\bht="([\d.]{1,12})"/.exec(attributes)?.[1]);
-  if (!Number.isInteger(row) || row < 1 || !Number.isFinite(points) || points <= 0) return;
-  scan.rowHeights.set(row - 1, Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.round(points * PIXELS_PER_POINT))));
+  if (!Number.isInteger(row) || row < 1) return;
+  if (hidden) scan.hiddenRows.push(row - 1);
+  const points = Number(/\bht="(\d[\d.]{0,31})"/.exec(attributes)?.[1]);
+  if (custom && Number.isFinite(points) && points > 0) scan.rowHeights.set(row - 1, Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.round(points * PIXELS_PER_POINT))));
+}
+
+/**
+ * A `<pane>` tag's frozen rows and columns: `ySplit` rows and `xSplit` columns when its state is frozen (Excel's
+ * Freeze Panes; `frozenSplit` too). A split that is not frozen moves with the scroll: not kept.
+ */
+function notePane(attributes: string, scan: WorksheetScan): void {
+  const read = attributesOf(attributes);
+  if (read.get('state') !== 'frozen' && read.get('state') !== 'frozenSplit') return;
+  const count = (name: string, limit: number) => {
+    const value = Number(read.get(name) ?? 0);
+    return Number.isInteger(value) && value > 0 ? Math.min(value, limit) : 0;
+  };
+  const frozen = { rows: count('ySplit', MAX_ROWS), columns: count('xSplit', MAX_COLUMNS) };
+  if (frozen.rows > 0 || frozen.columns > 0) scan.frozen = frozen;
 }
 
 /**
@@ -111,7 +139,7 @@ function noteColumns(attributes: string, scan: WorksheetScan): void {
   const first = Number(/\bmin="(\d{1,5})"/.exec(attributes)?.[1]);
   const last = Number(/\bmax="(\d{1,5})"/.exec(attributes)?.[1]);
   if (!Number.isInteger(first) || first < 1 || !Number.isInteger(last) || last < first) return;
-  const characters = Number(/\bwidth="([\d.]{1,12})"/.exec(attributes)?.[1]);
+  const characters = Number(/\bwidth="(\d[\d.]{0,31})"/.exec(attributes)?.[1]);
   const pixels = Number.isFinite(characters) ? Math.round(characters * XLSX_PIXELS_PER_WIDTH_UNIT) : undefined;
   const hidden = /\bhidden="(1|true)"/.test(attributes) || pixels === 0;
   const width = pixels && pixels > 0 ? Math.min(MAX_IMPORTED_COLUMN_WIDTH, pixels) : undefined;
@@ -121,7 +149,8 @@ function noteColumns(attributes: string, scan: WorksheetScan): void {
 function markSharedFormulas(xml: string, scan: WorksheetScan): string {
   for (const merge of xml.matchAll(/<mergeCell\b[^>]*?\bref="([^"]{1,40})"/g)) scan.mergeRefs.push(merge[1]!);
   for (const tag of xml.matchAll(/<sheetProtection\b([^>]*)>/g)) if (/\bsheet="(1|true)"/.test(tag[1]!)) scan.protected = true;
-  for (const tag of xml.matchAll(/<row\b([^>]*)>/g)) noteRowHeight(tag[1]!, scan);
+  for (const tag of xml.matchAll(/<row\b([^>]*)>/g)) noteRow(tag[1]!, scan);
+  for (const tag of xml.matchAll(/<pane\b([^>]*)>/g)) notePane(tag[1]!, scan);
   for (const tag of xml.matchAll(/<col\b([^>]*)>/g)) noteColumns(tag[1]!, scan);
   for (const tag of xml.matchAll(/<protectedRange\b([^>]*)>/g)) noteProtectedRange(tag[1]!, scan);
   if (xml.includes('<autoFilter') || scan.autoFilter.inside) scan.autoFilter.scan(xml);
@@ -170,12 +199,6 @@ function formulaOf(text: string, address: string, shared: SharedFormulas): strin
   return text;
 }
 
-/** An ARGB colour of the file (`FFRRGGBB`) as `#rrggbb`; theme and indexed colours are not kept. */
-function rgbOf(colour: Partial<ExcelJS.Color> | undefined): string | undefined {
-  const argb = colour?.argb;
-  return typeof argb === 'string' && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2)}` : undefined;
-}
-
 /** The file's border lines as the model's (docs/SHEETS.md "Cell styles"): the dash-dot kinds are dashed, hair is thin. */
 const BORDER_LINES: Readonly<Record<string, BorderLine>> = {
   thin: 'thin',
@@ -193,52 +216,99 @@ const BORDER_LINES: Readonly<Record<string, BorderLine>> = {
   mediumDashDotDot: 'medium',
 };
 
-function borderOfSide(side: Partial<ExcelJS.Border> | undefined): Border | undefined {
+function borderOfSide(side: Partial<ExcelJS.Border> | undefined, colours: WorkbookColours): Border | undefined {
   const line = side?.style === undefined ? undefined : BORDER_LINES[side.style];
-  return line === undefined ? undefined : { s: line, c: rgbOf(side?.color) };
+  return line === undefined ? undefined : { s: line, c: colours.rgb(side?.color as XlsxColour | undefined) };
 }
 
 /** The desktop format's default font size: cells in it draw at the editor's default size rather than keeping it. */
 const DEFAULT_FONT_SIZE = 11;
 
+/** An exceljs cell style (font, fill, alignment, border), as the reader gives one object to every cell of a `cellXfs` entry. */
+type ExcelStyle = Partial<ExcelJS.Style>;
+
 /**
- * The part of a cell's look the model keeps (docs/SHEETS.md "Cell styles"): bold, italic, an RGB font colour, an
- * RGB solid fill, left/center/right alignment, wrapping, the font's name (not the theme's font, which is the
- * workbook's default look) and size (not the default 11 points), and each side's border with its RGB colour; theme
- * and indexed colours are left out.
+ * The part of a cell's look the model keeps (docs/SHEETS.md "Cell styles"): bold, italic, the font colour, a solid
+ * fill, left/center/right alignment, wrapping, the font's name (not the theme's font, which is the workbook's
+ * default look) and size (not the default 11 points), and each side's border with its colour; colours given as
+ * RGB, by the workbook's theme (with its tint) or by the indexed palette (WorkbookColours).
  */
-function styleOfCell(cell: ExcelJS.Cell): CellStyle | undefined {
-  const { font, fill, alignment, border } = cell;
+function styleOf(excel: ExcelStyle, colours: WorkbookColours): CellStyle | undefined {
+  const { font, fill, alignment, border } = excel;
   return parseCellStyle({
     b: font?.bold === true || undefined,
     i: font?.italic === true || undefined,
-    c: rgbOf(font?.color),
-    bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? rgbOf(fill.fgColor) : undefined,
+    c: textColour(font?.color as XlsxColour | undefined, colours),
+    bg: fill?.type === 'pattern' && fill.pattern === 'solid' ? colours.rgb(fill.fgColor as XlsxColour | undefined) : undefined,
     a: alignment?.horizontal,
     w: alignment?.wrapText === true || undefined,
     ff: font?.scheme === undefined ? font?.name : undefined,
     fs: font?.size === DEFAULT_FONT_SIZE ? undefined : font?.size,
-    bt: borderOfSide(border?.top),
-    br: borderOfSide(border?.right),
-    bb: borderOfSide(border?.bottom),
-    bl: borderOfSide(border?.left),
+    bt: borderOfSide(border?.top, colours),
+    br: borderOfSide(border?.right, colours),
+    bb: borderOfSide(border?.bottom, colours),
+    bl: borderOfSide(border?.left, colours),
   });
+}
+
+function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+/**
+ * A font's colour as the model keeps it. A theme or palette colour that comes out black is the automatic text
+ * colour (Excel's own fonts say `theme="1"`, "Text 1", on every cell), the editor's default: left out, or every
+ * cell would carry it and every styled empty cell would be kept for it. A colour given as RGB is kept as it is.
+ */
+function textColour(colour: XlsxColour | undefined, colours: WorkbookColours): string | undefined {
+  const rgb = colours.rgb(colour);
+  return rgb === '#000000' && colour?.argb === undefined ? undefined : rgb;
+}
+
+/**
+ * The model's style of each of the workbook's cell styles, worked out once per style: the reader hands every cell
+ * of a `cellXfs` entry the same object, so a million cells of a few styles cost a few look-ups each. Cells that
+ * take a row's style get an object of their own, worked out each time.
+ */
+class CellStyles {
+  private readonly known = new WeakMap<ExcelStyle, CellStyle | null>();
+
+  constructor(private readonly colours: WorkbookColours) {}
+
+  of(excel: ExcelStyle | undefined): CellStyle | undefined {
+    // a cell without a style of its own has a fresh empty object: nothing to read, nothing worth remembering
+    if (excel === undefined || isEmptyObject(excel)) return undefined;
+    let style = this.known.get(excel);
+    if (style === undefined) {
+      style = styleOf(excel, this.colours) ?? null;
+      this.known.set(excel, style);
+    }
+    return style ?? undefined;
+  }
 }
 
 /**
  * An exceljs cell as a cell of the model: formulas keep their text, dates become serial numbers, a number
  * format the service can show is kept (`z`; General and codes it cannot read are left out), and so is the
- * style (`s`). A cell without a value is not kept, styled or not.
+ * style (`s`). A cell without a value is kept when it has a style (a filled or bordered empty cell, as Excel
+ * draws it; the model stores it as an empty cell, docs/SHEETS.md "Cell styles"), with its number format.
  */
-function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, arrays: ArrayAreas, resolve: Resolve): ReadCell | undefined {
-  const read = toCell(cell.value, cell.address, shared, arrays, resolve, Number(cell.row) - 1);
+function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, arrays: ArrayAreas, resolve: Resolve, styles: CellStyles): ReadCell | undefined {
+  const style = styles.of(cell.style as ExcelStyle | undefined);
+  const read = toCell(cell.value, cell.address, shared, arrays, resolve, Number(cell.row) - 1) ?? (style === undefined ? undefined : {});
   if (!read) return undefined;
   const code = typeof cell.numFmt === 'string' ? cell.numFmt : undefined;
   if (code !== undefined && code !== GENERAL && invalidFormatCode(code) === undefined) read.z = code;
   else if (read.date && typeof read.v === 'number') read.z = dateFormatFor(read.v);
-  const style = styleOfCell(cell);
   if (style !== undefined) read.s = style;
   return read;
+}
+
+/** A cell's number format and style without its value; undefined when it has no style. */
+function lookOnly(cell: ReadCell): ReadCell | undefined {
+  if (cell.s === undefined) return undefined;
+  return cell.z === undefined ? { s: cell.s } : { z: cell.z, s: cell.s };
 }
 
 function toCell(value: CellValue, address: string, shared: SharedFormulas, arrays: ArrayAreas, resolve: Resolve, row: number): ReadCell | undefined {
@@ -498,14 +568,14 @@ class DataValidationScan {
 }
 
 /**
- * The looks of the workbook's `<dxfs>` (styles.xml), by dxfId, as conditional formats give them: bold, italic, an
- * RGB font colour, an RGB fill (a dxf's solid fill is its bgColor; fgColor when it has none). Theme colours are not kept.
+ * The looks of the workbook's `<dxfs>` (styles.xml), by dxfId, as conditional formats give them: bold, italic, a
+ * font colour, a fill (a dxf's solid fill is its bgColor; fgColor when it has none); colours as WorkbookColours reads them.
  */
-function dxfLooksOf(styles: string): ConditionalFormat[] {
+function dxfLooksOf(styles: string, colours: WorkbookColours): ConditionalFormat[] {
   const block = /<dxfs\b[^>]*>([\s\S]*?)<\/dxfs>/.exec(styles)?.[1] ?? '';
   const rgb = (xml: string | undefined, tag: string) => {
-    const value = xml === undefined ? undefined : new RegExp(`<${tag}\\b[^>]*?\\brgb="([0-9A-Fa-f]{8})"`).exec(xml)?.[1];
-    return value && `#${value.slice(2).toLowerCase()}`;
+    const attributes = xml === undefined ? undefined : new RegExp(`<${tag}\\b([^>]*)>`).exec(xml)?.[1];
+    return attributes === undefined ? undefined : colours.rgbOfAttributes(attributesOf(attributes));
   };
   const on = (xml: string | undefined, tag: string) => xml !== undefined && new RegExp(`<${tag}(?:\\s+val="(?:1|true)")?\\s*/>`).test(xml);
   return [...block.matchAll(/<dxf\b[^>]*?(?:\/>|>([\s\S]*?)<\/dxf>)/g)].map((match) => {
@@ -531,6 +601,9 @@ function dxfLooksOf(styles: string): ConditionalFormat[] {
  */
 class ConditionalFormatScan {
   inside = false;
+
+  constructor(private readonly colours: WorkbookColours) {}
+
   private readonly blocks: Array<{ sqref: string; rules: Array<XlsxConditionalRule & { priority: number; dxfId?: number }> }> = [];
   private rule: (XlsxConditionalRule & { priority: number; dxfId?: number }) | undefined;
   private formula: string | undefined;
@@ -584,8 +657,7 @@ class ConditionalFormatScan {
         const value = Number(attributes.get('val'));
         this.rule.cfvo.push({ type: attributes.get('type') ?? '', ...(attributes.has('val') && Number.isFinite(value) ? { value } : {}) });
       } else if (name === 'color' && !closing) {
-        const argb = attributes.get('rgb');
-        this.rule.colors.push(argb && /^[0-9a-f]{8}$/i.test(argb) ? `#${argb.slice(2).toLowerCase()}` : undefined);
+        this.rule.colors.push(this.colours.rgbOfAttributes(attributes));
       }
     }
     if (this.formula !== undefined) this.formula += xml.slice(textFrom);
@@ -622,9 +694,16 @@ interface ReaderInternals {
   workbookRels?: unknown[];
 }
 
+/** exceljs' row inside: its cells by column (0-based), those the file lists; a sparse array. */
+interface RowInternals {
+  _cells: ExcelJS.Cell[];
+}
+
 const SHARED_STRINGS_PART = 'xl/sharedStrings.xml';
 const WORKBOOK_RELS_PART = 'xl/_rels/workbook.xml.rels';
 const STYLES_PART = 'xl/styles.xml';
+/** The workbook's theme, whose colour scheme theme colours name (Excel writes it here; other writers too). */
+const THEME_PART = 'xl/theme/theme1.xml';
 
 /**
  * Gives the reader the shared strings, the workbook's relations and the styles before it sees any worksheet (read
@@ -633,8 +712,8 @@ const STYLES_PART = 'xl/styles.xml';
  * files"). The styles too: a worksheet read before them would lose every cell's style (workbooks written by exceljs
  * store styles.xml after the worksheets).
  */
-async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<string | undefined> {
-  const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART, STYLES_PART]);
+async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<{ styles: string | undefined; theme: string | undefined }> {
+  const parts = await readZipTexts(bytes, [SHARED_STRINGS_PART, WORKBOOK_RELS_PART, STYLES_PART, THEME_PART]);
   const styles = parts.get(STYLES_PART);
   if (styles !== undefined) await reader._parseStyles(Readable.from([styles]));
   const rels = parts.get(WORKBOOK_RELS_PART);
@@ -648,7 +727,7 @@ async function primeReader(reader: ReaderInternals, bytes: Buffer): Promise<stri
     _parseSharedStrings: async function* skip() {},
     _parseStyles: async () => undefined,
   });
-  return styles;
+  return { styles, theme: parts.get(THEME_PART) };
 }
 
 /**
@@ -674,10 +753,12 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   // it has not parsed yet: give it both from the parts read above (its own parse replaces them later).
   Object.assign(reader, { model: { sheets: [] }, properties: { model: { date1904 } } });
   const internals = reader as unknown as ReaderInternals;
-  const styles = await primeReader(internals, bytes).catch((error: unknown) => {
+  const parts = await primeReader(internals, bytes).catch((error: unknown) => {
     throw unreadableWorkbook(error);
   });
-  const looks = dxfLooksOf(styles ?? '');
+  const colours = WorkbookColours.of(parts.theme, parts.styles);
+  const styles = new CellStyles(colours);
+  const looks = dxfLooksOf(parts.styles ?? '', colours);
   const parseWorksheet = internals._parseWorksheet.bind(reader);
   const scans = new Map<string, WorksheetScan>();
   // each worksheet's part number (sheetN.xml), noted as exceljs hands the worksheet on: an 'entry' event may
@@ -685,7 +766,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
     _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
-      const scan = new WorksheetScan();
+      const scan = new WorksheetScan(colours);
       scans.set(sheetNo, scan);
       for (const item of parseWorksheet(sharedFormulaMarks(chunks, scan), sheetNo)) {
         const worksheet = (item as { value?: unknown }).value;
@@ -713,11 +794,12 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         if (row.number <= previous) throw new ConversionError('importCorrupt', `the worksheet ${name} lists row ${row.number} after row ${previous}`);
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
-        row.eachCell({ includeEmpty: false }, (cell, column) => {
-          const read = cellOf(cell, shared, arrays, resolve);
-          const at = { startRow: row.number - 1, endRow: row.number - 1, startColumn: column - 1, endColumn: column - 1 };
-          // the other cells of an array formula hold Excel's spilled values: the engine spills them again
-          cells[column - 1] = read?.f === undefined && arrays.some((area) => areasOverlap(area, at)) ? undefined : read;
+        // the cells the file lists, with a value or not (eachCell skips those without one, styled or not)
+        (row as unknown as RowInternals)._cells.forEach((cell, index) => {
+          const read = cellOf(cell, shared, arrays, resolve, styles);
+          const at = { startRow: row.number - 1, endRow: row.number - 1, startColumn: index, endColumn: index };
+          // the other cells of an array formula hold Excel's spilled values: the engine spills them again (their look stays)
+          cells[index] = read && read.f === undefined && arrays.some((area) => areasOverlap(area, at)) ? lookOnly(read) : read;
         });
         sink.row(row.number - 1, cells);
       }
@@ -736,6 +818,8 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       if (scan && scan.rowHeights.size > 0) sink.rowHeights(scan.rowHeights);
       if (scan && scan.columns.length > 0) sink.columns(scan.columns);
       if (scan && scan.protectedRanges.length > 0) sink.protectedRanges(scan.protectedRanges);
+      if (scan && scan.hiddenRows.length > 0) sink.hiddenRows(scan.hiddenRows);
+      if (scan?.frozen) sink.frozenPane(scan.frozen);
     }
   } catch (error) {
     throw unreadableWorkbook(error);
