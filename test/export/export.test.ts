@@ -284,6 +284,9 @@ for (const database of testDatabases()) {
       const workbook = await workbookOf((await exportFile(svc, base, 'xlsx')).bytes);
       const sheet = workbook.getWorksheet('Tasks')!;
       expect(sheet.getRow(1).values).toEqual([undefined, 'Title', 'Count', 'Done', 'Due', 'Tags']);
+      // the column names: a bold header row, frozen
+      expect(sheet.getCell('E1').font?.bold).toBe(true);
+      expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
       expect(sheet.getCell('A2').value).toBe('任务一');
       expect(sheet.getCell('B2').value).toBe(3);
       expect(sheet.getCell('C2').value).toBe(true);

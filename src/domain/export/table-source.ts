@@ -38,7 +38,8 @@ export interface StoredTable {
 }
 
 export function tableSheet(table: StoredTable): WorkbookSheet {
-  const cells: WorkbookCell[] = table.columns.map((column, index) => ({ row: 0, column: index, value: column.name }));
+  // the column names: a bold header row, frozen
+  const cells: WorkbookCell[] = table.columns.map((column, index) => ({ row: 0, column: index, value: column.name, style: { b: true } }));
   table.rows.forEach((text, rowIndex) => {
     const row = JSON.parse(text) as Cells;
     table.columns.forEach((column, index) => {

@@ -62,10 +62,10 @@ function argb(colour: string): string {
   return `FF${colour.slice(1).toUpperCase()}`;
 }
 
-/** Gives an exceljs cell the model's style; `headerBold`: the cell is in a frozen header row, which is bold. */
-function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined, headerBold: boolean): void {
+/** Gives an exceljs cell the model's style. */
+function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined): void {
   const font: Partial<ExcelJS.Font> = {};
-  if (style?.b || headerBold) font.bold = true;
+  if (style?.b) font.bold = true;
   if (style?.i) font.italic = true;
   if (style?.c) font.color = { argb: argb(style.c) };
   if (style?.ff) font.name = style.ff;
@@ -179,14 +179,12 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
     for (const [column, width] of Object.entries(sheet.columnWidths)) worksheet.getColumn(Number(column) + 1).width = excelWidth(width);
     // exceljs writes a row's height as <row ht customHeight="1">: a height a person set, as the model keeps only those
     for (const [row, height] of Object.entries(sheet.rowHeights)) worksheet.getRow(Number(row) + 1).height = Math.round(height * POINTS_PER_PIXEL * 100) / 100;
-    // the frozen header row is bold, as it was before cells had styles: set first, each cell's own style over it
-    if (sheet.frozenRows > 0) worksheet.getRow(1).font = { bold: true };
     for (const cell of sheet.cells) {
       const target = worksheet.getCell(cell.row + 1, cell.column + 1);
       target.value = cellValue(cell);
       if (cell.format !== undefined) target.numFmt = cell.format;
       else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
-      applyStyle(target, cell.style, cell.row === 0 && sheet.frozenRows > 0);
+      applyStyle(target, cell.style);
       progress.step();
     }
     // after the cells: exceljs writes a value given to a merged cell into the merge's top-left one; the cells a
