@@ -60,7 +60,7 @@ export async function writeWorkbook(file: string, rows: number, columns: number,
  * the task's progress every 100 ms until it reaches 100; `onPoll` sees each progress answered. Answers the seconds
  * from the request to progress 100.
  */
-export async function importWorkbook(service: BenchService, token: string, fileId: string, bytes: Uint8Array, onPoll: (progress: number) => void = () => undefined): Promise<number> {
+export async function importWorkbook(service: BenchService, token: string, fileId: string, bytes: Buffer, onPoll: (progress: number) => void = () => undefined): Promise<number> {
   const headers = { 'x-svc-signature': service.signature, 'x-svc-token': token };
   const form = new FormData();
   form.append('fileId', fileId);
