@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { spreadsheetSuite } from './support/spreadsheet.js';
+
+const suite = spreadsheetSuite();
+
+/** What the grid's rows in view show: each row's number and its cells' texts, with the row and id each cell is named by. */
+function drawnRows(grid: import('playwright-core').Locator) {
+  return grid.evaluate((element) =>
+    [...element.querySelectorAll<HTMLElement>('.svc-grid-body [role=row]')].map((row) => ({
+      header: row.querySelector<HTMLElement>('[role=rowheader]')?.firstChild?.textContent ?? '',
+      headerRow: row.querySelector<HTMLElement>('[role=rowheader]')?.dataset.row,
+      handleRow: row.querySelector<HTMLElement>('.svc-grid-row-resize')?.dataset.resizeRow,
+      cells: [...row.querySelectorAll<HTMLElement>('[role=gridcell]')].map((cell) => ({ row: cell.dataset.row, column: cell.dataset.column, id: cell.id, text: cell.textContent, bold: cell.classList.contains('svc-sheet-bold'), color: cell.style.color })),
+    })),
+  );
+}
+
+describe('spreadsheet scrolling in a browser', () => {
+  it('a jump far down draws the rows that came in into the elements of those that left, each showing its own row', { timeout: 180_000 }, async () => {
+    const { svc } = suite;
+    await suite.create('scroll-1');
+    // 3,000 rows: text naming its row, a number, a formula; one styled row near the top (its look must not travel)
+    const rows = Array.from({ length: 3000 }, (_, r) => [`row ${r + 1}`, r + 1, `=B${r + 1}*2`]);
+    expect((await svc.call('POST', '/sdk/v2/api/files/scroll-1/sheets/values', { body: { range: 'Sheet1!A1:C3000', resource: { values: rows } } })).status).toBe(200);
+    const { page, sheet, errors, close } = await suite.open('scroll-1');
+    await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('row 1');
+    await sheet.go('A3:C3');
+    await sheet.frame.getByRole('button', { name: 'Bold' }).click();
+    await expect.poll(() => sheet.cell(2, 0).getAttribute('class')).toMatch(/svc-sheet-bold/);
+
+    // the elements drawn around row 1,000 (rows drawn past both edges of the view, as everywhere but the top),
+    // tagged, so that the ones drawn after the jump can be told apart
+    await sheet.go('A1000');
+    await expect.poll(() => sheet.cell(999, 0).textContent()).toBe('row 1000');
+    const tagged = await sheet.grid.evaluate((element) => {
+      const cells = [...element.querySelectorAll<HTMLElement>('.svc-grid-body [role=gridcell]')];
+      for (const cell of cells) (cell as HTMLElement & { drawnAtTop?: boolean }).drawnAtTop = true;
+      return cells.length;
+    });
+    expect(tagged).toBeGreaterThan(30);
+    await sheet.frame.locator('.svc-grid-viewport').evaluate((viewport) => {
+      viewport.scrollTop = (viewport.scrollHeight - viewport.clientHeight) * 0.8;
+    });
+    await expect.poll(() => sheet.grid.locator('[role=gridcell][data-row="2400"][data-column="0"]').textContent()).toBe('row 2401');
+
+    const drawn = await drawnRows(sheet.grid);
+    expect(drawn.length).toBeGreaterThan(10);
+    for (const row of drawn) {
+      const index = Number(row.headerRow);
+      // the number, the resize handle and every cell name the row drawn now, and show its values
+      expect(row.header).toBe(String(index + 1));
+      expect(row.handleRow).toBe(String(index));
+      expect(row.cells.slice(0, 3).map((cell) => [cell.row, cell.column, cell.text])).toEqual([
+        [String(index), '0', `row ${index + 1}`],
+        [String(index), '1', String(index + 1)],
+        [String(index), '2', String((index + 1) * 2)],
+      ]);
+      expect(row.cells.slice(3).every((cell) => cell.text === '' && cell.row === String(index))).toBe(true);
+      for (const cell of row.cells) {
+        expect(cell.id).toMatch(new RegExp(`-${index}-${cell.column}$`));
+        expect(cell.bold).toBe(false);
+      }
+    }
+    // none of them was built for the jump (but for a row more in view, as a row may show in part): the rows that
+    // left were drawn again as the rows that came in
+    const built = await sheet.grid.evaluate((element) =>
+      [...element.querySelectorAll<HTMLElement>('.svc-grid-body [role=gridcell]')].filter((cell) => (cell as HTMLElement & { drawnAtTop?: boolean }).drawnAtTop !== true).length,
+    );
+    expect(built).toBeLessThanOrEqual(drawn[0]!.cells.length);
+
+    // typing there lands in the cell under the selection, the formula reading it follows, and the way back is drawn
+    await sheet.type('B2401', '7');
+    await expect.poll(() => sheet.grid.locator('[role=gridcell][data-row="2400"][data-column="2"]').textContent()).toBe('14');
+    await sheet.go('A1');
+    await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('row 1');
+    await expect.poll(() => sheet.cell(2, 0).getAttribute('class')).toMatch(/svc-sheet-bold/);
+    await expect.poll(() => sheet.cell(3, 0).getAttribute('class')).not.toMatch(/svc-sheet-bold/);
+    await page.screenshot({ path: '/tmp/svc-spreadsheet-scrolled.png' });
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
