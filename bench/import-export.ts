@@ -65,7 +65,8 @@ export async function importWorkbook(service: BenchService, token: string, fileI
   const form = new FormData();
   form.append('fileId', fileId);
   form.append('type', 'spreadsheet');
-  form.append('file', new Blob([bytes]), `${fileId}.xlsx`);
+  // a copy over an ArrayBuffer of its own: the DOM's Blob types take no Buffer (which may lie over a SharedArrayBuffer)
+  form.append('file', new Blob([new Uint8Array(bytes)]), `${fileId}.xlsx`);
   const started = performance.now();
   const accepted = (await (await fetch(`${service.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: form })).json()) as { status: number; data: { taskId: string } };
   if (accepted.status !== 0) throw new Error(`import refused: ${JSON.stringify(accepted)}`);

@@ -33,7 +33,7 @@ import { columnLetters } from '../src/model/sheets/a1.js';
 import { launchBrowser } from '../test/browser/support/browser.js';
 import { openInHost, startHostPage, type HostPage } from '../test/browser/support/host-page.js';
 import { sheetIn } from '../test/browser/support/sheet-page.js';
-import { percentile, startBenchService, type BenchService } from './_service.js';
+import { descendantsOf, percentile, startBenchService, type BenchService } from './_service.js';
 import { COMPUTED_MARK, FIRST_SCREEN_MARK, PAINTED_MARK } from '../web/spreadsheet/marks.js';
 import { importWorkbook, IMPORT_SERVICE_ENV, writeWorkbook } from './import-export.js';
 import { cellValue, connectEditor } from './sheets.js';
@@ -103,22 +103,37 @@ async function editAsSoonAsEditable(page: Page, service: BenchService, fileId: s
   }
 }
 
-/** The editor page's JavaScript heap after a garbage collection (MiB) and the elements in its document. */
-async function pageWeight(page: Page): Promise<{ heapMiB: number; elements: number }> {
+/**
+ * The editor page's memory after a garbage collection: the JavaScript heap (V8's used heap, Blink's objects and
+ * array buffers, from the renderer's isolate: the host page and the editor's frame share one renderer, as the
+ * browser runs without site isolation) and the renderer processes' resident memory, which also holds what the heap
+ * figures leave out (strings Blink made, such as the text TextDecoder gives the Yjs decoder, are external to V8's
+ * heap); and the elements in the editor's document.
+ */
+async function pageWeight(page: Page): Promise<{ heapMiB: number; rendererMiB: number; elements: number }> {
   const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
   if (!frame) throw new Error('the editor has no frame');
-  // the editor's frame is another site than the host page: its own renderer (a session of its own), unless the
-  // browser keeps both in one process, whose heap the page's session then reads
-  const session = await page
-    .context()
-    .newCDPSession(frame)
-    .catch(() => page.context().newCDPSession(page));
+  const session = await page.context().newCDPSession(page);
   await session.send('HeapProfiler.enable');
   await session.send('HeapProfiler.collectGarbage');
   const heap = await session.send('Runtime.getHeapUsage');
   await session.detach();
   const elements = await frame.evaluate(() => document.getElementsByTagName('*').length);
-  return { heapMiB: heap.usedSize / 1024 / 1024, elements };
+  return { heapMiB: (heap.usedSize + heap.embedderHeapUsedSize + heap.backingStorageSize) / 1024 / 1024, rendererMiB: rendererResidentMiB(), elements };
+}
+
+/** Resident memory of this process's Chromium renderers (descendants started with --type=renderer), MiB. */
+function rendererResidentMiB(): number {
+  let kib = 0;
+  for (const pid of descendantsOf(process.pid)) {
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      kib += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kib / 1024;
 }
 
 function ms(value: number | undefined): string {
@@ -219,12 +234,12 @@ export default async function spreadsheetBench(args: string[]): Promise<void> {
     for (let run = 1; run <= runs; run++) {
       const { page, close, figures } = await openEditor(setup, { sheetName, text: `edited ${run}` });
       paints.push(figures.firstPaint);
-      const { heapMiB, elements } = await pageWeight(page);
+      const { heapMiB, rendererMiB, elements } = await pageWeight(page);
       console.log(
         `run ${run}: first paint ${ms(figures.firstPaint)} after connect() (${figures.firstScreen === undefined ? 'no first screen: the editor came first' : 'the first screen'}), ` +
           `editor painted at ${ms(figures.painted)}, formulas in view computed at ${ms(figures.computed)}; ` +
           `editable: an edit of A1 typed as soon as the editor's grid was there shown at ${ms(figures.editable.shown)}, read back from the service at ${ms(figures.editable.stored)}; ` +
-          `page then: JS heap ${heapMiB.toFixed(1)} MiB after GC, ${elements} elements`,
+          `page then: JS heap ${heapMiB.toFixed(1)} MiB after GC, renderer RSS ${rendererMiB.toFixed(0)} MiB, ${elements} elements`,
       );
       if (run === runs) {
         const { frames, cellsInDom } = await scrollThrough(page, 100);
