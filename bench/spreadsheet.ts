@@ -17,8 +17,9 @@
  *      which the grid shows it and at which the values API reads it back from the service;
  *   3. the page's weight then: the JavaScript heap after a garbage collection and the elements in the document;
  *   4. scrolling (last run): the grid scrolled from the top to the last row in 100 steps of one animation frame
- *      each, timing the frames (dropped frames: the 16.7 ms frames a longer one covered past its own) and counting
- *      the cells in the DOM (only what is in view is drawn);
+ *      each (every frame a screen never drawn), then 240 rows from the middle two rows a frame (as a wheel
+ *      scrolls), timing the frames (dropped frames: the 16.7 ms frames a longer one covered past its own) and
+ *      counting the cells in the DOM (only what is in view is drawn);
  *   5. a second tab: a new context in which the tab `Second` is clicked as soon as the first screen shows, before
  *      the sync: the time from the click to its cells on screen; then the editor on that tab and an edit there;
  *   6. for comparison, the time to sync the same document into a Node Yjs client (the floor of 1 without the
@@ -46,21 +47,37 @@ const SECOND = 'Second';
 /** a frame at 60 frames per second */
 const FRAME_MS = 1000 / 60;
 
-/** Scrolls the grid to the bottom in `steps` frames; answers the frame times and the most cells in the DOM. */
-function scrollThrough(page: Page, steps: number): Promise<{ frames: number[]; cellsInDom: number }> {
-  return page.frameLocator('iframe').locator('.svc-grid-viewport').evaluate(async (viewport, count) => {
-    const frames: number[] = [];
-    let cellsInDom = 0;
-    let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
-    for (let i = 1; i <= count; i++) {
-      viewport.scrollTop = ((viewport.scrollHeight - viewport.clientHeight) * i) / count;
-      const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
-      frames.push(now - last);
-      last = now;
-      cellsInDom = Math.max(cellsInDom, viewport.querySelectorAll('[role=gridcell]').length);
-    }
-    return { frames, cellsInDom };
-  }, steps);
+/**
+ * Scrolls the grid in `steps` frames, one scroll position per animation frame: `to(i)` is the i-th position as a
+ * fraction of the scroll range. Answers the frame times and the most cells in the DOM.
+ */
+function scrollFrames(page: Page, steps: number, from: number, to: number): Promise<{ frames: number[]; cellsInDom: number }> {
+  return page.frameLocator('iframe').locator('.svc-grid-viewport').evaluate(
+    async (viewport, { steps, from, to }) => {
+      const range = viewport.scrollHeight - viewport.clientHeight;
+      viewport.scrollTop = range * from;
+      const frames: number[] = [];
+      let cellsInDom = 0;
+      let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+      for (let i = 1; i <= steps; i++) {
+        viewport.scrollTop = range * (from + ((to - from) * i) / steps);
+        const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        frames.push(now - last);
+        last = now;
+        cellsInDom = Math.max(cellsInDom, viewport.querySelectorAll('[role=gridcell]').length);
+      }
+      return { frames, cellsInDom };
+    },
+    { steps, from, to },
+  );
+}
+
+/** A line of frame times: percentiles, and the frames a 60 Hz display would have shown that these took. */
+function frameLine(frames: readonly number[]): string {
+  const sorted = [...frames].sort((a, b) => a - b);
+  const late = frames.filter((frame) => frame > FRAME_MS * 1.5).length;
+  const dropped = frames.reduce((sum, frame) => sum + Math.max(0, Math.round(frame / FRAME_MS) - 1), 0);
+  return `frame p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms; ${late} of ${frames.length} frames over one 16.7 ms frame, ${dropped} frames dropped`;
 }
 
 /** The page's marks (marks.ts) on the machine's clock once `until` of them are there, in ms after `start`. */
@@ -242,14 +259,13 @@ export default async function spreadsheetBench(args: string[]): Promise<void> {
           `page then: JS heap ${heapMiB.toFixed(1)} MiB after GC, renderer RSS ${rendererMiB.toFixed(0)} MiB, ${elements} elements`,
       );
       if (run === runs) {
-        const { frames, cellsInDom } = await scrollThrough(page, 100);
-        const sorted = [...frames].sort((a, b) => a - b);
-        const late = frames.filter((frame) => frame > FRAME_MS * 1.5).length;
-        const dropped = frames.reduce((sum, frame) => sum + Math.max(0, Math.round(frame / FRAME_MS) - 1), 0);
-        console.log(
-          `scroll top → row ${rows} in 100 frames: frame p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms; ` +
-            `${late} frames over one 16.7 ms frame, ${dropped} frames dropped; at most ${cellsInDom} cells in the DOM`,
-        );
+        // a jump of a thousand rows per frame (every frame a screen never drawn), then as a wheel scrolls: two rows
+        // per frame from the middle of the sheet
+        const jumps = await scrollFrames(page, 100, 0, 1);
+        console.log(`scroll top → row ${rows} in 100 frames: ${frameLine(jumps.frames)}; at most ${jumps.cellsInDom} cells in the DOM`);
+        // the scroll range is about the rows' height (24 px each, no row heights of their own in this workbook)
+        const smooth = await scrollFrames(page, 120, 0.5, 0.5 + 240 / rows);
+        console.log(`scroll 240 rows from row ${Math.round(rows / 2)} in 120 frames (2 rows a frame): ${frameLine(smooth.frames)}; at most ${smooth.cellsInDom} cells in the DOM`);
       }
       await close();
     }
