@@ -15,7 +15,7 @@ function drawnRows(grid: import('playwright-core').Locator) {
   );
 }
 
-describe('spreadsheet scrolling in a browser', () => {
+describe('spreadsheet grid drawing in a browser', () => {
   it('a jump far down draws the rows that came in into the elements of those that left, each showing its own row', { timeout: 180_000 }, async () => {
     const { svc } = suite;
     await suite.create('scroll-1');
@@ -76,6 +76,36 @@ describe('spreadsheet scrolling in a browser', () => {
     await expect.poll(() => sheet.cell(2, 0).getAttribute('class')).toMatch(/svc-sheet-bold/);
     await expect.poll(() => sheet.cell(3, 0).getAttribute('class')).not.toMatch(/svc-sheet-bold/);
     await page.screenshot({ path: '/tmp/svc-spreadsheet-scrolled.png' });
+    expect(errors).toEqual([]);
+    await close();
+  });
+  it('moving the selection marks the cells in and out of it without drawing what they show again', { timeout: 120_000 }, async () => {
+    const { svc } = suite;
+    await suite.create('select-1');
+    const rows = Array.from({ length: 20 }, (_, r) => [`row ${r + 1}`, r + 1, `=B${r + 1}*2`]);
+    expect((await svc.call('POST', '/sdk/v2/api/files/select-1/sheets/values', { body: { range: 'Sheet1!A1:C20', resource: { values: rows } } })).status).toBe(200);
+    const { page, sheet, errors, close } = await suite.open('select-1');
+    await expect.poll(() => sheet.cell(2, 2).textContent()).toBe('6');
+    // the text each cell shows, tagged: a cell drawn again gets a new text (drawShown sets its textContent)
+    const tagText = () =>
+      sheet.grid.evaluate((element) => {
+        for (const cell of element.querySelectorAll<HTMLElement>('[role=gridcell]')) if (cell.firstChild) (cell.firstChild as Node & { tagged?: boolean }).tagged = true;
+      });
+    const redrawn = () =>
+      sheet.grid.evaluate((element) => [...element.querySelectorAll<HTMLElement>('[role=gridcell]')].filter((cell) => cell.firstChild && !(cell.firstChild as Node & { tagged?: boolean }).tagged).map((cell) => `${cell.dataset.row}:${cell.dataset.column}`));
+    const selected = () => sheet.grid.evaluate((element) => [...element.querySelectorAll<HTMLElement>('[role=gridcell][aria-selected=true]')].map((cell) => `${cell.dataset.row}:${cell.dataset.column}${cell.classList.contains('svc-grid-cell-selected') ? '' : ' (unmarked)'}`));
+    await sheet.go('A1');
+    await tagText();
+    await sheet.grid.press('ArrowDown');
+    await sheet.grid.press('Shift+ArrowRight');
+    await expect.poll(selected).toEqual(['1:0', '1:1']);
+    expect(await sheet.grid.evaluate((element) => element.querySelectorAll('.svc-grid-cell-selected').length)).toBe(2);
+    expect(await redrawn()).toEqual([]);
+    // a change of what a cell shows still draws it (and the formula reading it)
+    await sheet.type('B2', '5');
+    await expect.poll(() => sheet.cell(1, 2).textContent()).toBe('10');
+    expect(await redrawn()).toEqual(expect.arrayContaining(['1:1', '1:2']));
+    await page.screenshot({ path: '/tmp/svc-spreadsheet-selection.png' });
     expect(errors).toEqual([]);
     await close();
   });

@@ -729,9 +729,7 @@ export class VirtualGrid {
   private drawCell(cell: HTMLElement, row: number, column: number): void {
     cell.className = 'svc-grid-cell';
     cell.removeAttribute('title');
-    const selected = contains(this.selectedRange, row, column);
-    cell.setAttribute('aria-selected', String(selected));
-    if (selected) cell.classList.add('svc-grid-cell-selected');
+    this.markSelected(cell, row, column);
     const merge = this.mergeAt(row, column);
     const anchor = merge && merge.top === row && merge.left === column;
     const columns = anchor ? merge : { left: column, right: column };
@@ -742,6 +740,13 @@ export class VirtualGrid {
     this.options.renderCell(cell, row, column);
     if (cell.classList.contains(GROWING_CELL_CLASS) && !merge) this.toMeasure.push({ cell, row, column });
     else if (this.measured.get(row)?.has(column)) this.toMeasure.push({ cell, row, column });
+  }
+
+  /** Marks the cell as in the selection or not (its class and aria-selected). */
+  private markSelected(cell: HTMLElement, row: number, column: number): void {
+    const selected = contains(this.selectedRange, row, column);
+    cell.setAttribute('aria-selected', String(selected));
+    cell.classList.toggle('svc-grid-cell-selected', selected);
   }
 
   /** Canvas coordinates of a cell (frozen rows are placed where they stick). */
@@ -801,7 +806,10 @@ export class VirtualGrid {
   }
 
   private selectionChanged(): void {
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+    // only the selection's marks: what a cell shows does not depend on the selection (a consumer whose drawing does,
+    // as the spreadsheet's spill outline, refreshes itself), and drawing every cell again made each move of the
+    // selection cost as much as a screen drawn afresh
+    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
     const { left, right } = this.selectedRange;
     for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
     this.placeOverlays();
