@@ -15,14 +15,18 @@ function drawnRows(grid: import('playwright-core').Locator) {
   );
 }
 
+/** A new spreadsheet of `count` rows (text naming its row, a number, a formula doubling it), opened in the editor. */
+async function openRows(fileId: string, count: number) {
+  await suite.create(fileId);
+  const rows = Array.from({ length: count }, (_, r) => [`row ${r + 1}`, r + 1, `=B${r + 1}*2`]);
+  expect((await suite.svc.call('POST', `/sdk/v2/api/files/${fileId}/sheets/values`, { body: { range: `Sheet1!A1:C${count}`, resource: { values: rows } } })).status).toBe(200);
+  return suite.open(fileId);
+}
+
 describe('spreadsheet grid drawing in a browser', () => {
   it('a jump far down draws the rows that came in into the elements of those that left, each showing its own row', { timeout: 180_000 }, async () => {
-    const { svc } = suite;
-    await suite.create('scroll-1');
-    // 3,000 rows: text naming its row, a number, a formula; one styled row near the top (its look must not travel)
-    const rows = Array.from({ length: 3000 }, (_, r) => [`row ${r + 1}`, r + 1, `=B${r + 1}*2`]);
-    expect((await svc.call('POST', '/sdk/v2/api/files/scroll-1/sheets/values', { body: { range: 'Sheet1!A1:C3000', resource: { values: rows } } })).status).toBe(200);
-    const { page, sheet, errors, close } = await suite.open('scroll-1');
+    // 3,000 rows; one styled row near the top (its look must not travel)
+    const { page, sheet, errors, close } = await openRows('scroll-1', 3000);
     await expect.poll(() => sheet.cell(0, 0).textContent()).toBe('row 1');
     await sheet.go('A3:C3');
     await sheet.frame.getByRole('button', { name: 'Bold' }).click();
@@ -80,11 +84,7 @@ describe('spreadsheet grid drawing in a browser', () => {
     await close();
   });
   it('moving the selection marks the cells in and out of it without drawing what they show again', { timeout: 120_000 }, async () => {
-    const { svc } = suite;
-    await suite.create('select-1');
-    const rows = Array.from({ length: 20 }, (_, r) => [`row ${r + 1}`, r + 1, `=B${r + 1}*2`]);
-    expect((await svc.call('POST', '/sdk/v2/api/files/select-1/sheets/values', { body: { range: 'Sheet1!A1:C20', resource: { values: rows } } })).status).toBe(200);
-    const { page, sheet, errors, close } = await suite.open('select-1');
+    const { page, sheet, errors, close } = await openRows('select-1', 20);
     await expect.poll(() => sheet.cell(2, 2).textContent()).toBe('6');
     // the text each cell shows, tagged: a cell drawn again gets a new text (drawShown sets its textContent)
     const tagText = () =>
