@@ -108,11 +108,8 @@ export function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/**
- * CPU seconds so far of each living descendant of `ancestor` (children, their children…), by pid: what a bench's
- * browser processes used (a process that has exited is no longer counted).
- */
-export function descendantsCpuSeconds(ancestor: number): Map<number, number> {
+/** The living descendants of `ancestor` (children, their children…), by pid. */
+export function descendantsOf(ancestor: number): number[] {
   const parentOf = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -126,9 +123,16 @@ export function descendantsCpuSeconds(ancestor: number): Map<number, number> {
     for (let parent = parentOf.get(pid); parent !== undefined && parent > 1; parent = parentOf.get(parent)) if (parent === ancestor) return true;
     return false;
   };
+  return [...parentOf.keys()].filter(isDescendant);
+}
+
+/**
+ * CPU seconds so far of each living descendant of `ancestor`, by pid: what a bench's browser processes used (a
+ * process that has exited is no longer counted).
+ */
+export function descendantsCpuSeconds(ancestor: number): Map<number, number> {
   const cpu = new Map<number, number>();
-  for (const pid of parentOf.keys()) {
-    if (!isDescendant(pid)) continue;
+  for (const pid of descendantsOf(ancestor)) {
     try {
       cpu.set(pid, processCpuSeconds(pid));
     } catch {

@@ -29,7 +29,7 @@ export default async function importConvert(args: string[]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-convert-'));
   try {
     const file = path.join(dir, 'big.xlsx');
-    await writeWorkbook(file, rows, columns, styled);
+    await writeWorkbook(file, rows, columns, { styled });
     console.log(`xlsx: ${rows} rows × ${columns} columns${styled ? ', styled' : ''}, ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MiB; ${os.cpus().length} cores`);
     for (let run = 1; run <= runs; run++) {
       const load = os.loadavg()[0]!;

@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import { ALL_PERMISSIONS, startIntegrator } from '../examples/integrator/integrator.js';
 import { columnLetters } from '../src/model/sheets/a1.js';
 import { exportBench } from './_export.js';
-import { startBenchService } from './_service.js';
+import { startBenchService, type BenchService } from './_service.js';
 
 const APP_ID = 'bench-import';
 const SECRET = 'bench-import-secret-bench-import-secret';
@@ -26,41 +26,82 @@ const BANDS: ReadonlyArray<Partial<ExcelJS.Style>> = [0.7999816888943144, 0.3999
   border: { bottom: { style: 'thin', color: { theme: 4 } as unknown as ExcelJS.Color } },
 }));
 
+export interface WorkbookOptions {
+  /** every cell in a band of theme colours, and two more empty cells per row with the band's look (what Excel writes for a formatted table wider than its data) */
+  styled?: boolean;
+  /** sheets of the same pattern after `Data` (bench/spreadsheet.ts opens one) */
+  moreSheets?: ReadonlyArray<{ name: string; rows: number }>;
+}
+
 /**
  * The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts
- * too). `styled`: every cell in a band of theme colours, and two more empty cells per row with the band's look (what
- * Excel writes for a formatted table wider than its data).
+ * too), on the sheet `Data`, with the options' look and sheets.
  */
-export async function writeWorkbook(file: string, rows: number, columns: number, styled = false): Promise<void> {
+export async function writeWorkbook(file: string, rows: number, columns: number, { styled = false, moreSheets = [] }: WorkbookOptions = {}): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: styled });
-  const sheet = workbook.addWorksheet('Data');
-  for (let row = 1; row <= rows; row++) {
-    const values: ExcelJS.CellValue[] = [];
-    for (let column = 0; column < columns; column++) {
-      switch (column % 5) {
-        case 0:
-          values.push(`Item ${row}-${column}`);
-          break;
-        case 1:
-          values.push(row * 1.5 + column);
-          break;
-        case 2:
-          values.push(row % 2 === 0);
-          break;
-        case 3:
-          values.push({ formula: `${columnLetters(column - 2)}${row}*2`, result: (row * 1.5 + column - 2) * 2 });
-          break;
-        default:
-          values.push(row * column);
+  for (const spec of [{ name: 'Data', rows }, ...moreSheets]) {
+    const sheet = workbook.addWorksheet(spec.name);
+    for (let row = 1; row <= spec.rows; row++) {
+      const values: ExcelJS.CellValue[] = [];
+      for (let column = 0; column < columns; column++) {
+        switch (column % 5) {
+          case 0:
+            values.push(`Item ${row}-${column}`);
+            break;
+          case 1:
+            values.push(row * 1.5 + column);
+            break;
+          case 2:
+            values.push(row % 2 === 0);
+            break;
+          case 3:
+            values.push({ formula: `${columnLetters(column - 2)}${row}*2`, result: (row * 1.5 + column - 2) * 2 });
+            break;
+          default:
+            values.push(row * column);
+        }
       }
+      const added = sheet.addRow(styled ? [...values, null, null] : values);
+      if (styled) for (let column = 1; column <= columns + 2; column++) added.getCell(column).style = BANDS[row % 2]!;
+      added.commit();
     }
-    const added = sheet.addRow(styled ? [...values, null, null] : values);
-    if (styled) for (let column = 1; column <= columns + 2; column++) added.getCell(column).style = BANDS[row % 2]!;
-    added.commit();
+    sheet.commit();
   }
-  sheet.commit();
   await workbook.commit();
 }
+
+/**
+ * Imports `bytes` (an xlsx) as the spreadsheet `fileId` through POST files/v2/import, as an integrator does, and polls
+ * the task's progress every 100 ms until it reaches 100; `onPoll` sees each progress answered. Answers the seconds
+ * from the request to progress 100.
+ */
+export async function importWorkbook(service: BenchService, token: string, fileId: string, bytes: Buffer, onPoll: (progress: number) => void = () => undefined): Promise<number> {
+  const headers = { 'x-svc-signature': service.signature, 'x-svc-token': token };
+  const form = new FormData();
+  form.append('fileId', fileId);
+  form.append('type', 'spreadsheet');
+  // a copy over an ArrayBuffer of its own: the DOM's Blob types take no Buffer (which may lie over a SharedArrayBuffer)
+  form.append('file', new Blob([new Uint8Array(bytes)]), `${fileId}.xlsx`);
+  const started = performance.now();
+  const accepted = (await (await fetch(`${service.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: form })).json()) as { status: number; data: { taskId: string } };
+  if (accepted.status !== 0) throw new Error(`import refused: ${JSON.stringify(accepted)}`);
+  for (;;) {
+    const answer = (await (
+      await fetch(`${service.url}/sdk/v2/api/files/v2/import/progress`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ taskId: accepted.data.taskId }),
+      })
+    ).json()) as { status: number; message: string; data: { progress: number } };
+    if (answer.status !== 0) throw new Error(`import failed: ${answer.status} ${answer.message}`);
+    onPoll(answer.data.progress);
+    if (answer.data.progress === 100) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The service's settings for importing the benchmark's workbook (its size passes the default import limit). */
+export const IMPORT_SERVICE_ENV = { SVC_IMPORT_LIMIT: String(256 * 1024 * 1024), SVC_TASK_POLL_MS: '50' };
 
 export default async function importExport(args: string[]): Promise<void> {
   const importOnly = args.includes('--import-only');
@@ -71,7 +112,7 @@ export default async function importExport(args: string[]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-import-'));
   const file = path.join(dir, 'big.xlsx');
   const written = Date.now();
-  await writeWorkbook(file, rows, columns, styled);
+  await writeWorkbook(file, rows, columns, { styled });
   const bytes = fs.readFileSync(file);
   console.log(`xlsx: ${rows} rows × ${columns} columns, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB, written in ${Date.now() - written} ms`);
 
@@ -83,39 +124,22 @@ export default async function importExport(args: string[]): Promise<void> {
     appId: APP_ID,
     secret: SECRET,
     endpointUrl: integrator.url,
-    env: { DATABASE_URL: process.env.DATABASE_URL ?? '', SVC_IMPORT_LIMIT: String(256 * 1024 * 1024), SVC_TASK_POLL_MS: '50' },
+    env: { DATABASE_URL: process.env.DATABASE_URL ?? '', ...IMPORT_SERVICE_ENV },
   });
   try {
     const headers = { 'x-svc-signature': service.signature, 'x-svc-token': TOKEN };
     const before = service.memory();
     const cpuBefore = service.cpuSeconds();
-    const form = new FormData();
-    form.append('fileId', 'big');
-    form.append('type', 'spreadsheet');
-    form.append('file', new Blob([bytes]), 'big.xlsx');
-    const started = performance.now();
-    const accepted = (await (await fetch(`${service.url}/sdk/v2/api/files/v2/import`, { method: 'POST', headers, body: form })).json()) as { status: number; data: { taskId: string } };
-    if (accepted.status !== 0) throw new Error(`import refused: ${JSON.stringify(accepted)}`);
     const progressSeen: number[] = [];
     // RSS as the polls see it: which phase (progress) the peak falls in
     const rssTimeline: Array<{ second: string; progress: number; rssMiB: number }> = [];
-    for (;;) {
-      const answer = (await (
-        await fetch(`${service.url}/sdk/v2/api/files/v2/import/progress`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ taskId: accepted.data.taskId }),
-        })
-      ).json()) as { status: number; message: string; data: { progress: number } };
-      if (answer.status !== 0) throw new Error(`import failed: ${answer.status} ${answer.message}`);
-      if (progressSeen.at(-1) !== answer.data.progress) progressSeen.push(answer.data.progress);
+    const started = performance.now();
+    const seconds = await importWorkbook(service, TOKEN, 'big', bytes, (progress) => {
+      if (progressSeen.at(-1) !== progress) progressSeen.push(progress);
       const { rssMiB } = service.memory();
       const second = ((performance.now() - started) / 1000).toFixed(1);
-      if (rssTimeline.at(-1)?.progress !== answer.data.progress || rssMiB > (rssTimeline.at(-1)?.rssMiB ?? 0) + 16) rssTimeline.push({ second, progress: answer.data.progress, rssMiB });
-      if (answer.data.progress === 100) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const seconds = (performance.now() - started) / 1000;
+      if (rssTimeline.at(-1)?.progress !== progress || rssMiB > (rssTimeline.at(-1)?.rssMiB ?? 0) + 16) rssTimeline.push({ second, progress, rssMiB });
+    });
     const after = service.memory();
     const cpuSeconds = service.cpuSeconds() - cpuBefore;
     const last = `Data!A${rows}:${columnLetters(columns - 1)}${rows}`;

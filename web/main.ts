@@ -11,6 +11,7 @@ import { setLanguage, t, type MessageKey } from './shared/i18n/index.js';
 import { routeLinkClicks } from './shared/links.js';
 import { Shell, writeModeOf } from './shared/shell.js';
 import { requestFirstScreen } from './spreadsheet/first-screen-request.js';
+import { SYNCED_MARK } from './spreadsheet/marks.js';
 import '@fontsource/noto-sans-sc/400.css';
 import { revisionRequest } from './shared/revisions.js';
 import { showWatermark } from './shared/watermark.js';
@@ -130,6 +131,7 @@ async function start(boot: EditorBoot, bridge: FrameBridge): Promise<void> {
     });
   }
   await session.synced();
+  performance.mark(SYNCED_MARK);
   await editor.mount(context);
   shell.showSaveStatus(session.status);
   // the page's own awareness state was set before anyone listened to changes

@@ -57,6 +57,26 @@ export function applyStored(doc: Y.Doc, content: StoredContent, origin: unknown,
 }
 
 /**
+ * applyStored with `doc`'s `update` listeners set aside meanwhile (put back after, even if it throws). Yjs encodes a
+ * transaction's changes again as an update for those listeners, whatever they do with it: a live document loading
+ * its stored content (a million-cell sheet: 16 MB) would have it all encoded once more for Hocuspocus' broadcast,
+ * which has nobody to send it to while the document loads (its change callbacks are registered after the load).
+ */
+export function applyStoredWithoutUpdateEvents(doc: Y.Doc, content: StoredContent, origin: unknown, onBadEntry: (seq: number, error: unknown) => void): void {
+  const listeners = doc._observers.get('update');
+  doc._observers.delete('update');
+  try {
+    applyStored(doc, content, origin, onBadEntry);
+  } finally {
+    if (listeners) {
+      // a listener added meanwhile stays beside those put back
+      const added = doc._observers.get('update');
+      doc._observers.set('update', added ? new Set([...listeners, ...added]) : listeners);
+    }
+  }
+}
+
+/**
  * Durable content of collaborative files (docs/CONTENT-MODEL.md "Storage"): per file, a compacted snapshot
  * plus an append-only log of Yjs updates numbered by a per-file counter. Yjs updates commute, so any
  * process may append at any time and compaction only ever merges what is stored: nothing written by any

@@ -2,6 +2,7 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/pro
 import * as Y from 'yjs';
 import type { SaveStatus } from '../../sdk/protocol.js';
 import type { EditorBoot, EditorPermissions } from './boot.js';
+import { skipEncodingFirstSync } from './first-sync.js';
 import { SHEET_MODEL_VERSION } from '../../src/model/content.js';
 
 /** Close codes of the collaboration endpoint (src/domain/content/content-service.ts, src/routes/collaboration.ts). */
@@ -96,9 +97,12 @@ export class CollaborationSession {
       onClose: ({ event }) => this.closed(event.code),
       onAwarenessChange: () => this.reportCollaborators(),
     });
-    this.doc.on('update', (_update: Uint8Array, _origin: unknown, _doc: Y.Doc, transaction: Y.Transaction) => {
-      if (transaction.local) this.editedHere = true;
+    // after each transaction rather than on `update`, which would have Yjs encode every transaction's changes
+    // (the first sync's whole document among them) for this listener alone
+    this.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      if (transaction.local && (transaction.changed.size > 0 || transaction.deleteSet.clients.size > 0)) this.editedHere = true;
     });
+    skipEncodingFirstSync(this.provider);
     this.setIdentity(boot.user);
     this.provider.attach();
   }

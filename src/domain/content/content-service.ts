@@ -8,7 +8,7 @@ import { collaboratorEvent, fileContentEvent } from '../../events/builders.js';
 import type { PendingEvent } from '../../events/types.js';
 import type { Db, Storage } from '../../storage/database.js';
 import type { FileService } from '../files/file-service.js';
-import { applyStored, ContentMissing, ContentStore, type Appended, type StoredContent } from '../../storage/content-store.js';
+import { applyStored, applyStoredWithoutUpdateEvents, ContentMissing, ContentStore, type Appended, type StoredContent } from '../../storage/content-store.js';
 import { DecodedCache, DEFAULT_CONTENT_CACHE_BYTES } from './decoded-cache.js';
 import { initialContent, isContentKind, SHEET_MODEL_VERSION, type ContentKind } from '../../model/content.js';
 import { spreadsheetModelVersion, upgradeSpreadsheet } from '../../model/sheets/sheet-model.js';
@@ -627,7 +627,7 @@ export class ContentService {
         // budget) for `readStored`: the spreadsheet's first screen reads it, formulas computed, while this loads
         const kind = await this.kindOf(appId, document.name);
         const { content } = await this.loadStored(appId, document.name, kind);
-        applyStored(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
+        applyStoredWithoutUpdateEvents(document, content, FROM_STORAGE, this.badEntry(appId, document.name));
         await this.upgradeLoaded(appId, document.name, kind, document);
         this.live.set(document, { appId, fileId: document.name, kind, seenSeq: content.seq, catchingUp: undefined });
       },

@@ -594,11 +594,16 @@ export class VirtualGrid {
     for (let column = view.firstColumn; column <= view.lastColumn; column++) {
       if (!this.headers.has(column) && this.widthOf(column) > 0) this.headers.set(column, this.createHeader(column));
     }
+    // rows that left the view are drawn again as rows that came in rather than built anew: a jump far down a large
+    // sheet replaces every row in view at once, and building hundreds of elements per frame (and collecting the old
+    // ones) is what kept such a scroll under 60 frames per second
+    const spare: RowView[] = [];
     for (const [row, rowView] of this.rows) {
       const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow && !this.hiddenSet.has(row));
       if (!inView) {
-        rowView.element.remove();
         this.rows.delete(row);
+        if (rowView.element.parentElement === this.body) spare.push(rowView);
+        else rowView.element.remove();
       }
     }
     const wanted: number[] = [];
@@ -607,11 +612,13 @@ export class VirtualGrid {
     for (const row of wanted) {
       let rowView = this.rows.get(row);
       if (!rowView) {
-        rowView = this.createRow(row, row < frozenRows);
+        const frozen = row < frozenRows;
+        const reused = frozen ? undefined : spare.pop();
+        rowView = reused ? this.redrawRowAs(reused, row) : this.createRow(row, frozen);
         this.rows.set(row, rowView);
       }
       for (const [column, cell] of rowView.cells) {
-        if (column < view.firstColumn || column > view.lastColumn) {
+        if (column < view.firstColumn || column > view.lastColumn || this.widthOf(column) === 0) {
           cell.remove();
           rowView.cells.delete(column);
         }
@@ -623,6 +630,7 @@ export class VirtualGrid {
         rowView.element.append(cell);
       }
     }
+    for (const rowView of spare) rowView.element.remove();
     this.placeOverlays();
     this.measureGrowth();
   }
@@ -673,6 +681,29 @@ export class VirtualGrid {
     return { element, cells: new Map() };
   }
 
+  /** A body row's elements (`view`, out of view now) made into those of `row`: placed, numbered, its cells redrawn. */
+  private redrawRowAs(view: RowView, row: number): RowView {
+    const { element } = view;
+    element.setAttribute('aria-rowindex', String(row + 2));
+    this.placeRow(element, row, false);
+    const header = this.options.rowHeader ? element.firstElementChild : null;
+    if (header instanceof HTMLElement && header.classList.contains('svc-grid-rowheader')) {
+      header.dataset.row = String(row);
+      // the resize handle stays: only the number (the header's text node) changes
+      const label = header.firstChild;
+      if (label instanceof Text) label.data = this.options.rowHeader!(row);
+      else header.prepend(this.options.rowHeader!(row));
+      header.classList.toggle('svc-grid-rowheader-by-hidden', this.hiddenSet.has(row - 1) || this.hiddenSet.has(row + 1));
+      const handle = header.querySelector<HTMLElement>('.svc-grid-row-resize');
+      if (handle) handle.dataset.resizeRow = String(row);
+    }
+    for (const [column, cell] of view.cells) {
+      this.nameCell(cell, row, column);
+      this.drawCell(cell, row, column);
+    }
+    return view;
+  }
+
   private placeRow(element: HTMLElement, row: number, frozen: boolean): void {
     element.style.height = `${this.heightOf(row)}px`;
     element.style.top = `${(frozen ? 0 : this.headerHeight) + this.rowTop(row)}px`;
@@ -680,22 +711,25 @@ export class VirtualGrid {
 
   private createCell(row: number, column: number): HTMLElement {
     const cell = div('svc-grid-cell');
-    cell.id = `${this.id}-${row}-${column}`;
     cell.setAttribute('role', 'gridcell');
     cell.setAttribute('aria-colindex', String(column + 1 + (this.rowHeaderWidth > 0 ? 1 : 0)));
-    cell.dataset.row = String(row);
     cell.dataset.column = String(column);
     cell.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
+    this.nameCell(cell, row, column);
     this.drawCell(cell, row, column);
     return cell;
+  }
+
+  /** What names a cell element as the cell at (row, column): its id (aria-activedescendant) and row. */
+  private nameCell(cell: HTMLElement, row: number, column: number): void {
+    cell.id = `${this.id}-${row}-${column}`;
+    cell.dataset.row = String(row);
   }
 
   private drawCell(cell: HTMLElement, row: number, column: number): void {
     cell.className = 'svc-grid-cell';
     cell.removeAttribute('title');
-    const selected = contains(this.selectedRange, row, column);
-    cell.setAttribute('aria-selected', String(selected));
-    if (selected) cell.classList.add('svc-grid-cell-selected');
+    this.markSelected(cell, row, column);
     const merge = this.mergeAt(row, column);
     const anchor = merge && merge.top === row && merge.left === column;
     const columns = anchor ? merge : { left: column, right: column };
@@ -706,6 +740,13 @@ export class VirtualGrid {
     this.options.renderCell(cell, row, column);
     if (cell.classList.contains(GROWING_CELL_CLASS) && !merge) this.toMeasure.push({ cell, row, column });
     else if (this.measured.get(row)?.has(column)) this.toMeasure.push({ cell, row, column });
+  }
+
+  /** Marks the cell as in the selection or not (its class and aria-selected). */
+  private markSelected(cell: HTMLElement, row: number, column: number): void {
+    const selected = contains(this.selectedRange, row, column);
+    cell.setAttribute('aria-selected', String(selected));
+    cell.classList.toggle('svc-grid-cell-selected', selected);
   }
 
   /** Canvas coordinates of a cell (frozen rows are placed where they stick). */
@@ -765,7 +806,10 @@ export class VirtualGrid {
   }
 
   private selectionChanged(): void {
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+    // only the selection's marks: what a cell shows does not depend on the selection (a consumer whose drawing does,
+    // as the spreadsheet's spill outline, refreshes itself), and drawing every cell again made each move of the
+    // selection cost as much as a screen drawn afresh
+    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
     const { left, right } = this.selectedRange;
     for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
     this.placeOverlays();
