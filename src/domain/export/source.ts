@@ -200,11 +200,17 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
     });
     // an empty cell with a style (a filled cell) is drawn too; the engine only walks cells with values, and those
     // an array spills into (stored empty, given above with the spilled value and their own style)
-    const spills = cells.flatMap((cell) => (cell.spill ? [{ startRow: cell.row, endRow: cell.row + cell.spill.rows - 1, startColumn: cell.column, endColumn: cell.column + cell.spill.columns - 1 }] : []));
-    const spilledInto = (row: number, column: number) => spills.some((area) => row >= area.startRow && row <= area.endRow && column >= area.startColumn && column <= area.endColumn);
+    // (by position, row × MAX_COLUMNS + column: one look-up per styled cell, however many arrays the sheet has)
+    const spilledInto = new Set<number>();
+    for (const cell of cells) {
+      if (!cell.spill) continue;
+      for (let row = cell.row; row < cell.row + cell.spill.rows; row++) {
+        for (let column = cell.column; column < cell.column + cell.spill.columns; column++) spilledInto.add(row * MAX_COLUMNS + column);
+      }
+    }
     sheet.forEachCell((row, column, stored) => {
       const style = isEmptyCell(stored) ? styleOf(stored) : undefined;
-      if (style === undefined || spilledInto(row, column)) return;
+      if (style === undefined || spilledInto.has(row * MAX_COLUMNS + column)) return;
       cells.push({ row, column, value: null, style });
       rowCount = Math.max(rowCount, row + 1);
       columnCount = Math.max(columnCount, column + 1);
