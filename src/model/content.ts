@@ -129,10 +129,11 @@ export function newSheet(name: string, id: string = crypto.randomUUID(), rows: n
  * position in a `cells` map, a `rowCount` and `columnCount`; 2: rows and columns as Yjs sequences whose item ids
  * are their stable ids, cells keyed by those ids in `grid` (one entry per cell) and `blocks` (runs of imported
  * cells); 3: as 2, formulas stored relative to their cell (sheets/formulas/relative.ts), so that inserting or
- * deleting rows and columns rewrites only formulas whose references cross the edit. docs/CONTENT-MODEL.md
- * "spreadsheet"; upgradeSpreadsheet (sheets/sheet-model.ts) converts 1 and 2 to 3.
+ * deleting rows and columns rewrites only formulas whose references cross the edit; 4: as 3, a block may keep its
+ * cells' distinct styles once, the cells naming theirs by index (a page of version 3 would read such a block as
+ * empty). docs/CONTENT-MODEL.md "spreadsheet"; upgradeSpreadsheet (sheets/sheet-model.ts) converts 1, 2 and 3 to 4.
  */
-export const SHEET_MODEL_VERSION = 3;
+export const SHEET_MODEL_VERSION = 4;
 export const SHEET_MODEL_FIELD = 'model';
 export const SHEET_ROWS = 'rows';
 export const SHEET_COLUMNS = 'columns';

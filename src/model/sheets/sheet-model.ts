@@ -21,6 +21,7 @@ import { formulaInA1, formulaRelative, storedAfterEdit } from './formulas/relati
 import { moveSheetFeatures } from './sheet-features.js';
 import { areasOverlap, isCellArea, shiftArea, type CellArea } from './cell-area.js';
 import { MAX_ROWS } from './a1.js';
+import type { CellStyle } from './cell-style.js';
 
 export { areasOverlap, shiftArea, type CellArea } from './cell-area.js';
 
@@ -107,16 +108,58 @@ function parseBlockKey(key: string): BlockRef | undefined {
   return { key, column, client: first.client, clock: first.clock, length };
 }
 
-/** A block's text back to its cells (null where none); a malformed block reads as empty. */
+/**
+ * A block's text back to its cells (null where none); a malformed block reads as empty. Two forms are read: the
+ * cells' array (every version; since version 4 written for blocks without a styled cell), and since version 4
+ * `{"styles": [...], "cells": [...]}`, whose cells name their style by its index in `styles`: each distinct style
+ * is stored once per block, and the cells read share its one object.
+ */
 function parseBlock(text: unknown, length: number): Array<Cell | null> {
   if (typeof text !== 'string') return [];
   try {
-    const cells: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(text);
+    if (Array.isArray(parsed)) return parsed.slice(0, length).map((cell) => (isStoredCell(cell) ? cell : null));
+    const { styles, cells } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { styles?: unknown; cells?: unknown };
     if (!Array.isArray(cells)) return [];
-    return cells.slice(0, length).map((cell) => (isStoredCell(cell) ? cell : null));
+    const palette: unknown[] = Array.isArray(styles) ? styles : [];
+    return (cells as unknown[]).slice(0, length).map((cell) => (isStoredCell(cell) ? withPaletteStyle(cell, palette) : null));
   } catch {
     return [];
   }
+}
+
+/** A cell of a block with a style palette, its `s` (an index into `styles`) replaced by that style; an index naming none leaves no style. */
+function withPaletteStyle(cell: Cell, styles: readonly unknown[]): Cell {
+  const index: unknown = cell.s;
+  if (index === undefined) return cell;
+  const style = typeof index === 'number' && Number.isInteger(index) ? styles[index] : undefined;
+  if (isStoredCell(style)) cell.s = style as CellStyle;
+  else delete cell.s;
+  return cell;
+}
+
+/**
+ * The text of a block holding `cells` (stored form): the cells' array when none has a style, else the cells with a
+ * palette of the block's distinct styles, each cell's `s` its style's index (parseBlock reads both). A style is
+ * recognised by its object first (an import hands every cell of one workbook style the same one), then by its
+ * JSON text.
+ */
+function blockTextOf(cells: ReadonlyArray<Cell | null>): string {
+  if (!cells.some((cell) => cell?.s !== undefined)) return JSON.stringify(cells);
+  const styles: unknown[] = [];
+  const byObject = new Map<object, number>();
+  const byText = new Map<string, number>();
+  const indexOf = (style: object): number => {
+    let index = byObject.get(style);
+    if (index !== undefined) return index;
+    const text = JSON.stringify(style);
+    index = byText.get(text);
+    if (index === undefined) byText.set(text, (index = styles.push(style) - 1));
+    byObject.set(style, index);
+    return index;
+  };
+  const named = cells.map((cell) => (cell?.s === undefined ? cell : { ...cell, s: indexOf(cell.s) }));
+  return JSON.stringify({ styles, cells: named });
 }
 
 function isStoredCell(value: unknown): value is Cell {
@@ -734,7 +777,7 @@ export class SheetModel {
       const firstId = rows.idAt(first)!;
       const lastId = rows.idAt(first + length - 1)!;
       if (lastId.client !== firstId.client || lastId.clock !== firstId.clock + length - 1) throw new Error('blocks are written into fresh rows only');
-      blocks!.set(blockKey(columns.keyAt(column)!, axisKey(firstId.client, firstId.clock), length), JSON.stringify(Array.from({ length }, (_, offset) => banded[offset] ?? null)));
+      blocks!.set(blockKey(columns.keyAt(column)!, axisKey(firstId.client, firstId.clock), length), blockTextOf(Array.from({ length }, (_, offset) => banded[offset] ?? null)));
     }
     this.blocksChanged();
   }
@@ -955,12 +998,14 @@ export class SheetModel {
    * Converts a sheet of an older model to this one, in the caller's transaction; answers whether there was anything
    * to convert. Version 1 (cells keyed by position in `cells`, `rowCount`, `columnCount`): rows and columns as fresh
    * sequences of the same size, the cells in blocks keyed by their new ids, nothing else touched. Version 2 (formulas
-   * in A1 form): every formula rewritten relative to its cell (upgradeFormulas).
+   * in A1 form): every formula rewritten relative to its cell (upgradeFormulas). Version 3 (every block a plain
+   * array of its cells, each style written out in full): the version field only, the blocks being read as they are.
    */
   upgrade(): boolean {
     if (this.modelVersion >= SHEET_MODEL_VERSION && this.axis(SHEET_ROWS) && this.axis(SHEET_COLUMNS)) return false;
-    if (this.modelVersion === 2 && this.axis(SHEET_ROWS) && this.axis(SHEET_COLUMNS)) {
-      this.upgradeFormulas();
+    if ((this.modelVersion === 2 || this.modelVersion === 3) && this.axis(SHEET_ROWS) && this.axis(SHEET_COLUMNS)) {
+      // version 3's blocks are read as they are (parseBlock reads both forms): only the version changes
+      if (this.modelVersion === 2) this.upgradeFormulas();
       this.map.set(SHEET_MODEL_FIELD, SHEET_MODEL_VERSION);
       return true;
     }
@@ -1010,7 +1055,7 @@ export class SheetModel {
         const stored = storedForm(cell, row, column);
         if (stored.f !== cell.f) [cells[offset], changed] = [stored, true];
       });
-      if (changed) rewrittenBlocks.push([key, JSON.stringify(cells)]);
+      if (changed) rewrittenBlocks.push([key, blockTextOf(cells)]);
     });
     for (const [key, text] of rewrittenBlocks) blocks!.set(key, text);
     const grid = this.grid();
@@ -1182,7 +1227,7 @@ export const directEncoding = {
   },
   /** the text of a block whose first cell is at (firstRow, column): formulas written in A1 form are stored relative to their cells */
   blockText(cells: ReadonlyArray<Cell | null | undefined>, firstRow: number, column: number): string {
-    return JSON.stringify(Array.from(cells, (cell, offset) => (cell ? storedForm(cell, firstRow + offset, column) : null)));
+    return blockTextOf(Array.from(cells, (cell, offset) => (cell ? storedForm(cell, firstRow + offset, column) : null)));
   },
   /** row heights (row → pixels, checked by the caller) of a sheet whose row r is encoded as (rowClient, r) */
   setRowHeights(sheet: Y.Map<unknown>, rowClient: number, heights: ReadonlyMap<number, number>): void {
