@@ -141,6 +141,8 @@ describe.each(testDatabases())('editor sessions ($name)', (db) => {
     expect(await closedWith(`${base}?gridModel=1`)).toBe(4426);
     // version 2's pages write formulas in A1 form, which version 3 reads as relative to their cells
     expect(await closedWith(`${base}?gridModel=2`)).toBe(4426);
+    // version 3's pages read a block that keeps its styles once (version 4) as empty
+    expect(await closedWith(`${base}?gridModel=3`)).toBe(4426);
     const doc = new Y.Doc();
     const socket = new HocuspocusProviderWebsocket({ url: `${base}?gridModel=${SHEET_MODEL_VERSION}`, WebSocketPolyfill: WebSocket });
     const provider = new HocuspocusProvider({ websocketProvider: socket, name: 'sheet', document: doc, token: session.ticket });
