@@ -112,6 +112,32 @@ describe('xlsx import keeps the look', () => {
     expect([cellAt(looks!, 0, 3)?.value, cellAt(looks!, 1, 3)?.value, cellAt(looks!, 2, 3)?.value]).toEqual([0, true, '|']);
   });
 
+  it('banded cells store each of the workbook\'s styles once per block (grid model 4) and read back with their own style each', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Bands');
+    const bands = [themeFill(4, LIGHTER_80), themeFill(4, LIGHTER_40)];
+    for (let row = 1; row <= 1100; row++) {
+      for (const column of [1, 2]) {
+        const cell = sheet.getCell(row, column);
+        if (column === 1) cell.value = row;
+        cell.fill = bands[row % 2]!;
+        cell.border = { bottom: { style: 'thin', color: { theme: 4 } as unknown as ExcelJS.Color } };
+      }
+    }
+    const encoder = new SpreadsheetEncoder();
+    await xlsx.readWorkbook!(Buffer.from(await written(book)), encoder, () => undefined);
+    const state = joinParts(encoder.finish());
+    // two columns × two blocks of rows, each naming the two bands' styles by index
+    const text = Buffer.from(state).toString('latin1');
+    expect(text.split('"bg":"#dce6f1"')).toHaveLength(5);
+    expect(text.split('"bg":"#95b3d7"')).toHaveLength(5);
+    const [bandsRead] = (sourceFromState(state, 'spreadsheet', 'bands') as WorkbookSource).sheets;
+    const border = { bb: { s: 'thin', c: '#4f81bd' } };
+    expect(cellAt(bandsRead!, 0, 0)).toEqual({ row: 0, column: 0, value: 1, style: { bg: '#95b3d7', ...border } });
+    expect(cellAt(bandsRead!, 1099, 1)).toEqual({ row: 1099, column: 1, value: null, style: { bg: '#dce6f1', ...border } });
+    expect(bandsRead!.cells.filter((cell) => cell.style?.bg === (cell.row % 2 === 0 ? '#95b3d7' : '#dce6f1'))).toHaveLength(2200);
+  });
+
   it('a workbook without a theme part keeps its RGB colours and leaves theme colours out', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Plain');
