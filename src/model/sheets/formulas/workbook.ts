@@ -66,9 +66,10 @@ interface Formula {
   rangePrecedents: RangeWatch[];
 }
 
+/** A formula cell read so far (a value gets no entry: it is read from its source each time). */
 interface Entry {
   value: CellValue;
-  formula?: Formula;
+  formula: Formula;
   /** a formula whose value is not current: never computed yet, or due in the recalculation under way */
   dirty?: boolean;
   /** being computed now: reading it again is a cycle */
@@ -200,7 +201,8 @@ export class Workbook {
   private readonly sheetsById = new Map<string, SheetState>();
   private readonly sheetsByNumber = new Map<number, SheetState>();
   private readonly sheetsByName = new Map<string, SheetState>();
-  private readonly cellWatches = new Map<number, Set<number>>();
+  /** the computed formulas referring to each cell: one number for the usual single reader, a set for several */
+  private readonly cellWatches = new Map<number, number | Set<number>>();
   /** computed formulas calling a volatile function; `clock` those reading the clock (TODAY, NOW) */
   private readonly volatile = new Set<number>();
   private readonly clock = new Set<number>();
@@ -361,7 +363,8 @@ export class Workbook {
   /** Why a formula cell shows `#ERROR!` (its text does not parse), or undefined. */
   formulaProblem(sheetId: string, row: number, column: number): string | undefined {
     const sheet = this.sheetsById.get(sheetId);
-    const formula = sheet && this.entry(sheet, sheet.key(row, column))?.formula;
+    const held = sheet && this.entryOrValue(sheet, sheet.key(row, column));
+    const formula = isEntry(held) ? held.formula : undefined;
     if (!formula || formula.ast) return undefined;
     const parsed = parseFormula(formula.text);
     return parsed.ok ? undefined : parsed.reason;
@@ -524,13 +527,16 @@ export class Workbook {
     }
   }
 
-  /** The cell at `key`: a formula's entry (made when first read, not yet computed), a value's, or undefined when empty. */
-  private entry(sheet: SheetState, key: number): Entry | undefined {
+  /**
+   * The cell at `key`: a formula's entry (made when first read, not yet computed), else the value stored there (null:
+   * empty). A value gets no object of its own: a first read of a band reads tens of thousands of them.
+   */
+  private entryOrValue(sheet: SheetState, key: number): Entry | CellValue {
     const known = sheet.cells.get(key);
     if (known) return known;
     const stored = this.inputAt(sheet, key);
-    if (!stored) return undefined;
-    return isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : { value: storedValue(stored.input) };
+    if (!stored) return null;
+    return isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : storedValue(stored.input);
   }
 
   /** The entry of the formula stored at `key`, made (parsed, not computed) when first asked for. */
@@ -622,9 +628,19 @@ export class Workbook {
    * #REF!. Each is then registered as a dependant of what it refers to.
    */
   private computeLazily(keys: number[]): void {
-    const pending = keys.filter((key) => this.isPending(key));
-    if (pending.length === 0) return;
     const edges = new Map<number, number[]>();
+    const pending: number[] = [];
+    for (const key of keys) {
+      if (edges.has(key) || !this.isPending(key)) continue;
+      const precedents = this.pendingPrecedents(key);
+      // a formula reading no formula still to compute (most of them) needs no place in an order: computed at once
+      if (precedents.length === 0) {
+        this.computeInOrder(key, false);
+        continue;
+      }
+      edges.set(key, precedents);
+      for (const precedent of precedents) if (!edges.has(precedent)) pending.push(precedent);
+    }
     while (pending.length > 0) {
       const key = pending.pop()!;
       if (edges.has(key)) continue;
@@ -635,26 +651,28 @@ export class Workbook {
     // Tarjan's algorithm finishes a component after everything it reaches: here its precedents, so in order
     for (const component of stronglyConnected(edges)) {
       const inCycle = component.length > 1 || edges.get(component[0]!)!.includes(component[0]!);
-      for (const key of component) {
-        const entry = this.entryAt(key)!;
-        // computed already by a formula read through INDIRECT or OFFSET meanwhile
-        if (!entry.dirty || entry.evaluating) continue;
-        if (inCycle) {
-          entry.value = this.place(key, Err.ref);
-          entry.dirty = false;
-        } else {
-          this.computeEntry(key, entry);
-        }
-        this.watch(key);
-      }
+      for (const key of component) this.computeInOrder(key, inCycle);
     }
   }
 
+  /** Computes the formula at `key` (#REF! for a member of a cycle) when still due, and registers what it refers to. */
+  private computeInOrder(key: number, inCycle: boolean): void {
+    const entry = this.entryAt(key)!;
+    // computed already by a formula read through INDIRECT or OFFSET meanwhile
+    if (!entry.dirty || entry.evaluating) return;
+    if (inCycle) {
+      entry.value = this.place(key, Err.ref);
+      entry.dirty = false;
+    } else {
+      this.computeEntry(key, entry);
+    }
+    this.watch(key);
+  }
+
   /** Whether the cell at `key` holds a formula that is not current and not being computed. */
-  private isPending(key: number): boolean {
-    const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
-    const entry = sheet && this.entry(sheet, key);
-    return entry?.formula !== undefined && entry.dirty === true && !entry.evaluating;
+  private isPending(key: number, sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE))): boolean {
+    const held = sheet && this.entryOrValue(sheet, key);
+    return isEntry(held) && held.dirty === true && !held.evaluating;
   }
 
   /** The formulas the formula at `key` refers to (cells and the formulas inside its ranges) that are not current. */
@@ -668,11 +686,11 @@ export class Workbook {
       if (!sheet) continue;
       if (reference.kind === 'cell') {
         const precedent = sheet.key(reference.row, reference.column);
-        if (this.isPending(precedent)) found.push(precedent);
+        if (this.isPending(precedent, sheet)) found.push(precedent);
         continue;
       }
       this.forEachInputIn(sheet, reference, (precedent, stored) => {
-        if (isFormulaInput(stored.input) && this.isPending(precedent)) found.push(precedent);
+        if (isFormulaInput(stored.input) && this.isPending(precedent, sheet)) found.push(precedent);
       });
     }
     return found;
@@ -740,9 +758,10 @@ export class Workbook {
   }
 
   private watchCell(precedent: number, dependant: number, formula: Formula): void {
-    let watchers = this.cellWatches.get(precedent);
-    if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
-    watchers.add(dependant);
+    const watchers = this.cellWatches.get(precedent);
+    if (watchers === undefined) this.cellWatches.set(precedent, dependant);
+    else if (typeof watchers !== 'number') watchers.add(dependant);
+    else if (watchers !== dependant) this.cellWatches.set(precedent, new Set([watchers, dependant]));
     formula.cellPrecedents.push(precedent);
   }
 
@@ -754,8 +773,11 @@ export class Workbook {
     formula.watched = false;
     for (const precedent of formula.cellPrecedents) {
       const watchers = this.cellWatches.get(precedent);
-      watchers?.delete(key);
-      if (watchers?.size === 0) this.cellWatches.delete(precedent);
+      if (watchers === key) this.cellWatches.delete(precedent);
+      else if (typeof watchers === 'object') {
+        watchers.delete(key);
+        if (watchers.size === 0) this.cellWatches.delete(precedent);
+      }
     }
     for (const watch of formula.rangePrecedents) {
       if (watch.endColumn - watch.startColumn < BUCKETED_WIDTH) {
@@ -772,7 +794,8 @@ export class Workbook {
   private dependantsOf(key: number): number[] {
     const found: number[] = [];
     const direct = this.cellWatches.get(key);
-    if (direct) for (const dependant of direct) found.push(dependant);
+    if (typeof direct === 'number') found.push(direct);
+    else if (direct) for (const dependant of direct) found.push(dependant);
     const { sheet: number, row, column } = addressOf(key);
     const sheet = this.sheetsByNumber.get(number);
     if (!sheet) return found;
@@ -979,8 +1002,9 @@ export class Workbook {
    */
   private read(sheet: SheetState, key: number): CellValue {
     if (this.candidate?.key === key) return this.candidate.value;
-    const entry = this.entry(sheet, key);
-    if (!entry) {
+    const entry = this.entryOrValue(sheet, key);
+    if (!isEntry(entry)) {
+      if (entry !== null) return entry;
       const spilled = sheet.spilled.get(key);
       if (!spilled) return null;
       // the array's formula is due in this recalculation: computed first, so its spill is current
@@ -1065,7 +1089,7 @@ export class Workbook {
 }
 
 /** Whether a cell held while its area is visited is a formula's entry rather than a value. */
-function isEntry(held: CellValue | Entry): held is Entry {
+function isEntry(held: CellValue | Entry | undefined): held is Entry {
   return typeof held === 'object' && held !== null && !(held instanceof FormulaError);
 }
 
