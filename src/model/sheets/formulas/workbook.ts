@@ -37,7 +37,9 @@ export interface WorkbookOptions {
   now?: () => number;
 }
 
-// Cells are numbered sheet * 2^34 + row * 2^14 + column: one number key per cell, exact below 2^53.
+// Cells are numbered sheet * 2^34 + row * 2^14 + column: one number key per cell, exact below 2^53. Sheets are numbered
+// from 0 in their order, so the first sheet's keys of its first 131,072 rows are below 2^31: small integers to V8, which
+// its Maps and arrays hold unboxed (a key above that is a heap number, hashed and allocated at every use).
 const ROW_STRIDE = MAX_COLUMNS;
 const SHEET_STRIDE = 2 ** 34;
 /** Ranges at most this many columns wide are indexed under each of their columns, wider ones in one list. */
@@ -212,7 +214,6 @@ export class Workbook {
    */
   private arraysKnown = false;
   private earlyDepth = 0;
-  private nextSheetNumber = 1;
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
   private evaluatingKey = 0;
@@ -480,7 +481,8 @@ export class Workbook {
   }
 
   private createSheet(id: string, name: string, source: CellSource): SheetState {
-    const sheet = new SheetState(this.nextSheetNumber++, id, name, source);
+    // numbered by position: sheets are only removed all at once (load, rebuild), so each number stays unique
+    const sheet = new SheetState(this.sheetsById.size, id, name, source);
     this.sheetsById.set(id, sheet);
     this.sheetsByNumber.set(sheet.number, sheet);
     const folded = name.toLowerCase();
