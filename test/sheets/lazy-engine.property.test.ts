@@ -247,7 +247,7 @@ describe('a column of copied formulas parsed once', () => {
         const stored = formulaRelative(a1, first.row, first.column);
         for (const at of [first, second, first]) {
           const own = formulaInA1(stored, at.row, at.column);
-          expect(parsedAt({ input: own, relative: stored }, at.row, at.column)).toEqual(parseFormula(own));
+          expect(parsedAt(own, stored, at.row, at.column)).toEqual(parseFormula(own));
         }
       }),
       { numRuns: 300 },

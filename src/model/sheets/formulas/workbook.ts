@@ -67,8 +67,8 @@ interface Formula {
   /** what it refers to (referencesOf), found once */
   references?: Array<CellReference | RangeReference>;
   /** where this formula is registered as a dependant, to unregister it when it changes */
-  cellPrecedents: number[];
-  rangePrecedents: RangeWatch[];
+  cellPrecedents: number[] | undefined;
+  rangePrecedents: RangeWatch[] | undefined;
 }
 
 /** A formula cell read so far (a value gets no entry: it is read from its source each time). */
@@ -556,9 +556,9 @@ export class Workbook {
     if (known) return known;
     const text = stored.input as string;
     const { row, column } = addressOf(key);
-    const parsed = parsedAt({ ...stored, input: text }, row, column);
+    const parsed = parsedAt(text, stored.relative, row, column);
     const ast = parsed.ok ? parsed.ast : undefined;
-    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: [], rangePrecedents: [] };
+    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: undefined, rangePrecedents: undefined };
     const cached = stored.cached;
     if (!ast && cached !== undefined && cached !== null && cached !== '') formula.cached = storedValue(cached);
     const entry: Entry = { value: null, formula, dirty: true };
@@ -769,7 +769,7 @@ export class Workbook {
       } else {
         sheet.wideWatches.add(watch);
       }
-      formula.rangePrecedents.push(watch);
+      (formula.rangePrecedents ??= []).push(watch);
     }
   }
 
@@ -785,7 +785,7 @@ export class Workbook {
     if (watchers === undefined) this.cellWatches.set(precedent, dependant);
     else if (typeof watchers !== 'number') watchers.add(dependant);
     else if (watchers !== dependant) this.cellWatches.set(precedent, new Set([watchers, dependant]));
-    formula.cellPrecedents.push(precedent);
+    (formula.cellPrecedents ??= []).push(precedent);
   }
 
   private unwatch(key: number): void {
@@ -794,7 +794,7 @@ export class Workbook {
     const formula = this.entryAt(key)?.formula;
     if (!formula) return;
     formula.watched = false;
-    for (const precedent of formula.cellPrecedents) {
+    for (const precedent of formula.cellPrecedents ?? []) {
       const watchers = this.cellWatches.get(precedent);
       if (watchers === key) this.cellWatches.delete(precedent);
       else if (typeof watchers === 'object') {
@@ -802,15 +802,15 @@ export class Workbook {
         if (watchers.size === 0) this.cellWatches.delete(precedent);
       }
     }
-    for (const watch of formula.rangePrecedents) {
+    for (const watch of formula.rangePrecedents ?? []) {
       if (watch.endColumn - watch.startColumn < BUCKETED_WIDTH) {
         for (let column = watch.startColumn; column <= watch.endColumn; column++) watch.sheet.narrowWatches.get(column)?.delete(watch);
       } else {
         watch.sheet.wideWatches.delete(watch);
       }
     }
-    formula.cellPrecedents = [];
-    formula.rangePrecedents = [];
+    formula.cellPrecedents = undefined;
+    formula.rangePrecedents = undefined;
   }
 
   /** Formulas that refer to the cell at `key`, directly or through a range. */
