@@ -9,7 +9,7 @@ import { evaluateFormula, referencesOf } from '../../src/model/sheets/formulas/e
 import { Err, FormulaError, isErrorCode, toDisplay, type CellValue, type DisplayValue } from '../../src/model/sheets/formulas/values.js';
 import { parseFormula, SpreadsheetCalculation, Workbook, type CellAddress, type CellInput } from '../../src/model/sheets/formulas/index.js';
 import { appendSheet, sheetIds, sheetModels } from '../../src/model/sheets/sheet-model.js';
-import { parsedAt } from '../../src/model/sheets/formulas/cell-source.js';
+import { mayGiveArray, parsedAt } from '../../src/model/sheets/formulas/cell-source.js';
 import { formulaInA1, formulaRelative } from '../../src/model/sheets/formulas/relative.js';
 import { MAX_COLUMNS, MAX_ROWS, columnLetters } from '../../src/model/sheets/a1.js';
 import { joinParts } from '../../src/domain/import/conversion.js';
@@ -247,7 +247,7 @@ describe('a column of copied formulas parsed once', () => {
         const stored = formulaRelative(a1, first.row, first.column);
         for (const at of [first, second, first]) {
           const own = formulaInA1(stored, at.row, at.column);
-          expect(parsedAt({ input: own, relative: stored }, at.row, at.column)).toEqual(parseFormula(own));
+          expect(parsedAt(own, stored, at.row, at.column)).toEqual(parseFormula(own));
         }
       }),
       { numRuns: 300 },
@@ -256,6 +256,31 @@ describe('a column of copied formulas parsed once', () => {
 });
 
 describe('arrays found in blocks without parsing them', () => {
+  it('visits exactly the formulas a walk of every cell accepts, whatever texts a block repeats (regular expression characters, quotes, backslashes)', () => {
+    // copies of one text, then another: the scan searches past the text just refused in one go
+    const texts = ['=$A$1*2', '=A1*2', '=A1*2+0', '="a.b*(c)?[d]{2}|^$"&A1', '="q""uote"&$A1', '="\\"&A1', '=SEQUENCE(2)', '=A1*2+SEQUENCE(1)', '=$A$1:$A$2'];
+    const runs = fc.array(fc.tuple(fc.integer({ min: 0, max: texts.length - 1 }), fc.integer({ min: 1, max: 700 })), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(runs, (chosen) => {
+        const encoder = new SpreadsheetEncoder();
+        encoder.beginSheet('Data', 0);
+        let row = 0;
+        for (const [text, count] of chosen) for (let copy = 0; copy < count; copy++, row++) encoder.row(row, [{ v: row }, { f: texts[text]! }]);
+        const doc = new Y.Doc();
+        Y.applyUpdate(doc, joinParts(encoder.finish()));
+        const sheet = sheetModels(doc)[0]!;
+        const expected: string[] = [];
+        sheet.forEachCell((at, column, _cell, stored) => {
+          if (typeof stored.f === 'string' && mayGiveArray(stored.f)) expected.push(address(at, column));
+        });
+        const found: string[] = [];
+        sheet.forEachFormulaCell(mayGiveArray, (at, column) => found.push(address(at, column)));
+        expect(found.sort()).toEqual(expected.sort());
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('spills the arrays of an imported sheet at the first read, past columns of copied formulas and quoted text', () => {
     const encoder = new SpreadsheetEncoder();
     encoder.beginSheet('Data', 0);

@@ -64,6 +64,19 @@ const PARSED_BLOCKS = 256;
 const FORMULA_FIELD = '"f":"';
 /** the same field with its stored text, escaped as JSON writes it, read where the field starts */
 const STORED_FORMULA = /"f":"((?:[^"\\]|\\.)*)"/y;
+/** Searches for a formula field holding another text than the one (as stored, escaped) each is made for; kept by text. */
+const otherFormulaFields = new Map<string, RegExp>();
+const OTHER_FORMULA_FIELDS_KEPT = 256;
+
+function formulaFieldOtherThan(escaped: string): RegExp {
+  let search = otherFormulaFields.get(escaped);
+  if (!search) {
+    if (otherFormulaFields.size >= OTHER_FORMULA_FIELDS_KEPT) otherFormulaFields.clear();
+    search = new RegExp(`"f":"(?!${escaped.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}")`, 'g');
+    otherFormulaFields.set(escaped, search);
+  }
+  return search;
+}
 /** The editor's view fields (ignored by other readers): resized columns' widths, and whether the first row stays in view. */
 const COLUMN_WIDTHS = 'columnWidths';
 const FROZEN_ROWS = 'frozenRows';
@@ -400,21 +413,16 @@ export class SheetModel {
    */
   forEachFormulaCell(accept: (stored: string) => boolean, visit: (row: number, column: number, cell: Cell, stored: Cell) => void): void {
     const acceptsOne = (blockText: string) => {
-      // a column of copied formulas repeats one text: the one just refused is recognised without the pattern
-      let refused: string | undefined;
       let at = blockText.indexOf(FORMULA_FIELD);
       while (at >= 0) {
-        const start = at + FORMULA_FIELD.length;
-        if (refused !== undefined && blockText.startsWith(refused, start) && blockText.charCodeAt(start + refused.length) === 34) {
-          at = blockText.indexOf(FORMULA_FIELD, start + refused.length + 1);
-          continue;
-        }
         STORED_FORMULA.lastIndex = at;
         const escaped = STORED_FORMULA.exec(blockText)?.[1];
         if (escaped === undefined) return true;
         if (accept(escaped.includes('\\') ? (JSON.parse(`"${escaped}"`) as string) : escaped)) return true;
-        refused = escaped;
-        at = blockText.indexOf(FORMULA_FIELD, start + escaped.length + 1);
+        // a column of copied formulas repeats one text: the next formula holding another is found in one search
+        const other = formulaFieldOtherThan(escaped);
+        other.lastIndex = at + FORMULA_FIELD.length + escaped.length + 1;
+        at = other.exec(blockText)?.index ?? -1;
       }
       return false;
     };

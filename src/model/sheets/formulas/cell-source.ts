@@ -163,19 +163,19 @@ const relativeTrees = new Map<string, Ast | null>();
 const RELATIVE_TREES_KEPT = 4096;
 
 /**
- * The parse of the formula stored at (row, column). A relative text made only of single-cell references (no range,
+ * The parse of the formula `text` (A1) stored at (row, column), `relative` its stored form when the source has it
+ * (StoredInput.relative). A relative text made only of single-cell references (no range,
  * no 3-D reference) is parsed once and its tree moved to each cell: a coordinate without `$` is its distance from the
  * cell, wrapped around the grid's edge (relative.ts), so adding the cell's coordinates back (modulo the grid) gives the
  * A1 tree. The first cell of each text checks this against the parse of its A1 text; a text that differs, or holds
  * ranges (their corners are reordered when parsed), is parsed from its A1 text at every cell.
  */
-export function parsedAt(stored: StoredInput & { input: string }, row: number, column: number): ParseResult {
-  const relative = stored.relative;
-  if (relative === undefined) return parseFormula(stored.input);
+export function parsedAt(text: string, relative: string | undefined, row: number, column: number): ParseResult {
+  if (relative === undefined) return parseFormula(text);
   const known = relativeTrees.get(relative);
   if (known) return { ok: true, ast: movedTo(known, row, column) };
-  if (known === null) return parseFormula(stored.input);
-  const own = parseFormula(stored.input);
+  if (known === null) return parseFormula(text);
+  const own = parseFormula(text);
   const template = parseFormula(relative.startsWith('=') ? relative : `=${relative}`);
   const movable = own.ok && template.ok && onlySingleCells(template.ast) && JSON.stringify(movedTo(template.ast, row, column)) === JSON.stringify(own.ast);
   if (relativeTrees.size >= RELATIVE_TREES_KEPT) relativeTrees.clear();
@@ -191,7 +191,7 @@ export function parsedAt(stored: StoredInput & { input: string }, row: number, c
  */
 export function formulaProblemAt(a1: string, relative: string, row: number, column: number): string | undefined {
   if (relativeTrees.get(relative)) return undefined;
-  const parsed = parsedAt({ input: a1, relative }, row, column);
+  const parsed = parsedAt(a1, relative, row, column);
   return parsed.ok ? undefined : parsed.reason;
 }
 

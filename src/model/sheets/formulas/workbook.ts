@@ -37,7 +37,9 @@ export interface WorkbookOptions {
   now?: () => number;
 }
 
-// Cells are numbered sheet * 2^34 + row * 2^14 + column: one number key per cell, exact below 2^53.
+// Cells are numbered sheet * 2^34 + row * 2^14 + column: one number key per cell, exact below 2^53. Sheets are numbered
+// from 0 in their order, so the first sheet's keys of its first 131,072 rows are below 2^31: small integers to V8, which
+// its Maps and arrays hold unboxed (a key above that is a heap number, hashed and allocated at every use).
 const ROW_STRIDE = MAX_COLUMNS;
 const SHEET_STRIDE = 2 ** 34;
 /** Ranges at most this many columns wide are indexed under each of their columns, wider ones in one list. */
@@ -57,18 +59,22 @@ interface Formula {
   ast: Ast | undefined;
   cached?: CellValue;
   volatile: 'clock' | 'always' | undefined;
-  /** registered as a dependant of what it refers to: done when it is first computed, so only computed formulas are */
+  /**
+   * registered as a dependant of what it refers to: done for computed formulas only, when a change first looks for
+   * dependants after the formula was computed (`registerComputed`), or at once for a formula a change writes
+   */
   watched: boolean;
   /** what it refers to (referencesOf), found once */
   references?: Array<CellReference | RangeReference>;
   /** where this formula is registered as a dependant, to unregister it when it changes */
-  cellPrecedents: number[];
-  rangePrecedents: RangeWatch[];
+  cellPrecedents: number[] | undefined;
+  rangePrecedents: RangeWatch[] | undefined;
 }
 
+/** A formula cell read so far (a value gets no entry: it is read from its source each time). */
 interface Entry {
   value: CellValue;
-  formula?: Formula;
+  formula: Formula;
   /** a formula whose value is not current: never computed yet, or due in the recalculation under way */
   dirty?: boolean;
   /** being computed now: reading it again is a cycle */
@@ -200,7 +206,13 @@ export class Workbook {
   private readonly sheetsById = new Map<string, SheetState>();
   private readonly sheetsByNumber = new Map<number, SheetState>();
   private readonly sheetsByName = new Map<string, SheetState>();
-  private readonly cellWatches = new Map<number, Set<number>>();
+  /** the computed formulas referring to each cell: one number for the usual single reader, a set for several */
+  private readonly cellWatches = new Map<number, number | Set<number>>();
+  /**
+   * Formulas computed whose references are not registered yet (`watch`): registered when a change first looks for
+   * dependants (`dependantsOf`), so a read that no change follows records none (20,000 formulas: a tenth of a first read).
+   */
+  private unregistered: number[] = [];
   /** computed formulas calling a volatile function; `clock` those reading the clock (TODAY, NOW) */
   private readonly volatile = new Set<number>();
   private readonly clock = new Set<number>();
@@ -210,7 +222,6 @@ export class Workbook {
    */
   private arraysKnown = false;
   private earlyDepth = 0;
-  private nextSheetNumber = 1;
   private readonly now: () => number;
   private evaluatingSheet: SheetState | undefined;
   private evaluatingKey = 0;
@@ -361,7 +372,8 @@ export class Workbook {
   /** Why a formula cell shows `#ERROR!` (its text does not parse), or undefined. */
   formulaProblem(sheetId: string, row: number, column: number): string | undefined {
     const sheet = this.sheetsById.get(sheetId);
-    const formula = sheet && this.entry(sheet, sheet.key(row, column))?.formula;
+    const held = sheet && this.entryOrValue(sheet, sheet.key(row, column));
+    const formula = isEntry(held) ? held.formula : undefined;
     if (!formula || formula.ast) return undefined;
     const parsed = parseFormula(formula.text);
     return parsed.ok ? undefined : parsed.reason;
@@ -456,6 +468,7 @@ export class Workbook {
 
   /** Drops everything computed or derived (values, dependencies, spills); inputs set through setCells stay. */
   private forgetComputed(): void {
+    this.unregistered = [];
     this.cellWatches.clear();
     this.volatile.clear();
     this.clock.clear();
@@ -477,7 +490,8 @@ export class Workbook {
   }
 
   private createSheet(id: string, name: string, source: CellSource): SheetState {
-    const sheet = new SheetState(this.nextSheetNumber++, id, name, source);
+    // numbered by position: sheets are only removed all at once (load, rebuild), so each number stays unique
+    const sheet = new SheetState(this.sheetsById.size, id, name, source);
     this.sheetsById.set(id, sheet);
     this.sheetsByNumber.set(sheet.number, sheet);
     const folded = name.toLowerCase();
@@ -524,13 +538,16 @@ export class Workbook {
     }
   }
 
-  /** The cell at `key`: a formula's entry (made when first read, not yet computed), a value's, or undefined when empty. */
-  private entry(sheet: SheetState, key: number): Entry | undefined {
+  /**
+   * The cell at `key`: a formula's entry (made when first read, not yet computed), else the value stored there (null:
+   * empty). A value gets no object of its own: a first read of a band reads tens of thousands of them.
+   */
+  private entryOrValue(sheet: SheetState, key: number): Entry | CellValue {
     const known = sheet.cells.get(key);
     if (known) return known;
     const stored = this.inputAt(sheet, key);
-    if (!stored) return undefined;
-    return isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : { value: storedValue(stored.input) };
+    if (!stored) return null;
+    return isFormulaInput(stored.input) ? this.entryFor(sheet, key, stored) : storedValue(stored.input);
   }
 
   /** The entry of the formula stored at `key`, made (parsed, not computed) when first asked for. */
@@ -539,9 +556,9 @@ export class Workbook {
     if (known) return known;
     const text = stored.input as string;
     const { row, column } = addressOf(key);
-    const parsed = parsedAt({ ...stored, input: text }, row, column);
+    const parsed = parsedAt(text, stored.relative, row, column);
     const ast = parsed.ok ? parsed.ast : undefined;
-    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: [], rangePrecedents: [] };
+    const formula: Formula = { text, ast, volatile: ast && volatilityOf(stored, ast), watched: false, cellPrecedents: undefined, rangePrecedents: undefined };
     const cached = stored.cached;
     if (!ast && cached !== undefined && cached !== null && cached !== '') formula.cached = storedValue(cached);
     const entry: Entry = { value: null, formula, dirty: true };
@@ -622,9 +639,19 @@ export class Workbook {
    * #REF!. Each is then registered as a dependant of what it refers to.
    */
   private computeLazily(keys: number[]): void {
-    const pending = keys.filter((key) => this.isPending(key));
-    if (pending.length === 0) return;
     const edges = new Map<number, number[]>();
+    const pending: number[] = [];
+    for (const key of keys) {
+      if (edges.has(key) || !this.isPending(key)) continue;
+      const precedents = this.pendingPrecedents(key);
+      // a formula reading no formula still to compute (most of them) needs no place in an order: computed at once
+      if (precedents.length === 0) {
+        this.computeInOrder(key, false);
+        continue;
+      }
+      edges.set(key, precedents);
+      for (const precedent of precedents) if (!edges.has(precedent)) pending.push(precedent);
+    }
     while (pending.length > 0) {
       const key = pending.pop()!;
       if (edges.has(key)) continue;
@@ -635,26 +662,40 @@ export class Workbook {
     // Tarjan's algorithm finishes a component after everything it reaches: here its precedents, so in order
     for (const component of stronglyConnected(edges)) {
       const inCycle = component.length > 1 || edges.get(component[0]!)!.includes(component[0]!);
-      for (const key of component) {
-        const entry = this.entryAt(key)!;
-        // computed already by a formula read through INDIRECT or OFFSET meanwhile
-        if (!entry.dirty || entry.evaluating) continue;
-        if (inCycle) {
-          entry.value = this.place(key, Err.ref);
-          entry.dirty = false;
-        } else {
-          this.computeEntry(key, entry);
-        }
-        this.watch(key);
-      }
+      for (const key of component) this.computeInOrder(key, inCycle);
     }
   }
 
+  /** Computes the formula at `key` (#REF! for a member of a cycle) when still due, and registers what it refers to. */
+  private computeInOrder(key: number, inCycle: boolean): void {
+    const entry = this.entryAt(key)!;
+    // computed already by a formula read through INDIRECT or OFFSET meanwhile
+    if (!entry.dirty || entry.evaluating) return;
+    if (inCycle) {
+      entry.value = this.place(key, Err.ref);
+      entry.dirty = false;
+    } else {
+      this.computeEntry(key, entry);
+    }
+    // volatile formulas are known at once (every change and clock tick recomputes them); references when needed
+    const volatile = entry.formula.volatile;
+    if (volatile) this.volatile.add(key);
+    if (volatile === 'clock') this.clock.add(key);
+    this.unregistered.push(key);
+  }
+
+  /** Registers the references of the formulas computed since the last change looked for dependants. */
+  private registerComputed(): void {
+    if (this.unregistered.length === 0) return;
+    const keys = this.unregistered;
+    this.unregistered = [];
+    for (const key of keys) this.watch(key);
+  }
+
   /** Whether the cell at `key` holds a formula that is not current and not being computed. */
-  private isPending(key: number): boolean {
-    const sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE));
-    const entry = sheet && this.entry(sheet, key);
-    return entry?.formula !== undefined && entry.dirty === true && !entry.evaluating;
+  private isPending(key: number, sheet = this.sheetsByNumber.get(Math.floor(key / SHEET_STRIDE))): boolean {
+    const held = sheet && this.entryOrValue(sheet, key);
+    return isEntry(held) && held.dirty === true && !held.evaluating;
   }
 
   /** The formulas the formula at `key` refers to (cells and the formulas inside its ranges) that are not current. */
@@ -668,11 +709,11 @@ export class Workbook {
       if (!sheet) continue;
       if (reference.kind === 'cell') {
         const precedent = sheet.key(reference.row, reference.column);
-        if (this.isPending(precedent)) found.push(precedent);
+        if (this.isPending(precedent, sheet)) found.push(precedent);
         continue;
       }
       this.forEachInputIn(sheet, reference, (precedent, stored) => {
-        if (isFormulaInput(stored.input) && this.isPending(precedent)) found.push(precedent);
+        if (isFormulaInput(stored.input) && this.isPending(precedent, sheet)) found.push(precedent);
       });
     }
     return found;
@@ -728,7 +769,7 @@ export class Workbook {
       } else {
         sheet.wideWatches.add(watch);
       }
-      formula.rangePrecedents.push(watch);
+      (formula.rangePrecedents ??= []).push(watch);
     }
   }
 
@@ -740,10 +781,11 @@ export class Workbook {
   }
 
   private watchCell(precedent: number, dependant: number, formula: Formula): void {
-    let watchers = this.cellWatches.get(precedent);
-    if (!watchers) this.cellWatches.set(precedent, (watchers = new Set()));
-    watchers.add(dependant);
-    formula.cellPrecedents.push(precedent);
+    const watchers = this.cellWatches.get(precedent);
+    if (watchers === undefined) this.cellWatches.set(precedent, dependant);
+    else if (typeof watchers !== 'number') watchers.add(dependant);
+    else if (watchers !== dependant) this.cellWatches.set(precedent, new Set([watchers, dependant]));
+    (formula.cellPrecedents ??= []).push(precedent);
   }
 
   private unwatch(key: number): void {
@@ -752,27 +794,32 @@ export class Workbook {
     const formula = this.entryAt(key)?.formula;
     if (!formula) return;
     formula.watched = false;
-    for (const precedent of formula.cellPrecedents) {
+    for (const precedent of formula.cellPrecedents ?? []) {
       const watchers = this.cellWatches.get(precedent);
-      watchers?.delete(key);
-      if (watchers?.size === 0) this.cellWatches.delete(precedent);
+      if (watchers === key) this.cellWatches.delete(precedent);
+      else if (typeof watchers === 'object') {
+        watchers.delete(key);
+        if (watchers.size === 0) this.cellWatches.delete(precedent);
+      }
     }
-    for (const watch of formula.rangePrecedents) {
+    for (const watch of formula.rangePrecedents ?? []) {
       if (watch.endColumn - watch.startColumn < BUCKETED_WIDTH) {
         for (let column = watch.startColumn; column <= watch.endColumn; column++) watch.sheet.narrowWatches.get(column)?.delete(watch);
       } else {
         watch.sheet.wideWatches.delete(watch);
       }
     }
-    formula.cellPrecedents = [];
-    formula.rangePrecedents = [];
+    formula.cellPrecedents = undefined;
+    formula.rangePrecedents = undefined;
   }
 
   /** Formulas that refer to the cell at `key`, directly or through a range. */
   private dependantsOf(key: number): number[] {
+    this.registerComputed();
     const found: number[] = [];
     const direct = this.cellWatches.get(key);
-    if (direct) for (const dependant of direct) found.push(dependant);
+    if (typeof direct === 'number') found.push(direct);
+    else if (direct) for (const dependant of direct) found.push(dependant);
     const { sheet: number, row, column } = addressOf(key);
     const sheet = this.sheetsByNumber.get(number);
     if (!sheet) return found;
@@ -979,8 +1026,9 @@ export class Workbook {
    */
   private read(sheet: SheetState, key: number): CellValue {
     if (this.candidate?.key === key) return this.candidate.value;
-    const entry = this.entry(sheet, key);
-    if (!entry) {
+    const entry = this.entryOrValue(sheet, key);
+    if (!isEntry(entry)) {
+      if (entry !== null) return entry;
       const spilled = sheet.spilled.get(key);
       if (!spilled) return null;
       // the array's formula is due in this recalculation: computed first, so its spill is current
@@ -1065,7 +1113,7 @@ export class Workbook {
 }
 
 /** Whether a cell held while its area is visited is a formula's entry rather than a value. */
-function isEntry(held: CellValue | Entry): held is Entry {
+function isEntry(held: CellValue | Entry | undefined): held is Entry {
   return typeof held === 'object' && held !== null && !(held instanceof FormulaError);
 }
 
