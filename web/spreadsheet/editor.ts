@@ -22,7 +22,6 @@ import { ConditionalFormats } from './conditional-formats.js';
 import { SheetCharts } from './charts.js';
 import { hiddenOf } from '../../src/model/sheets/hidden.js';
 import { borderSidesCss, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
 import { Workbook, WorkbookError, type BorderPreset, type Sheet } from './workbook.js';
 import { afterUndoStep, observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
@@ -267,6 +266,7 @@ export class SpreadsheetEditor {
       merges: () => this.sheet.merges().map((area) => ({ top: area.startRow, left: area.startColumn, bottom: area.endRow, right: area.endColumn })),
       hiddenRows: () => this.sortFilter.hiddenRows(),
       rowHeights: () => this.sheet.rowHeights(),
+      drawing: (draw) => this.workbook.keepingReads(draw),
       renderCell: (cell, row, column) => {
         drawValue(cell, this.values, this.sheet, row, column);
         this.conditionalFormats.decorate(cell, row, column);
@@ -395,7 +395,7 @@ export class SpreadsheetEditor {
   /** The active sheet (the first one if the active one was deleted meanwhile). */
   /** A cell's image (docs/SHEETS.md "Images in cells") as a thumbnail fitted to the row's height, before its value. */
   private drawImage(cell: HTMLElement, row: number, column: number): void {
-    const guid = imageOf(this.sheet.cell(row, column));
+    const guid = this.workbook.image(this.sheet, row, column);
     const src = guid === undefined ? undefined : this.context.api.attachmentUrlOf(guid);
     if (src === undefined) return;
     const image = document.createElement('img');

@@ -97,6 +97,12 @@ export interface GridOptions {
   rowHeader?(row: number): string;
   /** draws one cell: set its text (what a reader should hear) and any classes; called for cells coming into view and on refresh */
   renderCell(cell: HTMLElement, row: number, column: number): void;
+  /**
+   * Wraps each batch of `renderCell` calls (a scrolled frame, a refresh) and must call `draw` once, at once: nothing
+   * changes the data while a batch draws, so a consumer may keep what its cells read (a cell read as one cell's and as
+   * its neighbour's, the sheet) until `draw` returns.
+   */
+  drawing?(draw: () => void): void;
   /** starts an editor over a cell; without it the grid cannot be edited in place */
   editCell?(host: CellEditorHost): void;
   onSelectionChange?(selection: GridSelection): void;
@@ -166,6 +172,13 @@ function div(className: string): HTMLDivElement {
   return node;
 }
 
+/** What stays the same while one batch of cells is drawn (see GridOptions.drawing), read once for it. */
+interface DrawBatch {
+  merges: readonly CellRange[];
+  /** the selected range, read when first asked for */
+  selected: CellRange | undefined;
+}
+
 interface RowView {
   element: HTMLElement;
   cells: Map<number, HTMLElement>;
@@ -188,6 +201,10 @@ export class VirtualGrid {
   private readonly fillHandle: HTMLElement;
   private readonly fillPreview: HTMLElement;
   private readonly id = `svc-grid-${++gridSequence}`;
+  /** how many cell elements this grid has built: each keeps the id it was built with, whichever cell it draws */
+  private cellsBuilt = 0;
+  /** set while a batch of cells is drawn */
+  private batch: DrawBatch | undefined;
   private readonly defaultRowHeight: number;
   private readonly headerHeight: number;
   private readonly rowHeaderWidth: number;
@@ -294,16 +311,41 @@ export class VirtualGrid {
 
   /** Re-renders every cell in view (the data changed). */
   refresh(): void {
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
-    this.placeOverlays();
-    this.measureGrowth();
+    this.drawBatch(() => {
+      for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+      this.placeOverlays();
+      this.measureGrowth();
+    });
   }
 
   /** Re-renders one cell if it is in view. */
   refreshCell(row: number, column: number): void {
-    const cell = this.rows.get(row)?.cells.get(column);
-    if (cell) this.drawCell(cell, row, column);
-    this.measureGrowth();
+    this.drawBatch(() => {
+      const cell = this.rows.get(row)?.cells.get(column);
+      if (cell) this.drawCell(cell, row, column);
+      this.measureGrowth();
+    });
+  }
+
+  /**
+   * Runs `draw` as one batch (GridOptions.drawing): the merges and the selected range are read once for all its
+   * cells rather than once per cell (a batch inside another is part of it).
+   */
+  private drawBatch(draw: () => void): void {
+    if (this.batch) return draw();
+    this.batch = { merges: this.options.merges?.() ?? [], selected: undefined };
+    try {
+      if (this.options.drawing) this.options.drawing(draw);
+      else draw();
+    } finally {
+      this.batch = undefined;
+    }
+  }
+
+  /** The selected range, read once per batch. */
+  private batchSelectedRange(): CellRange {
+    if (!this.batch) return this.selectedRange;
+    return (this.batch.selected ??= this.selectedRange);
   }
 
   /** Sizes, widths, headers or frozen rows changed: lays the grid out again and redraws what is in view. */
@@ -362,7 +404,7 @@ export class VirtualGrid {
   get selectedRange(): CellRange {
     // grown until no merge sticks out of it: a merge is selected whole or not at all
     const range = normalizeRange(this.selection.active, this.selection.extent);
-    const merges = this.options.merges?.() ?? [];
+    const merges = this.batch?.merges ?? this.options.merges?.() ?? [];
     for (let grown = true; grown; ) {
       grown = false;
       for (const merge of merges) {
@@ -451,7 +493,7 @@ export class VirtualGrid {
 
   /** The merged area holding a cell, if any. */
   private mergeAt(row: number, column: number): CellRange | undefined {
-    return this.options.merges?.().find((merge) => contains(merge, row, column));
+    return (this.batch?.merges ?? this.options.merges?.())?.find((merge) => contains(merge, row, column));
   }
 
   /** Selects a cell or range and scrolls the active cell into view. */
@@ -582,6 +624,10 @@ export class VirtualGrid {
 
   /** Brings the DOM to exactly the rows and columns in view: removes what left, adds and draws what came in. */
   private render(): void {
+    this.drawBatch(() => this.renderWindow());
+  }
+
+  private renderWindow(): void {
     const view = this.visibleWindow();
     const frozenRows = this.frozenRowCount();
     this.frozen.style.height = `${this.rowTop(frozenRows)}px`;
@@ -698,7 +744,7 @@ export class VirtualGrid {
       if (handle) handle.dataset.resizeRow = String(row);
     }
     for (const [column, cell] of view.cells) {
-      this.nameCell(cell, row, column);
+      cell.dataset.row = String(row);
       this.drawCell(cell, row, column);
     }
     return view;
@@ -715,15 +761,12 @@ export class VirtualGrid {
     cell.setAttribute('aria-colindex', String(column + 1 + (this.rowHeaderWidth > 0 ? 1 : 0)));
     cell.dataset.column = String(column);
     cell.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
-    this.nameCell(cell, row, column);
+    // an id of the element's own, not of the cell it draws (aria-activedescendant names the active cell's element):
+    // a row drawn again as another row keeps its elements' ids, and changing hundreds of ids per frame costs
+    cell.id = `${this.id}-cell-${++this.cellsBuilt}`;
+    cell.dataset.row = String(row);
     this.drawCell(cell, row, column);
     return cell;
-  }
-
-  /** What names a cell element as the cell at (row, column): its id (aria-activedescendant) and row. */
-  private nameCell(cell: HTMLElement, row: number, column: number): void {
-    cell.id = `${this.id}-${row}-${column}`;
-    cell.dataset.row = String(row);
   }
 
   private drawCell(cell: HTMLElement, row: number, column: number): void {
@@ -744,7 +787,7 @@ export class VirtualGrid {
 
   /** Marks the cell as in the selection or not (its class and aria-selected). */
   private markSelected(cell: HTMLElement, row: number, column: number): void {
-    const selected = contains(this.selectedRange, row, column);
+    const selected = contains(this.batchSelectedRange(), row, column);
     cell.setAttribute('aria-selected', String(selected));
     cell.classList.toggle('svc-grid-cell-selected', selected);
   }
@@ -809,11 +852,13 @@ export class VirtualGrid {
     // only the selection's marks: what a cell shows does not depend on the selection (a consumer whose drawing does,
     // as the spreadsheet's spill outline, refreshes itself), and drawing every cell again made each move of the
     // selection cost as much as a screen drawn afresh
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
-    const { left, right } = this.selectedRange;
-    for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
-    this.placeOverlays();
-    this.measureGrowth();
+    this.drawBatch(() => {
+      for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
+      const { left, right } = this.batchSelectedRange();
+      for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
+      this.placeOverlays();
+      this.measureGrowth();
+    });
     this.options.onSelectionChange?.(this.currentSelection);
   }
 
