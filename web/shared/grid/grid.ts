@@ -146,6 +146,8 @@ export interface GridOptions {
 
 const OVERSCAN_ROWS = 6;
 const OVERSCAN_PIXELS = 200;
+/** the most rows kept out of the DOM for reuse: the margin of both sides, and some */
+const DETACHED_ROWS = 4 * OVERSCAN_ROWS;
 const MIN_COLUMN_WIDTH = 24;
 const MIN_ROW_HEIGHT = 4;
 let gridSequence = 0;
@@ -209,6 +211,12 @@ export class VirtualGrid {
   private readonly headerHeight: number;
   private readonly rowHeaderWidth: number;
   private readonly rows = new Map<number, RowView>();
+  /**
+   * Body rows out of the DOM, kept to be drawn again as rows coming into view: the margin a jump leaves out for a
+   * frame comes back with the next (their cells may be of other columns by then: the rows' cells are brought to the
+   * columns in view as any row's are)
+   */
+  private detachedRows: RowView[] = [];
   private readonly headers = new Map<number, HTMLElement>();
   /** x of each column's left edge; one more entry than columns (the last is the total width) */
   private offsets: number[] = [0];
@@ -366,6 +374,8 @@ export class VirtualGrid {
     this.clampSelection();
     for (const view of this.rows.values()) view.element.remove();
     this.rows.clear();
+    // their cells are placed by the old column offsets
+    this.detachedRows = [];
     for (const header of this.headers.values()) header.remove();
     this.headers.clear();
     this.render();
@@ -607,15 +617,16 @@ export class VirtualGrid {
     return Math.min(start, limit);
   }
 
-  private visibleWindow(): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
+  /** The rows and columns in view, with `marginRows` more above and below (and OVERSCAN_PIXELS of columns either side). */
+  private visibleWindow(marginRows: number): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
     const rows = this.options.rowCount();
     const columns = this.options.columnCount();
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 600;
     const left = this.viewport.scrollLeft;
     const width = this.viewport.clientWidth || 800;
-    const firstRow = Math.max(this.frozenRowCount(), this.rowAtY(top) - OVERSCAN_ROWS);
-    const lastRow = Math.min(rows - 1, this.rowAtY(top + height) + OVERSCAN_ROWS);
+    const firstRow = Math.max(this.frozenRowCount(), this.rowAtY(top) - marginRows);
+    const lastRow = Math.min(rows - 1, this.rowAtY(top + height) + marginRows);
     if (columns === 0) return { firstRow, lastRow, firstColumn: 0, lastColumn: -1 };
     const firstColumn = this.columnAt(Math.max(0, left - OVERSCAN_PIXELS));
     const lastColumn = Math.min(columns - 1, this.columnAt(left + width - this.rowHeaderWidth + OVERSCAN_PIXELS));
@@ -628,7 +639,13 @@ export class VirtualGrid {
   }
 
   private renderWindow(): void {
-    const view = this.visibleWindow();
+    const kept = this.visibleWindow(OVERSCAN_ROWS);
+    const shown = this.visibleWindow(0);
+    // a jump (the scrollbar dragged, a far cell selected) leaves rows in view undrawn: this frame draws those only and
+    // the next one the margin around them, so that the frame showing the new place draws no row it does not show
+    let jumped = false;
+    for (let row = shown.firstRow; row <= shown.lastRow && !jumped; row++) jumped = !this.hiddenSet.has(row) && !this.rows.has(row);
+    const view = jumped ? { ...kept, firstRow: shown.firstRow, lastRow: shown.lastRow } : kept;
     const frozenRows = this.frozenRowCount();
     this.frozen.style.height = `${this.rowTop(frozenRows)}px`;
     for (const [column, header] of this.headers) {
@@ -642,10 +659,10 @@ export class VirtualGrid {
     }
     // rows that left the view are drawn again as rows that came in rather than built anew: a jump far down a large
     // sheet replaces every row in view at once, and building hundreds of elements per frame (and collecting the old
-    // ones) is what kept such a scroll under 60 frames per second
+    // ones) is what kept such a scroll under 60 frames per second. Rows of the margin stay while they are in it.
     const spare: RowView[] = [];
     for (const [row, rowView] of this.rows) {
-      const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow && !this.hiddenSet.has(row));
+      const inView = row < frozenRows || (row >= kept.firstRow && row <= kept.lastRow && !this.hiddenSet.has(row));
       if (!inView) {
         this.rows.delete(row);
         if (rowView.element.parentElement === this.body) spare.push(rowView);
@@ -659,7 +676,8 @@ export class VirtualGrid {
       let rowView = this.rows.get(row);
       if (!rowView) {
         const frozen = row < frozenRows;
-        const reused = frozen ? undefined : spare.pop();
+        const reused = frozen ? undefined : (spare.pop() ?? this.detachedRows.pop());
+        if (reused && !reused.element.isConnected) this.body.append(reused.element);
         rowView = reused ? this.redrawRowAs(reused, row) : this.createRow(row, frozen);
         this.rows.set(row, rowView);
       }
@@ -676,9 +694,13 @@ export class VirtualGrid {
         rowView.element.append(cell);
       }
     }
-    for (const rowView of spare) rowView.element.remove();
+    for (const rowView of spare) {
+      rowView.element.remove();
+      if (this.detachedRows.length < DETACHED_ROWS) this.detachedRows.push(rowView);
+    }
     this.placeOverlays();
     this.measureGrowth();
+    if (jumped) this.schedule();
   }
 
   private createHeader(column: number): HTMLElement {
