@@ -328,7 +328,10 @@ export default async function spreadsheetBench(args: string[]): Promise<void> {
         console.log(`scroll top → row ${rows} in 100 frames: ${frameLine(jumps.frames)}; at most ${jumps.cellsInDom} cells in the DOM`);
         if (profiler) {
           const { profile } = await profiler.send('Profiler.stop');
-          console.log(`  traced, the 100 jumps' main thread: ${traceBreakdown(await browser.stopTracing())}`);
+          const trace = await browser.stopTracing();
+          const traceFile = path.join(os.tmpdir(), `svc-bench-spreadsheet-jumps-${Date.now()}.trace.json`);
+          fs.writeFileSync(traceFile, trace);
+          console.log(`  traced, the 100 jumps' main thread: ${traceBreakdown(trace)} (the trace: ${traceFile}, for Chrome's DevTools)`);
           const profileFile = path.join(os.tmpdir(), `svc-bench-spreadsheet-jumps-${Date.now()}.cpuprofile`);
           fs.writeFileSync(profileFile, JSON.stringify(profile));
           console.log(`  profiled, the most samples: ${profileTop(profile.nodes, 25)} (the profile: ${profileFile}, for Chrome's DevTools)`);
