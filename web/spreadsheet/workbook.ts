@@ -13,7 +13,7 @@ import { cellInput, isFormulaInput, parseFormula } from '../../src/model/sheets/
 import { withFormulaFormat } from '../../src/model/sheets/formulas/auto-format.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
 import { appendSheet, applyStructureEdit, areasOverlap, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
-import type { CellRange } from '../shared/grid/grid.js';
+import type { CellRange } from '../shared/grid/cell-range.js';
 import { lockAllows, lockRefusing, locksOf, removeLock, setLock, type SheetLock } from '../../src/model/sheets/locks.js';
 import { structureEditRefusedBy } from '../../src/model/sheets/lock-guard.js';
 

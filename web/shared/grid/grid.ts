@@ -1,5 +1,8 @@
 import './grid.css';
+import type { CellRange } from './cell-range.js';
 import { RowHeightIndex } from './row-heights.js';
+
+export type { CellRange } from './cell-range.js';
 
 /**
  * A virtualised, accessible grid that editors build on (the spreadsheet, the table editor). Only the rows and
@@ -36,14 +39,6 @@ import { RowHeightIndex } from './row-heights.js';
 export interface CellPosition {
   row: number;
   column: number;
-}
-
-/** An inclusive rectangle of cells. */
-export interface CellRange {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
 }
 
 /** The active cell (where typing goes) and the other corner of the selected range. */
