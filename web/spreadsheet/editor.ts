@@ -127,8 +127,9 @@ export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle
   // wrapped text and fonts above a default row's line grow the row to fit (unless it has a height of its own)
   if (shown.kind !== 'empty' && (style?.w || (style?.fs ?? 0) > LARGEST_ONE_LINE_FONT)) cell.classList.add(GROWING_CELL_CLASS);
   // a cell's right and bottom borders take the place of its grid lines; its top and left ones are drawn inside it,
-  // unless the cell above (left) draws that line as its bottom (right) border already
-  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style?.bt, bl: neighbours.left?.br ? undefined : style?.bl };
+  // unless the cell above (left) draws that line as its bottom (right) border already (a cell without a style has none)
+  if (!style) return;
+  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style.bt, bl: neighbours.left?.br ? undefined : style.bl };
   const borders = borderSidesCss(shared);
   if (borders.length > 0) {
     cell.classList.add('svc-sheet-bordered');
