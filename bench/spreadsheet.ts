@@ -1,6 +1,6 @@
 /**
  * Spreadsheet editor benchmark (issues 13 and 21 point 3): `npm run bench -- spreadsheet [cells] [columns] [runs]
- * [--xlsx]` (default 100000 cells as 10,000 rows × 10 columns, 3 runs). Needs the browser build (`npm run
+ * [--xlsx] [--trace]` (default 100000 cells as 10,000 rows × 10 columns, 3 runs). Needs the browser build (`npm run
  * build:browser`).
  *
  * Starts the service as its own process (bench/_service.ts) on embedded SQLite and fills the file: by default by
@@ -78,6 +78,60 @@ function frameLine(frames: readonly number[]): string {
   const late = frames.filter((frame) => frame > FRAME_MS * 1.5).length;
   const dropped = frames.reduce((sum, frame) => sum + Math.max(0, Math.round(frame / FRAME_MS) - 1), 0);
   return `frame p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms; ${late} of ${frames.length} frames over one 16.7 ms frame, ${dropped} frames dropped`;
+}
+
+/** Trace events (Chrome's JSON trace format) the breakdown below reads. */
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/**
+ * Where the renderer's main thread spent a traced span, milliseconds by event name (the style, layout, paint and
+ * script events Chrome's Performance panel shows; nested events counted in their parents too), and the
+ * compositor's raster.
+ */
+function traceBreakdown(trace: Buffer): string {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const threadName = new Map(events.filter((event) => event.ph === 'M' && event.name === 'thread_name').map((event) => [`${event.pid}:${event.tid}`, event.args?.name ?? '']));
+  const shown = ['RunTask', 'FunctionCall', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'MinorGC', 'MajorGC', 'RasterTask'];
+  const totals = new Map<string, number>();
+  for (const event of events) {
+    if (event.ph !== 'X' || event.dur === undefined || !shown.includes(event.name)) continue;
+    const thread = threadName.get(`${event.pid}:${event.tid}`) ?? '';
+    if (event.name !== 'RasterTask' && thread !== 'CrRendererMain') continue;
+    totals.set(event.name, (totals.get(event.name) ?? 0) + event.dur / 1000);
+  }
+  return shown.filter((name) => totals.has(name)).map((name) => `${name} ${totals.get(name)!.toFixed(0)} ms`).join(', ');
+}
+
+/** A CPU profile's nodes (CDP `Profiler.Profile`), as far as the summary below reads them. */
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** The functions that took the most samples of a CPU profile (self time), with their share of the samples. */
+function profileTop(nodes: readonly ProfileNode[], count: number): string {
+  const samples = new Map<string, number>();
+  let total = 0;
+  for (const node of nodes) {
+    const hits = node.hitCount ?? 0;
+    total += hits;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url ? `${url.split('/').pop()}:${lineNumber + 1}` : ''}`.trim();
+    samples.set(name, (samples.get(name) ?? 0) + hits);
+  }
+  return [...samples]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, hits]) => `${name} ${((100 * hits) / Math.max(1, total)).toFixed(1)} %`)
+    .join('; ');
 }
 
 /** The page's marks (marks.ts) on the machine's clock once `until` of them are there, in ms after `start`. */
@@ -207,6 +261,7 @@ async function openEditor(
 
 export default async function spreadsheetBench(args: string[]): Promise<void> {
   const fromXlsx = args.includes('--xlsx');
+  const traced = args.includes('--trace');
   const [cellsArgument, columnsArgument, runsArgument] = args.filter((argument) => !argument.startsWith('--'));
   const cells = Number(cellsArgument ?? 100_000);
   const columns = Number(columnsArgument ?? 10);
@@ -262,8 +317,26 @@ export default async function spreadsheetBench(args: string[]): Promise<void> {
       if (run === runs) {
         // a jump of a thousand rows per frame (every frame a screen never drawn), then as a wheel scrolls: two rows
         // per frame from the middle of the sheet
+        // --trace: a Chrome trace and a CPU profile of the jumps (their frames are slower for it)
+        const profiler = traced ? await page.context().newCDPSession(page) : undefined;
+        if (profiler) {
+          await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+          await profiler.send('Profiler.enable');
+          await profiler.send('Profiler.start');
+        }
         const jumps = await scrollFrames(page, 100, 0, 1);
         console.log(`scroll top → row ${rows} in 100 frames: ${frameLine(jumps.frames)}; at most ${jumps.cellsInDom} cells in the DOM`);
+        if (profiler) {
+          const { profile } = await profiler.send('Profiler.stop');
+          const trace = await browser.stopTracing();
+          const traceFile = path.join(os.tmpdir(), `svc-bench-spreadsheet-jumps-${Date.now()}.trace.json`);
+          fs.writeFileSync(traceFile, trace);
+          console.log(`  traced, the 100 jumps' main thread: ${traceBreakdown(trace)} (the trace: ${traceFile}, for Chrome's DevTools)`);
+          const profileFile = path.join(os.tmpdir(), `svc-bench-spreadsheet-jumps-${Date.now()}.cpuprofile`);
+          fs.writeFileSync(profileFile, JSON.stringify(profile));
+          console.log(`  profiled, the most samples: ${profileTop(profile.nodes, 25)} (the profile: ${profileFile}, for Chrome's DevTools)`);
+          await profiler.detach();
+        }
         // the scroll range is about the rows' height (24 px each, no row heights of their own in this workbook)
         const smooth = await scrollFrames(page, 120, 0.5, 0.5 + 240 / rows);
         console.log(`scroll 240 rows from row ${Math.round(rows / 2)} in 120 frames (2 rows a frame): ${frameLine(smooth.frames)}; at most ${smooth.cellsInDom} cells in the DOM`);

@@ -102,6 +102,17 @@ describe('spreadsheet first screen in a browser', () => {
     });
     await expect.poll(() => sheet.cell(20, 0).textContent()).toBe('item 21');
     expect(await sheet.cell(20, 4).textContent()).toBe('2 1/2');
+    // far past the rows the service sent: the elements the grid draws there again (the rows of items that left the
+    // view) show nothing of what they showed before
+    await viewport.evaluate((element) => {
+      element.scrollTop = 400 * 24;
+    });
+    await expect.poll(() => sheet.cell(400, 0).getAttribute('class')).toContain('svc-sheet-pending');
+    expect(await sheet.grid.locator('.svc-grid-body [role=gridcell]').evaluateAll((cells) => cells.map((cell) => cell.textContent).filter((text) => text !== ''))).toEqual([]);
+    await viewport.evaluate((element) => {
+      element.scrollTop = 240;
+    });
+    await expect.poll(() => sheet.cell(20, 0).textContent()).toBe('item 21');
 
     const tab = (name: string) => sheet.frame.getByRole('tab', { name });
     // another tab before the sync whose first screen is refused (renamed meanwhile, say): the sheet drawn stays

@@ -129,6 +129,21 @@ describe('SheetModel', () => {
     expect(first.cell(7, 1)).toEqual({ f: '=A1*#REF!', z: '0.00' });
   });
 
+  it('a formula read again after rows or columns moved it reads in A1 at its new place (its stored text unchanged)', () => {
+    const doc = docFromState(initialContent('spreadsheet'));
+    const sheet = sheetModels(doc)[0]!;
+    doc.transact(() => sheet.setCell(5, 1, { f: '=A5*2' }));
+    // read first: the A1 form is kept with the stored cell for the place it was read at
+    expect(sheet.cell(5, 1)).toEqual({ f: '=A5*2' });
+    expect(sheet.cell(5, 1)).toBe(sheet.cell(5, 1));
+    doc.transact(() => applyStructureEdit(doc, sheet, { kind: 'insert', axis: 'rows', index: 2, count: 3 }));
+    expect(sheet.cell(8, 1)).toEqual({ f: '=A8*2' });
+    doc.transact(() => applyStructureEdit(doc, sheet, { kind: 'insert', axis: 'columns', index: 0, count: 1 }));
+    expect(sheet.cell(8, 2)).toEqual({ f: '=B8*2' });
+    doc.transact(() => applyStructureEdit(doc, sheet, { kind: 'delete', axis: 'rows', index: 0, count: 3 }));
+    expect(sheet.cell(5, 2)).toEqual({ f: '=B5*2' });
+  });
+
   it('tells observers which cells changed, and that a sheet was added, renamed or moved', () => {
     const doc = docFromState(initialContent('spreadsheet'));
     const sheet = sheetModels(doc)[0]!;

@@ -21,6 +21,7 @@ import { t } from './messages.js';
 import type { SortFilterHost } from './sort-filter.js';
 import type { SheetValues } from './values.js';
 import type { Sheet } from './workbook.js';
+import { setLook } from './cell-look.js';
 
 /** What conditional formatting needs of the editor: what sort and filter do, but for their notices (the dialog shows its own). */
 export type ConditionalFormatsHost = Omit<SortFilterHost, 'notice'>;
@@ -158,9 +159,9 @@ export function drawConditionalLook(cell: HTMLElement, look: ConditionalLook | u
   if (!look) return;
   if (look.fill) {
     cell.classList.add('svc-sheet-filled');
-    cell.style.setProperty('--svc-cell-fill', look.fill);
+    setLook(cell, '--svc-cell-fill', look.fill);
   }
-  if (look.color) cell.style.color = look.color;
+  if (look.color) setLook(cell, 'color', look.color);
   if (look.bold) cell.classList.add('svc-sheet-bold');
   if (look.italic) cell.classList.add('svc-sheet-italic');
   if (look.bar) {

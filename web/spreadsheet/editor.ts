@@ -22,8 +22,8 @@ import { ConditionalFormats } from './conditional-formats.js';
 import { SheetCharts } from './charts.js';
 import { hiddenOf } from '../../src/model/sheets/hidden.js';
 import { borderSidesCss, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
-import { imageOf } from '../../src/model/sheets/cells.js';
 import { SheetValues, type ShownValue } from './values.js';
+import { clearLook, setLook } from './cell-look.js';
 import { Workbook, WorkbookError, type BorderPreset, type Sheet } from './workbook.js';
 import { afterUndoStep, observeSheets, type SheetChanges } from '../../src/model/sheets/sheet-model.js';
 import './spreadsheet.css';
@@ -108,29 +108,32 @@ const LARGEST_ONE_LINE_FONT = 12;
  * lines (drawn once, by them, where the grid line is).
  */
 export function drawShown(cell: HTMLElement, shown: ShownValue, style: CellStyle | undefined, neighbours: { above?: CellStyle; left?: CellStyle } = {}): void {
-  cell.textContent = shown.text;
+  // the text node of the cell drawn there before takes the new text (a node less to build), unless the cell holds more
+  const only = cell.firstChild;
+  if (only instanceof Text && only === cell.lastChild) only.data = shown.text;
+  else cell.textContent = shown.text;
+  clearLook(cell);
   if (shown.kind !== 'empty' && shown.kind !== 'text') cell.classList.add(`svc-sheet-${shown.kind}`);
   if (style?.b) cell.classList.add('svc-sheet-bold');
   if (style?.i) cell.classList.add('svc-sheet-italic');
   if (style?.a) cell.classList.add(`svc-sheet-align-${style.a}`);
   if (style?.bg) cell.classList.add('svc-sheet-filled');
-  cell.style.color = style?.c ?? '';
-  if (style?.bg) cell.style.setProperty('--svc-cell-fill', style.bg);
-  else cell.style.removeProperty('--svc-cell-fill');
+  if (style?.c) setLook(cell, 'color', style.c);
+  if (style?.bg) setLook(cell, '--svc-cell-fill', style.bg);
   // names and sizes passed the model's check (cell-style.ts): letters, digits, spaces, dots, dashes; 1-409 points
-  cell.style.fontFamily = style?.ff ? `"${style.ff}"` : '';
-  cell.style.fontSize = style?.fs ? `${style.fs}pt` : '';
+  if (style?.ff) setLook(cell, 'font-family', `"${style.ff}"`);
+  if (style?.fs) setLook(cell, 'font-size', `${style.fs}pt`);
   if (style?.w) cell.classList.add('svc-sheet-wrap');
   // wrapped text and fonts above a default row's line grow the row to fit (unless it has a height of its own)
   if (shown.kind !== 'empty' && (style?.w || (style?.fs ?? 0) > LARGEST_ONE_LINE_FONT)) cell.classList.add(GROWING_CELL_CLASS);
   // a cell's right and bottom borders take the place of its grid lines; its top and left ones are drawn inside it,
-  // unless the cell above (left) draws that line as its bottom (right) border already
-  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style?.bt, bl: neighbours.left?.br ? undefined : style?.bl };
+  // unless the cell above (left) draws that line as its bottom (right) border already (a cell without a style has none)
+  if (!style) return;
+  const shared = { ...style, bt: neighbours.above?.bb ? undefined : style.bt, bl: neighbours.left?.br ? undefined : style.bl };
   const borders = borderSidesCss(shared);
-  for (const side of ['top', 'right', 'bottom', 'left']) cell.style.removeProperty(`--svc-border-${side}`);
   if (borders.length > 0) {
     cell.classList.add('svc-sheet-bordered');
-    for (const [side, css] of borders) cell.style.setProperty(`--svc-border-${side}`, css);
+    for (const [side, css] of borders) setLook(cell, `--svc-border-${side}`, css);
   }
 }
 
@@ -267,6 +270,7 @@ export class SpreadsheetEditor {
       merges: () => this.sheet.merges().map((area) => ({ top: area.startRow, left: area.startColumn, bottom: area.endRow, right: area.endColumn })),
       hiddenRows: () => this.sortFilter.hiddenRows(),
       rowHeights: () => this.sheet.rowHeights(),
+      drawing: (draw) => this.workbook.keepingReads(draw),
       renderCell: (cell, row, column) => {
         drawValue(cell, this.values, this.sheet, row, column);
         this.conditionalFormats.decorate(cell, row, column);
@@ -395,7 +399,7 @@ export class SpreadsheetEditor {
   /** The active sheet (the first one if the active one was deleted meanwhile). */
   /** A cell's image (docs/SHEETS.md "Images in cells") as a thumbnail fitted to the row's height, before its value. */
   private drawImage(cell: HTMLElement, row: number, column: number): void {
-    const guid = imageOf(this.sheet.cell(row, column));
+    const guid = this.workbook.image(this.sheet, row, column);
     const src = guid === undefined ? undefined : this.context.api.attachmentUrlOf(guid);
     if (src === undefined) return;
     const image = document.createElement('img');
@@ -760,7 +764,7 @@ export class SpreadsheetEditor {
       if (column === area.right) edges.push('inset -1px 0 0 var(--svc-spill-outline)');
     }
     cell.classList.toggle('svc-sheet-spill', Boolean(inside));
-    cell.style.boxShadow = edges.join(', ');
+    if (edges.length > 0) setLook(cell, 'box-shadow', edges.join(', '));
   }
 
   /** Whether the outlined spill area changed with the selection or a recalculation (then the grid redraws). */

@@ -1,6 +1,6 @@
 import { columnLetters } from '../../src/model/sheets/a1.js';
 import type { FirstScreen as FirstScreenData } from '../../src/model/sheets/first-screen.js';
-import type { ShownValue } from '../../src/model/sheets/layout.js';
+import { EMPTY_SHOWN, type ShownValue } from '../../src/model/sheets/layout.js';
 import { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
@@ -150,12 +150,14 @@ export class FirstScreen {
       renderCell: (cell, row, column) => {
         const { data: shown, texts, styles, looks } = this.drawn;
         if (row >= shown.rows || column >= shown.columns) {
-          // past what the service sent: known once the document is synced
+          // past what the service sent: known once the document is synced (what the element showed before goes:
+          // the grid draws its elements again as the cells scrolled to)
+          drawShown(cell, EMPTY_SHOWN, undefined);
           cell.classList.add('svc-sheet-pending');
           return;
         }
-        const value = texts.get(`${row}:${column}`);
-        if (value) drawShown(cell, value, styles.get(`${row}:${column}`), { above: styles.get(`${row - 1}:${column}`), left: styles.get(`${row}:${column - 1}`) });
+        const style = (r: number, c: number) => styles.get(`${r}:${c}`);
+        drawShown(cell, texts.get(`${row}:${column}`) ?? EMPTY_SHOWN, style(row, column), { above: style(row - 1, column), left: style(row, column - 1) });
         drawConditionalLook(cell, looks.get(`${row}:${column}`));
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document

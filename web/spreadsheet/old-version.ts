@@ -47,6 +47,7 @@ class OldWorkbookView {
       columnHeader: columnLetters,
       rowHeader: (row) => String(row + 1),
       frozenRows: () => (this.sheet ? this.workbook.frozenRows(this.sheet) : 0),
+      drawing: (draw) => this.workbook.keepingReads(draw),
       renderCell: (cell, row, column) => {
         if (this.sheet) drawValue(cell, this.values, this.sheet, row, column);
       },

@@ -13,7 +13,7 @@ import { cellInput, isFormulaInput, parseFormula } from '../../src/model/sheets/
 import { withFormulaFormat } from '../../src/model/sheets/formulas/auto-format.js';
 import { invalidSheetName } from '../../src/model/sheets/sheet-names.js';
 import { appendSheet, applyStructureEdit, areasOverlap, moveSheet, removeSheet, sheetModels, sheetNamed, sheetNameTaken, SheetModel } from '../../src/model/sheets/sheet-model.js';
-import type { CellRange } from '../shared/grid/grid.js';
+import type { CellRange } from '../shared/grid/cell-range.js';
 import { lockAllows, lockRefusing, locksOf, removeLock, setLock, type SheetLock } from '../../src/model/sheets/locks.js';
 import { structureEditRefusedBy } from '../../src/model/sheets/lock-guard.js';
 
@@ -63,6 +63,9 @@ export class Workbook {
    */
   validationContext: ((sheet: Sheet) => ValidationContext) | undefined;
 
+  /** while `keepingReads` runs: the cells read (by sheet, then row × MAX_COLUMNS + column) and the sheets' list */
+  private kept: { cells: Map<Sheet, Map<number, Cell | undefined>>; sheets: Sheet[] | undefined } | undefined;
+
   constructor(
     readonly doc: Y.Doc,
     /** the transaction origin of this editor's changes (what its undo manager tracks) */
@@ -71,9 +74,42 @@ export class Workbook {
     readonly userId = '',
   ) {
     this.sheets = sheetsOf(doc);
+    // a change while reads are kept (none is expected: drawing reads only) forgets them rather than showing stale cells
+    doc.on('beforeTransaction', () => {
+      if (this.kept) this.kept = { cells: new Map(), sheets: undefined };
+    });
+  }
+
+  /**
+   * Runs `read` keeping every cell it reads through this workbook, and the sheets' list, until it returns: drawing a
+   * screenful reads a cell as its own and as its neighbours' (the borders they share), and the sheet for every cell.
+   * A transaction meanwhile forgets what was kept.
+   */
+  keepingReads(read: () => void): void {
+    if (this.kept) return read();
+    this.kept = { cells: new Map(), sheets: undefined };
+    try {
+      read();
+    } finally {
+      this.kept = undefined;
+    }
+  }
+
+  /** The cell as the sheet model reads it, format-only cells too (kept while `keepingReads` runs). */
+  private read(sheet: Sheet, row: number, column: number): Cell | undefined {
+    const kept = this.kept;
+    if (!kept) return sheet.cell(row, column);
+    let cells = kept.cells.get(sheet);
+    if (!cells) kept.cells.set(sheet, (cells = new Map()));
+    const key = row * MAX_COLUMNS + column;
+    if (cells.has(key)) return cells.get(key);
+    const cell = sheet.cell(row, column);
+    cells.set(key, cell);
+    return cell;
   }
 
   list(): Sheet[] {
+    if (this.kept) return (this.kept.sheets ??= sheetModels(this.doc));
     return sheetModels(this.doc);
   }
 
@@ -108,7 +144,7 @@ export class Workbook {
 
   /** The cell holding a value or formula; undefined for an empty one (even if it keeps a format or style). */
   cell(sheet: Sheet, row: number, column: number): Cell | undefined {
-    const value = sheet.cell(row, column);
+    const value = this.read(sheet, row, column);
     return isEmptyCell(value) ? undefined : value;
   }
 
@@ -128,7 +164,12 @@ export class Workbook {
 
   /** The cell's number format code; undefined for General. */
   format(sheet: Sheet, row: number, column: number): string | undefined {
-    return formatOf(sheet.cell(row, column));
+    return formatOf(this.read(sheet, row, column));
+  }
+
+  /** The attachment guid of the cell's image (docs/SHEETS.md "Images in cells"), if it has one. */
+  image(sheet: Sheet, row: number, column: number): string | undefined {
+    return imageOf(this.read(sheet, row, column));
   }
 
   /**
@@ -143,7 +184,7 @@ export class Workbook {
 
   /** The cell's style; undefined for the default look. */
   style(sheet: Sheet, row: number, column: number): CellStyle | undefined {
-    return styleOf(sheet.cell(row, column));
+    return styleOf(this.read(sheet, row, column));
   }
 
   /**

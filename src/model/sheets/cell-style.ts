@@ -177,7 +177,10 @@ export function sameStyle(a: CellStyle | undefined, b: CellStyle | undefined): b
   );
 }
 
-const CSS_SIDES: Readonly<Record<BorderSide, string>> = { bt: 'top', br: 'right', bb: 'bottom', bl: 'left' };
+/** A side of a box as CSS names it. */
+export type CssSide = 'top' | 'right' | 'bottom' | 'left';
+
+const CSS_SIDES: Readonly<Record<BorderSide, CssSide>> = { bt: 'top', br: 'right', bb: 'bottom', bl: 'left' };
 const LINE_CSS: Readonly<Record<BorderLine, string>> = { thin: '1px solid', medium: '2px solid', thick: '3px solid', dashed: '1px dashed', dotted: '1px dotted', double: '3px double' };
 
 /** A border as a CSS `border` value (`1px solid #000000`). */
@@ -186,8 +189,8 @@ export function borderCss(border: Border): string {
 }
 
 /** Each side's border of a style as CSS (`top` → `1px solid #000000`); empty for none. */
-export function borderSidesCss(style: CellStyle | undefined): Array<[string, string]> {
-  return BORDER_SIDES.flatMap((side) => (style?.[side] ? [[CSS_SIDES[side], borderCss(style[side])] as [string, string]] : []));
+export function borderSidesCss(style: CellStyle | undefined): Array<[CssSide, string]> {
+  return BORDER_SIDES.flatMap((side) => (style?.[side] ? [[CSS_SIDES[side], borderCss(style[side])] as [CssSide, string]] : []));
 }
 
 /** The style as CSS declarations (for the pdf export's cells); '' for the default look. */

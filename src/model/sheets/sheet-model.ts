@@ -193,8 +193,18 @@ function legacyPosition(key: string): { row: number; column: number } | undefine
  * (model 3, formulas/relative.ts); this and `storedForm` are the only two places that convert.
  */
 function readable(cell: Cell, row: number, column: number): Cell {
-  return typeof cell.f === 'string' ? { ...cell, f: formulaInA1(cell.f, row, column) } : cell;
+  if (typeof cell.f !== 'string') return cell;
+  // a stored cell is read again and again while it is in view (every frame that draws it, the engine, the formula
+  // bar): its A1 form is kept with it, for the position it was read at (rows or columns inserted before it move it)
+  const kept = readableForms.get(cell);
+  if (kept && kept.row === row && kept.column === column) return kept.cell;
+  const shown = { ...cell, f: formulaInA1(cell.f, row, column) };
+  readableForms.set(cell, { row, column, cell: shown });
+  return shown;
 }
+
+/** Stored formula cells' A1 forms, by the stored cell (an object a block parse or the grid map holds, never changed). */
+const readableForms = new WeakMap<Cell, { row: number; column: number; cell: Cell }>();
 
 /** A cell written at (row, column) as it is stored: its formula relative to the cell. */
 function storedForm(cell: Cell, row: number, column: number): Cell {

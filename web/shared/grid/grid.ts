@@ -1,5 +1,8 @@
 import './grid.css';
+import type { CellRange } from './cell-range.js';
 import { RowHeightIndex } from './row-heights.js';
+
+export type { CellRange } from './cell-range.js';
 
 /**
  * A virtualised, accessible grid that editors build on (the spreadsheet, the table editor). Only the rows and
@@ -36,14 +39,6 @@ import { RowHeightIndex } from './row-heights.js';
 export interface CellPosition {
   row: number;
   column: number;
-}
-
-/** An inclusive rectangle of cells. */
-export interface CellRange {
-  top: number;
-  left: number;
-  bottom: number;
-  right: number;
 }
 
 /** The active cell (where typing goes) and the other corner of the selected range. */
@@ -97,6 +92,12 @@ export interface GridOptions {
   rowHeader?(row: number): string;
   /** draws one cell: set its text (what a reader should hear) and any classes; called for cells coming into view and on refresh */
   renderCell(cell: HTMLElement, row: number, column: number): void;
+  /**
+   * Wraps each batch of `renderCell` calls (a scrolled frame, a refresh) and must call `draw` once, at once: nothing
+   * changes the data while a batch draws, so a consumer may keep what its cells read (a cell read as one cell's and as
+   * its neighbour's, the sheet) until `draw` returns.
+   */
+  drawing?(draw: () => void): void;
   /** starts an editor over a cell; without it the grid cannot be edited in place */
   editCell?(host: CellEditorHost): void;
   onSelectionChange?(selection: GridSelection): void;
@@ -140,6 +141,8 @@ export interface GridOptions {
 
 const OVERSCAN_ROWS = 6;
 const OVERSCAN_PIXELS = 200;
+/** the most rows kept out of the DOM for reuse: the margin of both sides, and some */
+const DETACHED_ROWS = 4 * OVERSCAN_ROWS;
 const MIN_COLUMN_WIDTH = 24;
 const MIN_ROW_HEIGHT = 4;
 let gridSequence = 0;
@@ -166,6 +169,13 @@ function div(className: string): HTMLDivElement {
   return node;
 }
 
+/** What stays the same while one batch of cells is drawn (see GridOptions.drawing), read once for it. */
+interface DrawBatch {
+  merges: readonly CellRange[];
+  /** the selected range, read when first asked for */
+  selected: CellRange | undefined;
+}
+
 interface RowView {
   element: HTMLElement;
   cells: Map<number, HTMLElement>;
@@ -188,10 +198,20 @@ export class VirtualGrid {
   private readonly fillHandle: HTMLElement;
   private readonly fillPreview: HTMLElement;
   private readonly id = `svc-grid-${++gridSequence}`;
+  /** how many cell elements this grid has built: each keeps the id it was built with, whichever cell it draws */
+  private cellsBuilt = 0;
+  /** set while a batch of cells is drawn */
+  private batch: DrawBatch | undefined;
   private readonly defaultRowHeight: number;
   private readonly headerHeight: number;
   private readonly rowHeaderWidth: number;
   private readonly rows = new Map<number, RowView>();
+  /**
+   * Body rows out of the DOM, kept to be drawn again as rows coming into view: the margin a jump leaves out for a
+   * frame comes back with the next (their cells may be of other columns by then: the rows' cells are brought to the
+   * columns in view as any row's are)
+   */
+  private detachedRows: RowView[] = [];
   private readonly headers = new Map<number, HTMLElement>();
   /** x of each column's left edge; one more entry than columns (the last is the total width) */
   private offsets: number[] = [0];
@@ -294,16 +314,41 @@ export class VirtualGrid {
 
   /** Re-renders every cell in view (the data changed). */
   refresh(): void {
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
-    this.placeOverlays();
-    this.measureGrowth();
+    this.drawBatch(() => {
+      for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.drawCell(cell, row, column);
+      this.placeOverlays();
+      this.measureGrowth();
+    });
   }
 
   /** Re-renders one cell if it is in view. */
   refreshCell(row: number, column: number): void {
-    const cell = this.rows.get(row)?.cells.get(column);
-    if (cell) this.drawCell(cell, row, column);
-    this.measureGrowth();
+    this.drawBatch(() => {
+      const cell = this.rows.get(row)?.cells.get(column);
+      if (cell) this.drawCell(cell, row, column);
+      this.measureGrowth();
+    });
+  }
+
+  /**
+   * Runs `draw` as one batch (GridOptions.drawing): the merges and the selected range are read once for all its
+   * cells rather than once per cell (a batch inside another is part of it).
+   */
+  private drawBatch(draw: () => void): void {
+    if (this.batch) return draw();
+    this.batch = { merges: this.options.merges?.() ?? [], selected: undefined };
+    try {
+      if (this.options.drawing) this.options.drawing(draw);
+      else draw();
+    } finally {
+      this.batch = undefined;
+    }
+  }
+
+  /** The selected range, read once per batch. */
+  private batchSelectedRange(): CellRange {
+    if (!this.batch) return this.selectedRange;
+    return (this.batch.selected ??= this.selectedRange);
   }
 
   /** Sizes, widths, headers or frozen rows changed: lays the grid out again and redraws what is in view. */
@@ -324,6 +369,8 @@ export class VirtualGrid {
     this.clampSelection();
     for (const view of this.rows.values()) view.element.remove();
     this.rows.clear();
+    // their cells are placed by the old column offsets
+    this.detachedRows = [];
     for (const header of this.headers.values()) header.remove();
     this.headers.clear();
     this.render();
@@ -362,7 +409,7 @@ export class VirtualGrid {
   get selectedRange(): CellRange {
     // grown until no merge sticks out of it: a merge is selected whole or not at all
     const range = normalizeRange(this.selection.active, this.selection.extent);
-    const merges = this.options.merges?.() ?? [];
+    const merges = this.batch?.merges ?? this.options.merges?.() ?? [];
     for (let grown = true; grown; ) {
       grown = false;
       for (const merge of merges) {
@@ -451,7 +498,7 @@ export class VirtualGrid {
 
   /** The merged area holding a cell, if any. */
   private mergeAt(row: number, column: number): CellRange | undefined {
-    return this.options.merges?.().find((merge) => contains(merge, row, column));
+    return (this.batch?.merges ?? this.options.merges?.())?.find((merge) => contains(merge, row, column));
   }
 
   /** Selects a cell or range and scrolls the active cell into view. */
@@ -565,15 +612,16 @@ export class VirtualGrid {
     return Math.min(start, limit);
   }
 
-  private visibleWindow(): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
+  /** The rows and columns in view, with `marginRows` more above and below (and OVERSCAN_PIXELS of columns either side). */
+  private visibleWindow(marginRows: number): { firstRow: number; lastRow: number; firstColumn: number; lastColumn: number } {
     const rows = this.options.rowCount();
     const columns = this.options.columnCount();
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 600;
     const left = this.viewport.scrollLeft;
     const width = this.viewport.clientWidth || 800;
-    const firstRow = Math.max(this.frozenRowCount(), this.rowAtY(top) - OVERSCAN_ROWS);
-    const lastRow = Math.min(rows - 1, this.rowAtY(top + height) + OVERSCAN_ROWS);
+    const firstRow = Math.max(this.frozenRowCount(), this.rowAtY(top) - marginRows);
+    const lastRow = Math.min(rows - 1, this.rowAtY(top + height) + marginRows);
     if (columns === 0) return { firstRow, lastRow, firstColumn: 0, lastColumn: -1 };
     const firstColumn = this.columnAt(Math.max(0, left - OVERSCAN_PIXELS));
     const lastColumn = Math.min(columns - 1, this.columnAt(left + width - this.rowHeaderWidth + OVERSCAN_PIXELS));
@@ -582,7 +630,17 @@ export class VirtualGrid {
 
   /** Brings the DOM to exactly the rows and columns in view: removes what left, adds and draws what came in. */
   private render(): void {
-    const view = this.visibleWindow();
+    this.drawBatch(() => this.renderWindow());
+  }
+
+  private renderWindow(): void {
+    const kept = this.visibleWindow(OVERSCAN_ROWS);
+    const shown = this.visibleWindow(0);
+    // a jump (the scrollbar dragged, a far cell selected) leaves rows in view undrawn: this frame draws those only and
+    // the next one the margin around them, so that the frame showing the new place draws no row it does not show
+    let jumped = false;
+    for (let row = shown.firstRow; row <= shown.lastRow && !jumped; row++) jumped = !this.hiddenSet.has(row) && !this.rows.has(row);
+    const view = jumped ? { ...kept, firstRow: shown.firstRow, lastRow: shown.lastRow } : kept;
     const frozenRows = this.frozenRowCount();
     this.frozen.style.height = `${this.rowTop(frozenRows)}px`;
     for (const [column, header] of this.headers) {
@@ -596,10 +654,10 @@ export class VirtualGrid {
     }
     // rows that left the view are drawn again as rows that came in rather than built anew: a jump far down a large
     // sheet replaces every row in view at once, and building hundreds of elements per frame (and collecting the old
-    // ones) is what kept such a scroll under 60 frames per second
+    // ones) is what kept such a scroll under 60 frames per second. Rows of the margin stay while they are in it.
     const spare: RowView[] = [];
     for (const [row, rowView] of this.rows) {
-      const inView = row < frozenRows || (row >= view.firstRow && row <= view.lastRow && !this.hiddenSet.has(row));
+      const inView = row < frozenRows || (row >= kept.firstRow && row <= kept.lastRow && !this.hiddenSet.has(row));
       if (!inView) {
         this.rows.delete(row);
         if (rowView.element.parentElement === this.body) spare.push(rowView);
@@ -613,7 +671,8 @@ export class VirtualGrid {
       let rowView = this.rows.get(row);
       if (!rowView) {
         const frozen = row < frozenRows;
-        const reused = frozen ? undefined : spare.pop();
+        const reused = frozen ? undefined : (spare.pop() ?? this.detachedRows.pop());
+        if (reused && !reused.element.isConnected) this.body.append(reused.element);
         rowView = reused ? this.redrawRowAs(reused, row) : this.createRow(row, frozen);
         this.rows.set(row, rowView);
       }
@@ -630,9 +689,13 @@ export class VirtualGrid {
         rowView.element.append(cell);
       }
     }
-    for (const rowView of spare) rowView.element.remove();
+    for (const rowView of spare) {
+      rowView.element.remove();
+      if (this.detachedRows.length < DETACHED_ROWS) this.detachedRows.push(rowView);
+    }
     this.placeOverlays();
     this.measureGrowth();
+    if (jumped) this.schedule();
   }
 
   private createHeader(column: number): HTMLElement {
@@ -698,7 +761,7 @@ export class VirtualGrid {
       if (handle) handle.dataset.resizeRow = String(row);
     }
     for (const [column, cell] of view.cells) {
-      this.nameCell(cell, row, column);
+      cell.dataset.row = String(row);
       this.drawCell(cell, row, column);
     }
     return view;
@@ -715,15 +778,12 @@ export class VirtualGrid {
     cell.setAttribute('aria-colindex', String(column + 1 + (this.rowHeaderWidth > 0 ? 1 : 0)));
     cell.dataset.column = String(column);
     cell.style.left = `${this.rowHeaderWidth + this.offsets[column]!}px`;
-    this.nameCell(cell, row, column);
+    // an id of the element's own, not of the cell it draws (aria-activedescendant names the active cell's element):
+    // a row drawn again as another row keeps its elements' ids, and changing hundreds of ids per frame costs
+    cell.id = `${this.id}-cell-${++this.cellsBuilt}`;
+    cell.dataset.row = String(row);
     this.drawCell(cell, row, column);
     return cell;
-  }
-
-  /** What names a cell element as the cell at (row, column): its id (aria-activedescendant) and row. */
-  private nameCell(cell: HTMLElement, row: number, column: number): void {
-    cell.id = `${this.id}-${row}-${column}`;
-    cell.dataset.row = String(row);
   }
 
   private drawCell(cell: HTMLElement, row: number, column: number): void {
@@ -744,7 +804,7 @@ export class VirtualGrid {
 
   /** Marks the cell as in the selection or not (its class and aria-selected). */
   private markSelected(cell: HTMLElement, row: number, column: number): void {
-    const selected = contains(this.selectedRange, row, column);
+    const selected = contains(this.batchSelectedRange(), row, column);
     cell.setAttribute('aria-selected', String(selected));
     cell.classList.toggle('svc-grid-cell-selected', selected);
   }
@@ -809,11 +869,13 @@ export class VirtualGrid {
     // only the selection's marks: what a cell shows does not depend on the selection (a consumer whose drawing does,
     // as the spreadsheet's spill outline, refreshes itself), and drawing every cell again made each move of the
     // selection cost as much as a screen drawn afresh
-    for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
-    const { left, right } = this.selectedRange;
-    for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
-    this.placeOverlays();
-    this.measureGrowth();
+    this.drawBatch(() => {
+      for (const [row, view] of this.rows) for (const [column, cell] of view.cells) this.markSelected(cell, row, column);
+      const { left, right } = this.batchSelectedRange();
+      for (const [column, header] of this.headers) header.classList.toggle('svc-grid-header-selected', column >= left && column <= right);
+      this.placeOverlays();
+      this.measureGrowth();
+    });
     this.options.onSelectionChange?.(this.currentSelection);
   }
 
