@@ -62,8 +62,9 @@ function argb(colour: string): string {
   return `FF${colour.slice(1).toUpperCase()}`;
 }
 
-/** Gives an exceljs cell the model's style. */
-function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined): void {
+/** The model's style as exceljs' (font, fill, alignment, borders: those it sets). */
+function excelStyleOf(style: CellStyle | undefined): Partial<ExcelJS.Style> {
+  const target: Partial<ExcelJS.Style> = {};
   const font: Partial<ExcelJS.Font> = {};
   if (style?.b) font.bold = true;
   if (style?.i) font.italic = true;
@@ -82,6 +83,15 @@ function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined): void {
     if (line) border[side] = { style: line.s, color: { argb: argb(line.c ?? '#000000') } };
   }
   if (Object.keys(border).length > 0) target.border = border;
+  return target;
+}
+
+/**
+ * exceljs' row inside: the style it writes as `<row s customFormat="1">` (its typings leave it out; its font, fill,
+ * alignment and border setters would also restyle the row's cells).
+ */
+interface RowStyle {
+  style: Partial<ExcelJS.Style>;
 }
 
 /** Days between the serial epoch 1899-12-30 and 1970-01-01 (exceljs writes a date rule's bounds from Dates). */
@@ -184,9 +194,14 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
       target.value = cellValue(cell);
       if (cell.format !== undefined) target.numFmt = cell.format;
       else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
-      applyStyle(target, cell.style);
+      // every part of the cell's style (its own or its line's, as it shows) is set: none is left to the line's
+      Object.assign(target, excelStyleOf(cell.style));
       progress.step();
     }
+    // after the cells (exceljs hands a row's or column's style to the cells made after it): Excel's <row s
+    // customFormat="1"> and <col style>, shown by the cells of the line the file does not list
+    for (const [row, style] of Object.entries(sheet.rowStyles ?? {})) (worksheet.getRow(Number(row) + 1) as unknown as RowStyle).style = excelStyleOf(style);
+    for (const [column, style] of Object.entries(sheet.columnStyles ?? {})) worksheet.getColumn(Number(column) + 1).style = excelStyleOf(style);
     // after the cells: exceljs writes a value given to a merged cell into the merge's top-left one; the cells a
     // merge hides are dropped from the file, as Excel itself keeps only the top-left cell of a merge
     for (const merge of sheet.merges) worksheet.mergeCells(merge.startRow + 1, merge.startColumn + 1, merge.endRow + 1, merge.endColumn + 1);
