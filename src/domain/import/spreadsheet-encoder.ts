@@ -10,17 +10,19 @@ import { applyImportedValidations, type ImportedValidation } from '../../model/s
 import { applyImportedConditionalRules, type ConditionalRule } from '../../model/sheets/conditional-formats.js';
 import { MAX_LOCKS_PER_SHEET, setLock, xlsxRangeLock, xlsxSheetLock } from '../../model/sheets/locks.js';
 import { MAX_CHARTS_PER_SHEET, putChart, type SheetChart } from '../../model/sheets/charts.js';
+import type { CellStyle } from '../../model/sheets/cell-style.js';
 
 /**
- * A sheet's imported column widths and hidden columns, for its `columnCount` columns only: a file's `<col>` often
- * spans every column to the last (16,384) to give them one width, which the grid would never show. A width equal
- * to the default is not stored (the column has it anyway).
+ * A sheet's imported column widths, hidden and styled columns, for its `columnCount` columns only: a file's `<col>`
+ * often spans every column to the last (16,384) to give them one width or style, which the grid would never show. A
+ * width equal to the default is not stored (the column has it anyway).
  */
 function applyImportedColumns(model: SheetModel, columns: readonly ImportedColumns[], columnCount: number): void {
-  for (const { startColumn, endColumn, width, hidden } of columns) {
+  for (const { startColumn, endColumn, width, hidden, style } of columns) {
     const last = Math.min(endColumn, columnCount - 1);
     if (startColumn > last) continue;
     if (hidden) setHidden(model, 'columns', startColumn, last, true);
+    for (let column = startColumn; style !== undefined && column <= last; column++) model.setLineStyle('columns', column, style);
     if (width === undefined || width === DEFAULT_COLUMN_WIDTH) continue;
     for (let column = startColumn; column <= last; column++) model.setColumnWidth(column, width);
   }
@@ -118,8 +120,10 @@ interface EncodedSheet {
   charts?: readonly SheetChart[];
   /** rows of a height set in the file, row → pixels */
   rowHeights?: ReadonlyMap<number, number>;
-  /** columns of a width set in the file, or hidden */
+  /** columns of a width set in the file, or hidden, or styled */
   columnLayout?: readonly ImportedColumns[];
+  /** whole-row styles, row → style */
+  rowStyles?: ReadonlyMap<number, CellStyle>;
   /** the file's protected ranges: each gets a range lock */
   protectedRanges?: readonly ImportedProtectedRange[];
   /** rows hidden in the file, 0-based */
@@ -245,6 +249,10 @@ export class SpreadsheetEncoder implements WorkbookSink {
     this.currentSheet('columns').columnLayout = columns;
   }
 
+  rowStyles(styles: ReadonlyMap<number, CellStyle>): void {
+    this.currentSheet('row styles').rowStyles = styles;
+  }
+
   protectedRanges(ranges: readonly ImportedProtectedRange[]): void {
     this.currentSheet('protected ranges').protectedRanges = ranges;
   }
@@ -299,6 +307,7 @@ export class SpreadsheetEncoder implements WorkbookSink {
         for (const chart of (sheet.charts ?? []).slice(0, MAX_CHARTS_PER_SHEET)) putChart(model, chart);
         // the rows are encoded beside this document (row r's id is (rowClient, r)): their heights are keyed so
         if (sheet.rowHeights) directEncoding.setRowHeights(sheetMap, sheet.rowClient, sheet.rowHeights);
+        if (sheet.rowStyles) directEncoding.setLineStyles(sheetMap, 'rows', sheet.rowClient, sheet.rowStyles);
         applyImportedColumns(model, sheet.columnLayout ?? [], Math.max(DEFAULT_COLUMN_COUNT, sheet.columns));
         const rowCount = Math.max(DEFAULT_ROW_COUNT, sheet.rows);
         applyImportedHiddenRows(model, sheet.hiddenRows ?? [], rowCount, sheet.filter);
