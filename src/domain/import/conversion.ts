@@ -114,6 +114,15 @@ export interface ImportedColumns {
   style?: CellStyle;
 }
 
+/** Each column's style of a sheet's imported columns below `columnCount` (the last entry naming a column wins), column → style. */
+export function importedColumnStyles(columns: readonly ImportedColumns[], columnCount: number): Map<number, CellStyle> {
+  const found = new Map<number, CellStyle>();
+  for (const { startColumn, endColumn, style } of columns) {
+    for (let column = startColumn; style !== undefined && column <= Math.min(endColumn, columnCount - 1); column++) found.set(column, style);
+  }
+  return found;
+}
+
 /** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */
 export interface FormatReader {
   /** zip containers are inspected for bombs before the reader sees them */

@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
 import { DEFAULT_COLUMN_WIDTH, directEncoding, SheetModel, type CellArea } from '../../model/sheets/sheet-model.js';
-import { ConversionError, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
+import { ConversionError, importedColumnStyles, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
 import { setHidden } from '../../model/sheets/hidden.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 import { applyImportedFilter, type ImportedFilter } from '../../model/sheets/filter.js';
@@ -13,16 +13,15 @@ import { MAX_CHARTS_PER_SHEET, putChart, type SheetChart } from '../../model/she
 import type { CellStyle } from '../../model/sheets/cell-style.js';
 
 /**
- * A sheet's imported column widths, hidden and styled columns, for its `columnCount` columns only: a file's `<col>`
- * often spans every column to the last (16,384) to give them one width or style, which the grid would never show. A
- * width equal to the default is not stored (the column has it anyway).
+ * A sheet's imported column widths and hidden columns, for its `columnCount` columns only: a file's `<col>` often
+ * spans every column to the last (16,384) to give them one width, which the grid would never show. A width equal
+ * to the default is not stored (the column has it anyway). Their styles are written by id, with the row styles.
  */
 function applyImportedColumns(model: SheetModel, columns: readonly ImportedColumns[], columnCount: number): void {
-  for (const { startColumn, endColumn, width, hidden, style } of columns) {
+  for (const { startColumn, endColumn, width, hidden } of columns) {
     const last = Math.min(endColumn, columnCount - 1);
     if (startColumn > last) continue;
     if (hidden) setHidden(model, 'columns', startColumn, last, true);
-    for (let column = startColumn; style !== undefined && column <= last; column++) model.setLineStyle('columns', column, style);
     if (width === undefined || width === DEFAULT_COLUMN_WIDTH) continue;
     for (let column = startColumn; column <= last; column++) model.setColumnWidth(column, width);
   }
@@ -308,7 +307,12 @@ export class SpreadsheetEncoder implements WorkbookSink {
         // the rows are encoded beside this document (row r's id is (rowClient, r)): their heights are keyed so
         if (sheet.rowHeights) directEncoding.setRowHeights(sheetMap, sheet.rowClient, sheet.rowHeights);
         if (sheet.rowStyles) directEncoding.setLineStyles(sheetMap, 'rows', sheet.rowClient, sheet.rowStyles);
-        applyImportedColumns(model, sheet.columnLayout ?? [], Math.max(DEFAULT_COLUMN_COUNT, sheet.columns));
+        const columnCount = Math.max(DEFAULT_COLUMN_COUNT, sheet.columns);
+        applyImportedColumns(model, sheet.columnLayout ?? [], columnCount);
+        // the columns too are encoded beside this document (column c's id is (columnClient, c)); styles past the
+        // sheet's columns are left out, as widths are
+        const columnStyles = importedColumnStyles(sheet.columnLayout ?? [], columnCount);
+        if (columnStyles.size > 0) directEncoding.setLineStyles(sheetMap, 'columns', sheet.columnClient, columnStyles);
         const rowCount = Math.max(DEFAULT_ROW_COUNT, sheet.rows);
         applyImportedHiddenRows(model, sheet.hiddenRows ?? [], rowCount, sheet.filter);
         if (sheet.frozenPane && sheet.frozenPane.rows > 0) model.setFrozenRows(Math.min(sheet.frozenPane.rows, rowCount));

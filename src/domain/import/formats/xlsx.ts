@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { ConversionError, importedColumnStyles, type FormatReader, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { workbookCharts } from './xlsx-charts.js';
@@ -324,15 +324,6 @@ function withoutInheritedStyle(cell: ReadCell | undefined, inherited: CellStyle 
   if (cell?.s === undefined || inherited === undefined || !sameStyle(cell.s, inherited)) return cell;
   const { s: _inherited, ...rest } = cell;
   return rest.f === undefined && rest.v === undefined && rest.z === undefined ? undefined : rest;
-}
-
-/** Each column's style of a sheet's `<col>` entries (the last entry naming a column wins), column → style. */
-function lineStylesOf(columns: readonly ImportedColumns[]): Map<number, CellStyle> {
-  const found = new Map<number, CellStyle>();
-  for (const { startColumn, endColumn, style } of columns) {
-    for (let column = startColumn; style !== undefined && column <= Math.min(endColumn, MAX_COLUMNS - 1); column++) found.set(column, style);
-  }
-  return found;
 }
 
 /** A cell's number format and style without its value; undefined when it has no style. */
@@ -821,8 +812,9 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
       const scan = scans.get(part);
-      // a column's style is known before the rows (<cols> precedes <sheetData>), a row's when its tag is: the scan reads each chunk before the parser
-      const columnStyles = lineStylesOf(scan?.columns ?? []);
+      // the columns' styles are known at the first row (<cols> precedes <sheetData>), a row's when its tag is: the
+      // scan reads each chunk before the parser does
+      let columnStyles: Map<number, CellStyle> | undefined;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
         if (!Number.isSafeInteger(row.number) || row.number < 1) throw new ConversionError('importCorrupt', `the worksheet ${name} has a row without a valid row number`);
@@ -830,9 +822,10 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
         const rowStyle = scan?.rowStyles.get(row.number - 1);
+        const lineStyles = (columnStyles ??= importedColumnStyles(scan?.columns ?? [], MAX_COLUMNS));
         // the cells the file lists, with a value or not (eachCell skips those without one, styled or not)
         (row as unknown as RowInternals)._cells.forEach((cell, index) => {
-          const read = withoutInheritedStyle(cellOf(cell, shared, arrays, resolve, styles), rowStyle ?? columnStyles.get(index));
+          const read = withoutInheritedStyle(cellOf(cell, shared, arrays, resolve, styles), rowStyle ?? lineStyles.get(index));
           const at = { startRow: row.number - 1, endRow: row.number - 1, startColumn: index, endColumn: index };
           // the other cells of an array formula hold Excel's spilled values: the engine spills them again (their look stays)
           cells[index] = read && read.f === undefined && arrays.some((area) => areasOverlap(area, at)) ? lookOnly(read) : read;
