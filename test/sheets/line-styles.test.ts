@@ -206,4 +206,19 @@ describe('row and column styles in xlsx', () => {
     const screen = firstScreen(doc, null, 40, 1200);
     expect(screen.cells.find((cell) => cell.row === 2 && cell.column === 0)?.style).toEqual({ b: true });
   });
+  it('a styled row holding no cell is written too, and a styled column without a width comes back at the default width', async () => {
+    const { doc, sheet } = newSheet();
+    doc.transact(() => {
+      sheet.setCell(0, 0, { v: 'a' });
+      sheet.setLineStyle('rows', 9, FILL);
+      sheet.setLineStyle('columns', 2, BLUE);
+    });
+    const source = sourceFromState(Y.encodeStateAsUpdate(doc), 'spreadsheet', 'empty lines') as WorkbookSource;
+    const back = sheetModels(await imported(await toXlsx(source, quiet)))[0]!;
+    expect([...back.lineStyles('rows')]).toEqual([[9, FILL]]);
+    expect([...back.lineStyles('columns')]).toEqual([[2, BLUE]]);
+    expect(back.columnWidths().size).toBe(0);
+    // the cell written to keep the row is its row's look: not stored
+    expect(back.cellCount).toBe(1);
+  });
 });
