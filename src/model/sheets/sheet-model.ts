@@ -88,6 +88,8 @@ const MERGES = 'merges';
  */
 const LINE_STYLES = { rows: 'rowStyles', columns: 'columnStyles' } as const;
 export type SheetAxis = keyof typeof LINE_STYLES;
+/** Each axis's sequence field of a sheet. */
+const AXIS_FIELDS = { rows: SHEET_ROWS, columns: SHEET_COLUMNS } as const;
 
 /** A `grid` entry's key: the cell's row id and column id. */
 function gridKey(row: AxisKey, column: AxisKey): string {
@@ -355,27 +357,35 @@ export class SheetModel {
   lineStyle(axis: SheetAxis, index: number): CellStyle | undefined {
     const styles = this.map.get(LINE_STYLES[axis]);
     if (!(styles instanceof Y.Map)) return undefined;
-    const key = this.axis(axis === 'rows' ? SHEET_ROWS : SHEET_COLUMNS)?.keyAt(index);
+    const key = this.axis(AXIS_FIELDS[axis])?.keyAt(index);
     return key === undefined ? undefined : parseCellStyle(styles.get(key));
   }
 
   /** The styles of whole rows (columns), by position; those of deleted lines are left out. */
   lineStyles(axis: SheetAxis): Map<number, CellStyle> {
-    const found = new Map<number, CellStyle>();
-    const styles = this.map.get(LINE_STYLES[axis]);
-    const sequence = this.axis(axis === 'rows' ? SHEET_ROWS : SHEET_COLUMNS);
-    if (!(styles instanceof Y.Map) || !sequence) return found;
-    styles.forEach((value, key) => {
-      const style = parseCellStyle(value);
-      const index = style === undefined ? undefined : sequence.positionOfKey(key);
-      if (index !== undefined) found.set(index, style!);
+    return this.byPosition(LINE_STYLES[axis], AXIS_FIELDS[axis], parseCellStyle);
+  }
+
+  /**
+   * The valid values (`read`) of the sheet's map `field`, keyed by ids of the `axis` sequence, by position: one
+   * lookup per stored value, never a walk over the rows; values of deleted lines are left out.
+   */
+  private byPosition<T>(field: string, axis: (typeof AXIS_FIELDS)[SheetAxis], read: (value: unknown) => T | undefined): Map<number, T> {
+    const found = new Map<number, T>();
+    const stored = this.map.get(field);
+    const sequence = this.axis(axis);
+    if (!(stored instanceof Y.Map) || !sequence) return found;
+    stored.forEach((value, key) => {
+      const valid = read(value);
+      const index = valid === undefined ? undefined : sequence.positionOfKey(key);
+      if (index !== undefined) found.set(index, valid!);
     });
     return found;
   }
 
   /** Gives the whole row (column) at `index` a style, or takes it away (undefined); outside the grid, nothing. */
   setLineStyle(axis: SheetAxis, index: number, style: CellStyle | undefined): void {
-    const key = this.axis(axis === 'rows' ? SHEET_ROWS : SHEET_COLUMNS)?.keyAt(index);
+    const key = this.axis(AXIS_FIELDS[axis])?.keyAt(index);
     if (key !== undefined) this.setLineStyleByKey(axis, key, style);
   }
 
@@ -715,16 +725,7 @@ export class SheetModel {
    * a walk over the rows. Heights of deleted rows are left out.
    */
   rowHeights(): Map<number, number> {
-    const found = new Map<number, number>();
-    const heights = this.map.get(ROW_HEIGHTS);
-    const rows = this.axis(SHEET_ROWS);
-    if (!(heights instanceof Y.Map) || !rows) return found;
-    heights.forEach((value, key) => {
-      const height = validRowHeight(value);
-      const row = height === undefined ? undefined : rows.positionOfKey(key);
-      if (row !== undefined) found.set(row, height!);
-    });
-    return found;
+    return this.byPosition(ROW_HEIGHTS, SHEET_ROWS, validRowHeight);
   }
 
   /** Sets a row's height (checked by the caller: MIN_ROW_HEIGHT to MAX_ROW_HEIGHT), or gives it back to its content (undefined). */
