@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { docFromState, initialContent } from '../../src/model/content.js';
 import { withStyle, toCell } from '../../src/model/sheets/cells.js';
+import type { CellStyle } from '../../src/model/sheets/cell-style.js';
 import { afterUndoStep, applyStructureEdit, moveSheet, appendSheet, sheetModels, type SheetModel } from '../../src/model/sheets/sheet-model.js';
 import { setCellAttributes } from '../../src/domain/sheets/workbook.js';
 import { parseA1 } from '../../src/model/sheets/a1.js';
 import { xlsx } from '../../src/domain/import/formats/xlsx.js';
 import { SpreadsheetEncoder } from '../../src/domain/import/spreadsheet-encoder.js';
-import { joinParts } from '../../src/domain/import/conversion.js';
+import { importedColumnStyles, joinParts, type ImportedColumns } from '../../src/domain/import/conversion.js';
 import { sourceFromState, type WorkbookSource } from '../../src/domain/export/source.js';
 import { toXlsx } from '../../src/domain/export/converters/xlsx.js';
 import { toHtml } from '../../src/domain/export/converters/html.js';
@@ -154,6 +155,19 @@ describe('row and column styles in xlsx', () => {
     own.style = { font: { italic: true } };
     return new Uint8Array(await book.xlsx.writeBuffer());
   }
+
+  it('reads the columns\' styles of overlapping <col> entries as the last naming each column says, each column once', () => {
+    const entry = (startColumn: number, endColumn: number, style?: CellStyle): ImportedColumns => ({ startColumn, endColumn, width: undefined, hidden: false, ...(style ? { style } : {}) });
+    const styles = importedColumnStyles([entry(0, 16_383, FILL), entry(2, 3, BLUE), entry(3, 5), entry(5, 6, { b: true })], 8);
+    expect([...styles].sort((a, b) => a[0] - b[0])).toEqual([[0, FILL], [1, FILL], [2, BLUE], [3, BLUE], [4, FILL], [5, { b: true }], [6, { b: true }], [7, FILL]]);
+    // a crafted file of many entries over every column: one step per column (entries times columns would be 320 million)
+    const many = Array.from({ length: 20_000 }, (_, index) => entry(0, 16_383, index % 2 === 0 ? FILL : BLUE));
+    const started = performance.now();
+    const wide = importedColumnStyles(many, 16_384);
+    expect(wide.size).toBe(16_384);
+    expect(wide.get(100)).toEqual(BLUE);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
 
   it('imports a row style and a column style once, on the line, and its cells show them', async () => {
     const doc = await imported(await styledWorkbook());

@@ -114,11 +114,27 @@ export interface ImportedColumns {
   style?: CellStyle;
 }
 
-/** Each column's style of a sheet's imported columns below `columnCount` (the last entry naming a column wins), column → style. */
+/**
+ * Each column's style of a sheet's imported columns below `columnCount` (the last entry naming a column wins), column
+ * → style. The entries are taken from the last back and each column is set once (`unset` skips those set already),
+ * so a file of many overlapping entries, each over every column, costs a step per column, not per entry and column.
+ */
 export function importedColumnStyles(columns: readonly ImportedColumns[], columnCount: number): Map<number, CellStyle> {
   const found = new Map<number, CellStyle>();
-  for (const { startColumn, endColumn, style } of columns) {
-    for (let column = startColumn; style !== undefined && column <= Math.min(endColumn, columnCount - 1); column++) found.set(column, style);
+  // unset[c]: towards the first column at or after c not set yet (columnCount: none)
+  const unset = Int32Array.from({ length: columnCount + 1 }, (_, column) => column);
+  const firstUnset = (column: number): number => {
+    while (unset[column] !== column) column = unset[column] = unset[unset[column]!]!;
+    return column;
+  };
+  for (let entry = columns.length - 1; entry >= 0; entry--) {
+    const { startColumn, endColumn, style } = columns[entry]!;
+    const last = Math.min(endColumn, columnCount - 1);
+    if (style === undefined || startColumn > last) continue;
+    for (let column = firstUnset(startColumn); column <= last; column = firstUnset(column + 1)) {
+      found.set(column, style);
+      unset[column] = column + 1;
+    }
   }
   return found;
 }
