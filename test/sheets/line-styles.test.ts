@@ -219,6 +219,10 @@ describe('row and column styles in xlsx', () => {
     expect(row2.match(/<td[^>]*>/g)![3]).toContain('background:#00ff00');
     const screen = firstScreen(doc, null, 40, 1200);
     expect(screen.cells.find((cell) => cell.row === 2 && cell.column === 0)?.style).toEqual({ b: true });
+    // the empty cells of the covered lines are drawn by their line's style
+    expect(screen.rowStyles).toEqual([{ row: 2, style: { b: true } }]);
+    expect(screen.columnStyles).toEqual([{ column: 3, style: { bg: '#00ff00' } }]);
+    expect(firstScreen(doc, null, 2, 250)).toMatchObject({ rowStyles: [], columnStyles: [] });
   });
   it('a styled row holding no cell is written too, and a styled column without a width comes back at the default width', async () => {
     const { doc, sheet } = newSheet();

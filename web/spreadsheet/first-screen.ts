@@ -1,6 +1,6 @@
 import { columnLetters } from '../../src/model/sheets/a1.js';
 import type { FirstScreen as FirstScreenData } from '../../src/model/sheets/first-screen.js';
-import type { ShownValue } from '../../src/model/sheets/layout.js';
+import { EMPTY_SHOWN, type ShownValue } from '../../src/model/sheets/layout.js';
 import { DEFAULT_COLUMN_WIDTH } from '../../src/model/sheets/sheet-model.js';
 import type { EditorContext } from '../shared/editor-context.js';
 import { normalizeRange, VirtualGrid, type GridSelection } from '../shared/grid/grid.js';
@@ -30,8 +30,9 @@ export interface Handover {
 interface ShownSheet {
   data: FirstScreenData;
   texts: Map<string, ShownValue>;
-  styles: Map<string, CellStyle>;
   looks: Map<string, ConditionalLook>;
+  /** the style a covered cell shows: a listed cell's own, else its row's, else its column's */
+  styleAt(row: number, column: number): CellStyle | undefined;
 }
 
 function shownSheet(data: FirstScreenData): ShownSheet {
@@ -43,7 +44,13 @@ function shownSheet(data: FirstScreenData): ShownSheet {
     texts.set(`${cell.row}:${cell.column}`, { value: cell.text, text: cell.text, kind: cell.kind });
     if (cell.style) styles.set(`${cell.row}:${cell.column}`, cell.style);
   }
-  return { data, texts, styles, looks };
+  const rowStyles = new Map(data.rowStyles.map(({ row, style }) => [row, style]));
+  const columnStyles = new Map(data.columnStyles.map(({ column, style }) => [column, style]));
+  const styleAt = (row: number, column: number) => {
+    const key = `${row}:${column}`;
+    return texts.has(key) ? styles.get(key) : (rowStyles.get(row) ?? columnStyles.get(column));
+  };
+  return { data, texts, looks, styleAt };
 }
 
 /**
@@ -148,14 +155,16 @@ export class FirstScreen {
       frozenRows: () => this.drawn.data.frozenRows,
       rowHeights: () => new Map(this.drawn.data.rowHeights.map(({ row, height }) => [row, height])),
       renderCell: (cell, row, column) => {
-        const { data: shown, texts, styles, looks } = this.drawn;
+        const { data: shown, texts, looks, styleAt } = this.drawn;
         if (row >= shown.rows || column >= shown.columns) {
           // past what the service sent: known once the document is synced
           cell.classList.add('svc-sheet-pending');
           return;
         }
+        // an empty cell of a styled row or column shows the line's style (a fill, borders)
         const value = texts.get(`${row}:${column}`);
-        if (value) drawShown(cell, value, styles.get(`${row}:${column}`), { above: styles.get(`${row - 1}:${column}`), left: styles.get(`${row}:${column - 1}`) });
+        const style = styleAt(row, column);
+        if (value || style) drawShown(cell, value ?? EMPTY_SHOWN, style, { above: styleAt(row - 1, column), left: styleAt(row, column - 1) });
         drawConditionalLook(cell, looks.get(`${row}:${column}`));
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document

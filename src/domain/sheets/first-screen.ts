@@ -48,6 +48,8 @@ export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, 
     columns: columnWidths.length,
     columnWidths,
     rowHeights: [...sheet.rowHeights()].filter(([row]) => row < shownRows).sort((a, b) => a[0] - b[0]).map(([row, height]) => ({ row, height })),
+    rowStyles: [...sheet.lineStyles('rows')].filter(([row]) => row < shownRows).sort((a, b) => a[0] - b[0]).map(([row, style]) => ({ row, style })),
+    columnStyles: [...sheet.lineStyles('columns')].filter(([column]) => column < columnWidths.length).sort((a, b) => a[0] - b[0]).map(([column, style]) => ({ column, style })),
     cells,
   };
 }
