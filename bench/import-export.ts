@@ -29,6 +29,8 @@ const BANDS: ReadonlyArray<Partial<ExcelJS.Style>> = [0.7999816888943144, 0.3999
 export interface WorkbookOptions {
   /** every cell in a band of theme colours, and two more empty cells per row with the band's look (what Excel writes for a formatted table wider than its data) */
   styled?: boolean;
+  /** with `styled`: each band given to its whole row (`<row s customFormat="1">`, as Excel writes a formatted row: each of its cells carries the row's style too) */
+  rowStyled?: boolean;
   /** sheets of the same pattern after `Data` (bench/spreadsheet.ts opens one) */
   moreSheets?: ReadonlyArray<{ name: string; rows: number }>;
 }
@@ -37,7 +39,7 @@ export interface WorkbookOptions {
  * The benchmark's workbook: text, numbers, booleans, a formula `=B(n)*2` in every fifth column (bench/import-convert.ts
  * too), on the sheet `Data`, with the options' look and sheets.
  */
-export async function writeWorkbook(file: string, rows: number, columns: number, { styled = false, moreSheets = [] }: WorkbookOptions = {}): Promise<void> {
+export async function writeWorkbook(file: string, rows: number, columns: number, { styled = false, rowStyled = false, moreSheets = [] }: WorkbookOptions = {}): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useSharedStrings: false, useStyles: styled });
   for (const spec of [{ name: 'Data', rows }, ...moreSheets]) {
     const sheet = workbook.addWorksheet(spec.name);
@@ -62,7 +64,9 @@ export async function writeWorkbook(file: string, rows: number, columns: number,
         }
       }
       const added = sheet.addRow(styled ? [...values, null, null] : values);
-      if (styled) for (let column = 1; column <= columns + 2; column++) added.getCell(column).style = BANDS[row % 2]!;
+      // a row's style setters give the style to the row and to each of its cells
+      if (styled && rowStyled) Object.assign(added, BANDS[row % 2]!);
+      else if (styled) for (let column = 1; column <= columns + 2; column++) added.getCell(column).style = BANDS[row % 2]!;
       added.commit();
     }
     sheet.commit();

@@ -40,7 +40,7 @@ import { columnIndex } from '../src/model/sheets/a1.js';
 
 export const DOCX_FEATURES = ['text', 'paragraphStyles', 'headings', 'listItems', 'nestedListItems', 'tables', 'mergedCells', 'images', 'links', 'headersFooters', 'footnotes', 'pageBreaks', 'fonts', 'colours', 'bold', 'italic', 'underline'] as const;
 export const PPTX_FEATURES = ['text', 'slides', 'textBoxes', 'placeholders', 'layouts', 'themeColours', 'themeFonts', 'shapes', 'tables', 'images', 'notes'] as const;
-export const XLSX_FEATURES = ['sheets', 'values', 'formulas', 'merges', 'numberFormats', 'boldCells', 'fills', 'borders', 'columnWidths', 'rowHeights', 'hiddenColumns', 'hiddenRows', 'frozenPanes', 'frozenColumns', 'conditionalFormats', 'validations', 'charts', 'comments', 'links', 'definedNames', 'protections'] as const;
+export const XLSX_FEATURES = ['sheets', 'values', 'formulas', 'merges', 'numberFormats', 'boldCells', 'fills', 'borders', 'columnWidths', 'rowHeights', 'lineStyles', 'hiddenColumns', 'hiddenRows', 'frozenPanes', 'frozenColumns', 'conditionalFormats', 'validations', 'charts', 'comments', 'links', 'definedNames', 'protections'] as const;
 export type DocxFeature = (typeof DOCX_FEATURES)[number];
 export type PptxFeature = (typeof PPTX_FEATURES)[number];
 export type XlsxFeature = (typeof XLSX_FEATURES)[number];
@@ -83,6 +83,7 @@ export const FEATURE_UNITS: Record<DocxFeature | PptxFeature | XlsxFeature, stri
   borders: 'cells with a border on a side, with a value or not',
   columnWidths: 'columns given a width (customWidth), up to the last column holding a cell',
   rowHeights: 'rows given a height (customHeight)',
+  lineStyles: 'whole rows (customFormat) and columns (up to the last column holding a cell) styled bold, filled or bordered',
   hiddenColumns: 'hidden columns, up to the last column holding a cell',
   hiddenRows: 'hidden rows (by hand or by a filter)',
   frozenPanes: 'sheets with frozen rows (a frozen pane with rows)',
@@ -401,13 +402,19 @@ function cellLooks(styles: string): CellLook[] {
   });
 }
 
+/** Whether a cell style shows what the model keeps of a whole row's or column's style (bold, a fill, a border). */
+function lineLook(look: CellLook | undefined): boolean {
+  return look !== undefined && (look.bold || look.fill || look.border);
+}
+
 /**
- * Columns of `<col>` entries with the attribute set, up to `lastColumn` (1-based): a file often sets the width of,
- * or hides, every empty column to the sheet's end (`max="16384"`), which would swamp the count.
+ * Columns of `<col>` entries with the attribute set (`style`: naming a style lineLook counts, `looks`), up to
+ * `lastColumn` (1-based): a file often sets the width of, hides or styles every empty column to the sheet's end
+ * (`max="16384"`), which would swamp the count.
  */
-function columnsWith(xml: string, name: 'customWidth' | 'hidden', lastColumn: number): number {
+function columnsWith(xml: string, name: 'customWidth' | 'hidden' | 'style', lastColumn: number, looks: readonly CellLook[] = []): number {
   return [...xml.matchAll(/<col\b[^>]*>/g)]
-    .filter((tag) => ['1', 'true'].includes(attribute(tag[0], name) ?? ''))
+    .filter((tag) => (name === 'style' ? lineLook(looks[Number(attribute(tag[0], 'style') ?? 0)]) : ['1', 'true'].includes(attribute(tag[0], name) ?? '')))
     .reduce((sum, tag) => sum + Math.max(0, Math.min(Number(attribute(tag[0], 'max') ?? 0), lastColumn) - Number(attribute(tag[0], 'min') ?? 0) + 1), 0);
 }
 
@@ -451,6 +458,8 @@ export async function countXlsxFile(bytes: Uint8Array, lastColumns?: readonly nu
     counts.hiddenRows += rows.filter((tag) => ['1', 'true'].includes(attribute(tag, 'hidden') ?? '')).length;
     counts.columnWidths += columnsWith(xml, 'customWidth', lastColumn);
     counts.hiddenColumns += columnsWith(xml, 'hidden', lastColumn);
+    counts.lineStyles += rows.filter((tag) => ['1', 'true'].includes(attribute(tag, 'customFormat') ?? '') && lineLook(looks[Number(attribute(tag, 's') ?? 0)])).length;
+    counts.lineStyles += columnsWith(xml, 'style', lastColumn, looks);
     const pane = /<pane\b[^>]*\bstate="frozen[^>]*>/.exec(xml)?.[0];
     if (pane && Number(attribute(pane, 'ySplit') ?? 0) > 0) counts.frozenPanes++;
     if (pane && Number(attribute(pane, 'xSplit') ?? 0) > 0) counts.frozenColumns++;
@@ -489,6 +498,9 @@ export function countWorkbook(source: WorkbookSource): Counts<XlsxFeature> {
     counts.merges += sheet.merges.length;
     counts.columnWidths += Object.keys(sheet.columnWidths).length;
     counts.rowHeights += Object.keys(sheet.rowHeights).length;
+    // columns as the file's count takes them: up to the last holding a cell
+    const lineLooks = [...Object.values(sheet.rowStyles ?? {}), ...Object.entries(sheet.columnStyles ?? {}).filter(([column]) => Number(column) < sheet.columnCount).map(([, style]) => style)];
+    counts.lineStyles += lineLooks.filter((style) => style.b || style.bg || style.bt || style.br || style.bb || style.bl).length;
     counts.hiddenColumns += sheet.hidden?.columns.length ?? 0;
     counts.hiddenRows += new Set([...(sheet.hidden?.rows ?? []), ...(sheet.filter?.hiddenRows ?? [])]).size;
     if (sheet.frozenRows > 0) counts.frozenPanes++;

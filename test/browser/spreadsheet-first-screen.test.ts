@@ -53,6 +53,8 @@ describe('spreadsheet first screen in a browser', () => {
       sheet!.setCell(0, 4, { v: 0.256, z: '0.00%' });
       sheet!.setCell(20, 4, { v: 2.5, z: '# ?/?' });
       sheet!.setColumnWidth(0, 160);
+      // a filled column (as an xlsx import keeps one): its empty cells show the fill before the sync too
+      sheet!.setLineStyle('columns', 5, { bg: '#fff3bf' });
       notesSheet!.setCell(20, 2, { v: 3.5, z: '# ?/?' });
       notesSheet!.setColumnWidth(0, 120);
     });
@@ -86,6 +88,8 @@ describe('spreadsheet first screen in a browser', () => {
     expect(await sheet.cell(0, 4).textContent()).toBe('25.60%');
     expect(await sheet.cell(0, 1).getAttribute('class')).toContain('svc-sheet-number');
     expect(await sheet.cell(0, 0).evaluate((cell) => cell.getBoundingClientRect().width)).toBe(160);
+    expect(await sheet.cell(3, 5).evaluate((cell) => getComputedStyle(cell).backgroundColor)).toBe('rgb(255, 243, 191)');
+    expect(await sheet.cell(3, 6).evaluate((cell) => getComputedStyle(cell).backgroundColor)).not.toBe('rgb(255, 243, 191)');
     expect(await sheet.frame.getByRole('tab').allTextContents()).toEqual(['Sheet1', 'Notes']);
     expect(await sheet.grid.getAttribute('aria-readonly')).toBe('true');
     await page.screenshot({ path: '/tmp/shots/spreadsheet-first-screen.png' });

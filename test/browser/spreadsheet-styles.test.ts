@@ -1,5 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { sheetModels } from '../../src/model/sheets/sheet-model.js';
 import { spreadsheetSuite } from './support/spreadsheet.js';
 
 const suite = spreadsheetSuite();
@@ -92,5 +93,30 @@ describe('spreadsheet cell styles in a browser', () => {
     expect([...alice.errors, ...bob.errors]).toEqual([]);
     await alice.close();
     await bob.close();
+  });
+  it('a whole row\'s and a whole column\'s style show on their empty cells and in the style bar; bolding a cell of a filled row keeps the fill', { timeout: 120_000 }, async () => {
+    const { svc } = suite;
+    await suite.create('styles-lines');
+    // as an xlsx import leaves them (the editor has no control for line styles)
+    await svc.services.content.change(svc.app.id, 'styles-lines', { userId: 'editor' }, (doc) => {
+      const sheet = sheetModels(doc)[0]!;
+      sheet.setLineStyle('rows', 2, { bg: '#fff3bf' });
+      sheet.setLineStyle('columns', 4, { b: true });
+    });
+    const alice = await suite.open('styles-lines');
+    const a = alice.sheet;
+    const bold = a.frame.getByRole('button', { name: 'Bold (Ctrl+B)' });
+    await expect.poll(() => css(a.cell(2, 1), 'background-color')).toBe('rgb(255, 243, 191)');
+    await a.type('E7', 'in the bold column');
+    await expect.poll(() => css(a.cell(6, 4), 'font-weight')).toBe('700');
+    await a.go('E7');
+    await expect.poll(() => bold.getAttribute('aria-pressed')).toBe('true');
+    await a.go('B3');
+    await expect.poll(() => bold.getAttribute('aria-pressed')).toBe('false');
+    await alice.page.keyboard.press('Control+b');
+    await expect.poll(() => bold.getAttribute('aria-pressed')).toBe('true');
+    await a.type('B3', 'bold on the fill');
+    await expect.poll(() => css(a.cell(2, 1), 'font-weight')).toBe('700');
+    expect(await css(a.cell(2, 1), 'background-color')).toBe('rgb(255, 243, 191)');
   });
 });

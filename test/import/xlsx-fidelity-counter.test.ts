@@ -31,6 +31,10 @@ const SOURCE: WorkbookSource = {
       columnCount: 3,
       columnWidths: { 0: 150, 2: 40 },
       rowHeights: { 1: 40 },
+      // a filled row and an italic one (not counted); a bold column of a width, and a filled one right of the last
+      // cell (not counted; its <col> has the default width)
+      rowStyles: { 1: { bg: '#ddeeff' }, 2: { i: true } },
+      columnStyles: { 0: { b: true }, 5: { bg: '#ddeeff' } },
       frozenRows: 1,
       merges: [{ startRow: 2, startColumn: 0, endRow: 3, endColumn: 0 }],
       hidden: { rows: [3], columns: [2] },
@@ -44,7 +48,7 @@ const SOURCE: WorkbookSource = {
 describe('the xlsx fidelity counter', () => {
   it('counts in the written file what the model counter counts in the content written', async () => {
     const model = countWorkbook(SOURCE);
-    expect(model).toMatchObject({ sheets: 2, values: 7, formulas: 1, merges: 1, numberFormats: 3, boldCells: 1, fills: 2, borders: 2, columnWidths: 2, rowHeights: 1, hiddenColumns: 1, hiddenRows: 1, frozenPanes: 1, protections: 2 });
+    expect(model).toMatchObject({ sheets: 2, values: 7, formulas: 1, merges: 1, numberFormats: 3, boldCells: 1, fills: 2, borders: 2, columnWidths: 2, rowHeights: 1, lineStyles: 2, hiddenColumns: 1, hiddenRows: 1, frozenPanes: 1, protections: 2 });
     const file = await countXlsxFile(await toXlsx(SOURCE, { step: () => undefined }));
     // the frozen header row is written as the model has it (no bold added): B1 is not bold
     expect(file.counts).toEqual(model);

@@ -34,6 +34,10 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
       const model = sheetModels(doc)[0]!;
       model.setRowHeight(2, 60);
       model.setRowHeight(300, 90);
+      // a filled row and a bold column (as an xlsx import keeps them), and a column past the screen's
+      model.setLineStyle('rows', 5, { bg: '#fff3bf' });
+      model.setLineStyle('columns', 2, { b: true });
+      model.setLineStyle('columns', 9, { i: true });
     });
   });
   afterAll(async () => svc.close());
@@ -48,6 +52,10 @@ describe('GET /sdk/v2/api/files/{fileId}/sheets/first-screen', () => {
     expect(screen.columnWidths).toEqual([100, 180, 100]);
     expect(screen.columns).toBe(3);
     expect(screen.rowHeights).toEqual([{ row: 2, height: 60 }]);
+    expect(screen.rowStyles).toEqual([{ row: 5, style: { bg: '#fff3bf' } }]);
+    expect(screen.columnStyles).toEqual([{ column: 2, style: { b: true } }]);
+    // a listed cell's style is the one it shows: C1 is in the bold column
+    expect(screen.cells.find((cell: { row: number; column: number }) => cell.row === 0 && cell.column === 2).style).toEqual({ b: true });
     const shown = Object.fromEntries(screen.cells.map((cell: { row: number; column: number; text: string; kind: string }) => [`${cell.row}:${cell.column}`, [cell.text, cell.kind]]));
     expect(shown).toEqual({
       '0:0': ['name', 'text'],

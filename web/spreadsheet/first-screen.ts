@@ -30,8 +30,9 @@ export interface Handover {
 interface ShownSheet {
   data: FirstScreenData;
   texts: Map<string, ShownValue>;
-  styles: Map<string, CellStyle>;
   looks: Map<string, ConditionalLook>;
+  /** the style a covered cell shows: a listed cell's own, else its row's, else its column's */
+  styleAt(row: number, column: number): CellStyle | undefined;
 }
 
 function shownSheet(data: FirstScreenData): ShownSheet {
@@ -43,7 +44,13 @@ function shownSheet(data: FirstScreenData): ShownSheet {
     texts.set(`${cell.row}:${cell.column}`, { value: cell.text, text: cell.text, kind: cell.kind });
     if (cell.style) styles.set(`${cell.row}:${cell.column}`, cell.style);
   }
-  return { data, texts, styles, looks };
+  const rowStyles = new Map(data.rowStyles.map(({ row, style }) => [row, style]));
+  const columnStyles = new Map(data.columnStyles.map(({ column, style }) => [column, style]));
+  const styleAt = (row: number, column: number) => {
+    const key = `${row}:${column}`;
+    return texts.has(key) ? styles.get(key) : (rowStyles.get(row) ?? columnStyles.get(column));
+  };
+  return { data, texts, looks, styleAt };
 }
 
 /**
@@ -148,7 +155,7 @@ export class FirstScreen {
       frozenRows: () => this.drawn.data.frozenRows,
       rowHeights: () => new Map(this.drawn.data.rowHeights.map(({ row, height }) => [row, height])),
       renderCell: (cell, row, column) => {
-        const { data: shown, texts, styles, looks } = this.drawn;
+        const { data: shown, texts, looks, styleAt } = this.drawn;
         if (row >= shown.rows || column >= shown.columns) {
           // past what the service sent: known once the document is synced (what the element showed before goes:
           // the grid draws its elements again as the cells scrolled to)
@@ -156,8 +163,9 @@ export class FirstScreen {
           cell.classList.add('svc-sheet-pending');
           return;
         }
-        const style = (r: number, c: number) => styles.get(`${r}:${c}`);
-        drawShown(cell, texts.get(`${row}:${column}`) ?? EMPTY_SHOWN, style(row, column), { above: style(row - 1, column), left: style(row, column - 1) });
+        // an empty cell of a styled row or column shows the line's style (a fill, borders); every cell is drawn,
+        // as a reused row's element still shows what was drawn there before
+        drawShown(cell, texts.get(`${row}:${column}`) ?? EMPTY_SHOWN, styleAt(row, column), { above: styleAt(row - 1, column), left: styleAt(row, column - 1) });
         drawConditionalLook(cell, looks.get(`${row}:${column}`));
       },
       // the formula bar stays empty: a cell's input (its formula) comes with the document

@@ -3,7 +3,7 @@ import { sheetsOf, type Cell, type SheetStructureEdit } from '../../src/model/co
 import { columnLetters, MAX_COLUMNS, MAX_ROWS } from '../../src/model/sheets/a1.js';
 import { firstRefusal, validationsOf, type ValidationContext } from '../../src/model/sheets/data-validation.js';
 import type { SortedCell } from '../../src/model/sheets/sort.js';
-import { invalidStylePatch, styleOf, type Border, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
+import { invalidStylePatch, type Border, type CellStyle, type StylePatch } from '../../src/model/sheets/cell-style.js';
 import { formatOf, imageOf, invalidInput, isEmptyCell, toCell, withFormat, withImage, withStyle, type CellInput } from '../../src/model/sheets/cells.js';
 import { fillLine, type FillDirection } from '../../src/model/sheets/fill.js';
 import { copyFormula } from '../../src/model/sheets/formula-copy.js';
@@ -182,9 +182,9 @@ export class Workbook {
     this.restyle(sheet, range, 'formatTooLarge', (stored) => withFormat(stored, code));
   }
 
-  /** The cell's style; undefined for the default look. */
+  /** The style the cell shows (its own, else its row's, else its column's); undefined for the default look. */
   style(sheet: Sheet, row: number, column: number): CellStyle | undefined {
-    return styleOf(this.read(sheet, row, column));
+    return sheet.styleShown(this.read(sheet, row, column), row, column);
   }
 
   /**
@@ -194,7 +194,7 @@ export class Workbook {
   setStyle(sheet: Sheet, range: CellRange, patch: StylePatch): void {
     const reason = invalidStylePatch(patch);
     if (reason) throw new WorkbookError('invalidValue', reason);
-    this.restyle(sheet, range, 'styleTooLarge', (stored) => withStyle(stored, patch));
+    this.restyle(sheet, range, 'styleTooLarge', (stored, row, column) => withStyle(stored, patch, sheet.inheritedStyle(row, column)));
   }
 
   /**
@@ -216,7 +216,7 @@ export class Workbook {
         if (column === range.left) patch.bl = line;
         if (column === range.right) patch.br = line;
       }
-      return Object.keys(patch).length === 0 ? (stored ?? null) : withStyle(stored, patch);
+      return Object.keys(patch).length === 0 ? (stored ?? null) : withStyle(stored, patch, sheet.inheritedStyle(row, column));
     });
   }
 

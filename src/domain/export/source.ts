@@ -1,6 +1,6 @@
 import { readPageSetup, type PageSetup } from '../../model/rich-text/page-setup.js';
 import * as Y from 'yjs';
-import { styleOf, type CellStyle } from '../../model/sheets/cell-style.js';
+import { ownStyleOf, type CellStyle } from '../../model/sheets/cell-style.js';
 import { formatOf, isEmptyCell } from '../../model/sheets/cells.js';
 import {
   cropOf,
@@ -88,6 +88,12 @@ export interface WorkbookSheet {
   columnWidths: Record<number, number>;
   /** row index → height in pixels, for rows a person gave a height (docs/SHEETS.md "Row heights and column widths") */
   rowHeights: Record<number, number>;
+  /**
+   * row (column) index → the style of the whole row (column), which its cells without a style of their own show;
+   * the cells' `style` is already the one each shows (docs/CONTENT-MODEL.md "spreadsheet")
+   */
+  rowStyles?: Record<number, CellStyle>;
+  columnStyles?: Record<number, CellStyle>;
   /** rows kept in view at the top (a header row) */
   frozenRows: number;
   /** merged areas, disjoint (docs/SHEETS.md "Merged cells") */
@@ -192,7 +198,7 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       const storedCell = sheet.cell(row, column);
       const format = formatOf(storedCell);
       if (format !== undefined) cell.format = format;
-      const style = styleOf(storedCell);
+      const style = sheet.styleAt(row, column);
       if (style !== undefined) cell.style = style;
       cells.push(cell);
       rowCount = Math.max(rowCount, row + 1);
@@ -208,10 +214,11 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
         for (let column = cell.column; column < cell.column + cell.spill.columns; column++) spilledInto.add(row * MAX_COLUMNS + column);
       }
     }
+    // (a cell of a styled row or column without a style of its own is drawn by its line's: rowStyles, columnStyles)
     sheet.forEachCell((row, column, stored) => {
-      const style = isEmptyCell(stored) ? styleOf(stored) : undefined;
-      if (style === undefined || spilledInto.has(row * MAX_COLUMNS + column)) return;
-      cells.push({ row, column, value: null, style });
+      if (!isEmptyCell(stored) || ownStyleOf(stored) === undefined || spilledInto.has(row * MAX_COLUMNS + column)) return;
+      const style = sheet.styleAt(row, column);
+      cells.push(style === undefined ? { row, column, value: null } : { row, column, value: null, style });
       rowCount = Math.max(rowCount, row + 1);
       columnCount = Math.max(columnCount, column + 1);
     });
@@ -232,6 +239,8 @@ function workbookSheets(doc: Y.Doc): WorkbookSheet[] {
       columnCount,
       columnWidths: Object.fromEntries(sheet.columnWidths()),
       rowHeights: Object.fromEntries(sheet.rowHeights()),
+      rowStyles: Object.fromEntries(sheet.lineStyles('rows')),
+      columnStyles: Object.fromEntries(sheet.lineStyles('columns')),
       frozenRows: sheet.frozenRows,
       merges: sheet.merges(),
       ...filterSource(doc, sheet),

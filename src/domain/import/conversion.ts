@@ -9,6 +9,7 @@ import type { ImportedFilter } from '../../model/sheets/filter.js';
 import type { ImportedValidation } from '../../model/sheets/data-validation.js';
 import type { ConditionalRule } from '../../model/sheets/conditional-formats.js';
 import type { SheetChart } from '../../model/sheets/charts.js';
+import type { CellStyle } from '../../model/sheets/cell-style.js';
 
 /**
  * What a format module reads a file into: the content model's terms, not the file format's. Three shapes cover
@@ -80,8 +81,10 @@ export interface WorkbookSink {
   charts(charts: readonly SheetChart[]): void;
   /** the current sheet's rows of a height set in the file (after its rows): row → pixels (docs/SHEETS.md "Row heights and column widths") */
   rowHeights(heights: ReadonlyMap<number, number>): void;
-  /** the current sheet's columns of a width set in the file, or hidden (after its rows; docs/SHEETS.md "Row heights and column widths") */
+  /** the current sheet's columns of a width set in the file, or hidden, or styled (after its rows; docs/SHEETS.md "Row heights and column widths") */
   columns(columns: readonly ImportedColumns[]): void;
+  /** the current sheet's whole-row styles (after its rows): row → style (docs/SHEETS.md "Cell styles") */
+  rowStyles(styles: ReadonlyMap<number, CellStyle>): void;
   /** the current sheet's protected ranges (after its rows): each imports as a range lock (docs/SHEETS.md "Locks") */
   protectedRanges(ranges: readonly ImportedProtectedRange[]): void;
   /** the current sheet's hidden rows, 0-based and in order (after its rows; docs/SHEETS.md "Hidden rows and columns") */
@@ -102,12 +105,38 @@ export interface ImportedProtectedRange {
   areas: CellArea[];
 }
 
-/** Columns `startColumn` to `endColumn` (0-based) as a workbook gives them: their width in pixels, whether hidden. */
+/** Columns `startColumn` to `endColumn` (0-based) as a workbook gives them: their width in pixels, whether hidden, their style. */
 export interface ImportedColumns {
   startColumn: number;
   endColumn: number;
   width: number | undefined;
   hidden: boolean;
+  style?: CellStyle;
+}
+
+/**
+ * Each column's style of a sheet's imported columns below `columnCount` (the last entry naming a column wins), column
+ * → style. The entries are taken from the last back and each column is set once (`unset` skips those set already),
+ * so a file of many overlapping entries, each over every column, costs a step per column, not per entry and column.
+ */
+export function importedColumnStyles(columns: readonly ImportedColumns[], columnCount: number): Map<number, CellStyle> {
+  const found = new Map<number, CellStyle>();
+  // unset[c]: towards the first column at or after c not set yet (columnCount: none)
+  const unset = Int32Array.from({ length: columnCount + 1 }, (_, column) => column);
+  const firstUnset = (column: number): number => {
+    while (unset[column] !== column) column = unset[column] = unset[unset[column]!]!;
+    return column;
+  };
+  for (let entry = columns.length - 1; entry >= 0; entry--) {
+    const { startColumn, endColumn, style } = columns[entry]!;
+    const last = Math.min(endColumn, columnCount - 1);
+    if (style === undefined || startColumn > last) continue;
+    for (let column = firstUnset(startColumn); column <= last; column = firstUnset(column + 1)) {
+      found.set(column, style);
+      unset[column] = column + 1;
+    }
+  }
+  return found;
 }
 
 /** One module per format (formats/*.ts; formats/index.ts names the extensions each reads). */

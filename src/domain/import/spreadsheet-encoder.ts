@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { MAX_COLUMNS, MAX_ROWS } from '../../model/sheets/a1.js';
 import { DEFAULT_COLUMN_COUNT, DEFAULT_ROW_COUNT, newSheet, sheetsOf, type Cell } from '../../model/content.js';
 import { DEFAULT_COLUMN_WIDTH, directEncoding, SheetModel, type CellArea } from '../../model/sheets/sheet-model.js';
-import { ConversionError, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
+import { ConversionError, importedColumnStyles, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type WorkbookSink } from './conversion.js';
 import { setHidden } from '../../model/sheets/hidden.js';
 import { sheetOrder, uniqueNames } from './workbook.js';
 import { applyImportedFilter, type ImportedFilter } from '../../model/sheets/filter.js';
@@ -10,11 +10,12 @@ import { applyImportedValidations, type ImportedValidation } from '../../model/s
 import { applyImportedConditionalRules, type ConditionalRule } from '../../model/sheets/conditional-formats.js';
 import { MAX_LOCKS_PER_SHEET, setLock, xlsxRangeLock, xlsxSheetLock } from '../../model/sheets/locks.js';
 import { MAX_CHARTS_PER_SHEET, putChart, type SheetChart } from '../../model/sheets/charts.js';
+import type { CellStyle } from '../../model/sheets/cell-style.js';
 
 /**
  * A sheet's imported column widths and hidden columns, for its `columnCount` columns only: a file's `<col>` often
  * spans every column to the last (16,384) to give them one width, which the grid would never show. A width equal
- * to the default is not stored (the column has it anyway).
+ * to the default is not stored (the column has it anyway). Their styles are written by id, with the row styles.
  */
 function applyImportedColumns(model: SheetModel, columns: readonly ImportedColumns[], columnCount: number): void {
   for (const { startColumn, endColumn, width, hidden } of columns) {
@@ -118,8 +119,10 @@ interface EncodedSheet {
   charts?: readonly SheetChart[];
   /** rows of a height set in the file, row → pixels */
   rowHeights?: ReadonlyMap<number, number>;
-  /** columns of a width set in the file, or hidden */
+  /** columns of a width set in the file, or hidden, or styled */
   columnLayout?: readonly ImportedColumns[];
+  /** whole-row styles, row → style */
+  rowStyles?: ReadonlyMap<number, CellStyle>;
   /** the file's protected ranges: each gets a range lock */
   protectedRanges?: readonly ImportedProtectedRange[];
   /** rows hidden in the file, 0-based */
@@ -245,6 +248,10 @@ export class SpreadsheetEncoder implements WorkbookSink {
     this.currentSheet('columns').columnLayout = columns;
   }
 
+  rowStyles(styles: ReadonlyMap<number, CellStyle>): void {
+    this.currentSheet('row styles').rowStyles = styles;
+  }
+
   protectedRanges(ranges: readonly ImportedProtectedRange[]): void {
     this.currentSheet('protected ranges').protectedRanges = ranges;
   }
@@ -299,7 +306,13 @@ export class SpreadsheetEncoder implements WorkbookSink {
         for (const chart of (sheet.charts ?? []).slice(0, MAX_CHARTS_PER_SHEET)) putChart(model, chart);
         // the rows are encoded beside this document (row r's id is (rowClient, r)): their heights are keyed so
         if (sheet.rowHeights) directEncoding.setRowHeights(sheetMap, sheet.rowClient, sheet.rowHeights);
-        applyImportedColumns(model, sheet.columnLayout ?? [], Math.max(DEFAULT_COLUMN_COUNT, sheet.columns));
+        if (sheet.rowStyles) directEncoding.setLineStyles(sheetMap, 'rows', sheet.rowClient, sheet.rowStyles);
+        const columnCount = Math.max(DEFAULT_COLUMN_COUNT, sheet.columns);
+        applyImportedColumns(model, sheet.columnLayout ?? [], columnCount);
+        // the columns too are encoded beside this document (column c's id is (columnClient, c)); styles past the
+        // sheet's columns are left out, as widths are
+        const columnStyles = importedColumnStyles(sheet.columnLayout ?? [], columnCount);
+        if (columnStyles.size > 0) directEncoding.setLineStyles(sheetMap, 'columns', sheet.columnClient, columnStyles);
         const rowCount = Math.max(DEFAULT_ROW_COUNT, sheet.rows);
         applyImportedHiddenRows(model, sheet.hiddenRows ?? [], rowCount, sheet.filter);
         if (sheet.frozenPane && sheet.frozenPane.rows > 0) model.setFrozenRows(Math.min(sheet.frozenPane.rows, rowCount));

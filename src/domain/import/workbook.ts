@@ -50,8 +50,10 @@ export class WorkbookCollector implements WorkbookSink {
   charts(): void {}
   /** nor row heights: a table's rows are the table editor's */
   rowHeights(): void {}
-  /** nor column widths and hidden columns: a table's columns are the table editor's */
+  /** nor column widths, hidden or styled columns: a table's columns are the table editor's */
   columns(): void {}
+  /** nor row styles: a table has no cell looks */
+  rowStyles(): void {}
   /** nor protected ranges: a table has no locks */
   protectedRanges(): void {}
   /** nor hidden rows: a table's records all show */

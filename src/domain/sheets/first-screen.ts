@@ -1,6 +1,5 @@
 import type * as Y from 'yjs';
 import { MAX_COLUMNS } from '../../model/sheets/a1.js';
-import { styleOf } from '../../model/sheets/cell-style.js';
 import { formatOf } from '../../model/sheets/cells.js';
 import { calculationOf } from '../../model/sheets/formulas/index.js';
 import { shownOf } from '../../model/sheets/layout.js';
@@ -34,7 +33,7 @@ export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, 
     const storedCell = sheet.cell(row, column);
     const shown = shownOf(value, formatOf(storedCell));
     if (shown.kind === 'empty' || shown.kind === 'pending') return;
-    const style = styleOf(storedCell);
+    const style = sheet.styleAt(row, column);
     const look = looks?.get(`${row}:${column}`);
     cells.push({ row, column, text: shown.text, kind: shown.kind, ...(style ? { style } : {}), ...(look ? { look } : {}) });
   });
@@ -49,6 +48,8 @@ export function firstScreen(doc: Y.Doc, sheetName: string | null, rows: number, 
     columns: columnWidths.length,
     columnWidths,
     rowHeights: [...sheet.rowHeights()].filter(([row]) => row < shownRows).sort((a, b) => a[0] - b[0]).map(([row, height]) => ({ row, height })),
+    rowStyles: [...sheet.lineStyles('rows')].filter(([row]) => row < shownRows).sort((a, b) => a[0] - b[0]).map(([row, style]) => ({ row, style })),
+    columnStyles: [...sheet.lineStyles('columns')].filter(([column]) => column < columnWidths.length).sort((a, b) => a[0] - b[0]).map(([column, style]) => ({ column, style })),
     cells,
   };
 }

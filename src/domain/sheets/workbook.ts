@@ -427,7 +427,7 @@ export function setCellAttributes(doc: Y.Doc, range: A1Range, attrs: Record<stri
   }
   for (let row = area.startRow; row <= area.endRow; row++) {
     for (let column = area.startColumn; column <= area.endColumn; column++) {
-      let next: Cell | null = withStyle(sheet.cell(row, column), patch);
+      let next: Cell | null = withStyle(sheet.cell(row, column), patch, sheet.inheritedStyle(row, column));
       if (numberFormat !== undefined) next = withFormat(next, numberFormat);
       sheet.setCell(row, column, next);
     }

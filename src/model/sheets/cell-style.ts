@@ -140,6 +140,14 @@ export function styleOf(stored: unknown): CellStyle | undefined {
   return isObject(stored) ? parseCellStyle(stored.s) : undefined;
 }
 
+/**
+ * A stored cell's own style as stored, which its row's or column's does not replace: `{}` for a cell given the
+ * default look in a styled row or column; undefined when the cell has none of its own (it shows its line's).
+ */
+export function ownStyleOf(stored: unknown): CellStyle | undefined {
+  return isObject(stored) && isObject(stored.s) ? (parseCellStyle(stored.s) ?? {}) : undefined;
+}
+
 /** Why a style change cannot be applied (a colour that is not `#rrggbb`, an unknown alignment); undefined when it can. */
 export function invalidStylePatch(patch: StylePatch): string | undefined {
   for (const key of ['c', 'bg'] as const) {

@@ -1,5 +1,5 @@
 import type { Cell } from '../content.js';
-import { patchStyle, sameStyle, styleOf, type StylePatch } from './cell-style.js';
+import { ownStyleOf, patchStyle, sameStyle, styleOf, type CellStyle, type StylePatch } from './cell-style.js';
 import { GENERAL } from './number-format.js';
 
 /**
@@ -49,7 +49,7 @@ export function toCell(input: CellInput, stored?: unknown): Cell | null {
   let cell: Cell | null = null;
   if (input !== null && input !== '') cell = typeof input === 'string' && input.length > 1 && input.startsWith('=') ? { f: input } : { v: input };
   const format = formatOf(stored);
-  const style = styleOf(stored);
+  const style = ownStyleOf(stored);
   const image = imageOf(stored);
   if (format === undefined && style === undefined && image === undefined) return cell;
   const kept: Cell = { ...cell };
@@ -85,12 +85,17 @@ export function withFormat(stored: unknown, code: string | null): Cell | null {
   return keptOrNull(cell);
 }
 
-/** The cell with its style changed by `patch` (docs/SHEETS.md "Cell styles"), or null when nothing is left to store. */
-export function withStyle(stored: unknown, patch: StylePatch): Cell | null {
+/**
+ * The cell with its style changed by `patch` (docs/SHEETS.md "Cell styles"), or null when nothing is left to store.
+ * `inherited`: the style of the cell's row, else column (SheetModel.inheritedStyle), which a cell without a style
+ * of its own shows and the patch starts from; the cell keeps a style of its own only where it differs from that one
+ * (`{}`: the default look over its line's).
+ */
+export function withStyle(stored: unknown, patch: StylePatch, inherited?: CellStyle): Cell | null {
   const cell: Cell = isCell(stored) ? { ...stored } : {};
-  const style = patchStyle(styleOf(stored), patch);
-  if (style === undefined) delete cell.s;
-  else cell.s = style;
+  const style = patchStyle(ownStyleOf(stored) ?? inherited, patch);
+  if (sameStyle(style, inherited)) delete cell.s;
+  else cell.s = style ?? {};
   return keptOrNull(cell);
 }
 

@@ -38,5 +38,11 @@ export interface FirstScreen {
   columnWidths: number[];
   /** the covered rows a person gave a height, pixels (the others are as tall as their content) */
   rowHeights: Array<{ row: number; height: number }>;
+  /**
+   * the covered rows and columns with a style of the whole line (docs/SHEETS.md "Cell styles"), which a covered cell
+   * not listed in `cells` shows, its row's before its column's; a listed cell's `style` is already the one it shows
+   */
+  rowStyles: Array<{ row: number; style: CellStyle }>;
+  columnStyles: Array<{ column: number; style: CellStyle }>;
   cells: FirstScreenCell[];
 }

@@ -21,7 +21,7 @@ import { formulaInA1, formulaRelative, storedAfterEdit } from './formulas/relati
 import { moveSheetFeatures } from './sheet-features.js';
 import { areasOverlap, isCellArea, shiftArea, type CellArea } from './cell-area.js';
 import { MAX_ROWS } from './a1.js';
-import type { CellStyle } from './cell-style.js';
+import { ownStyleOf, parseCellStyle, type CellStyle } from './cell-style.js';
 
 export { areasOverlap, shiftArea, type CellArea } from './cell-area.js';
 
@@ -93,6 +93,16 @@ const ROW_HEIGHTS = 'rowHeights';
  * and column ids under the same key.
  */
 const MERGES = 'merges';
+/**
+ * Whole-row and whole-column styles (an xlsx `<row s>` / `<col style>`, docs/CONTENT-MODEL.md "spreadsheet"): a
+ * Y.Map from a row's (column's) stable id to its style (`CellStyle`), so that a style follows its line through
+ * structure edits as a row height does, and is kept once rather than copied into every cell of the line. A cell
+ * without a style of its own shows its row's, else its column's (Excel's precedence), empty cells too.
+ */
+const LINE_STYLES = { rows: 'rowStyles', columns: 'columnStyles' } as const;
+export type SheetAxis = keyof typeof LINE_STYLES;
+/** Each axis's sequence field of a sheet. */
+const AXIS_FIELDS = { rows: SHEET_ROWS, columns: SHEET_COLUMNS } as const;
 
 /** A `grid` entry's key: the cell's row id and column id. */
 function gridKey(row: AxisKey, column: AxisKey): string {
@@ -243,6 +253,7 @@ interface SheetCopy {
   map: Y.Map<unknown>;
   cells: Array<[number, number, Cell]>;
   heights: Map<number, number>;
+  lineStyles: Record<SheetAxis, Map<number, CellStyle>>;
 }
 
 const models = new WeakMap<Y.Map<unknown>, SheetModel>();
@@ -347,6 +358,73 @@ export class SheetModel {
   cell(row: number, column: number): Cell | undefined {
     const cell = this.storedCell(row, column);
     return cell && readable(cell, row, column);
+  }
+
+  /**
+   * The style a cell shows (the one read every reader of styles uses): its own (a cell's `s`; an empty `s` is the
+   * default look chosen over its line's), else its row's, else its column's; undefined for the default look.
+   */
+  styleAt(row: number, column: number): CellStyle | undefined {
+    return this.styleShown(this.storedCell(row, column), row, column);
+  }
+
+  /** `styleAt` for a reader that already holds the cell read at (row, column) (the editor keeps a frame's reads). */
+  styleShown(cell: Cell | undefined, row: number, column: number): CellStyle | undefined {
+    const own = ownStyleOf(cell);
+    if (own === undefined) return this.inheritedStyle(row, column);
+    for (const _ in own) return own;
+    return undefined;
+  }
+
+  /** The style a cell without one of its own takes at (row, column): its row's, else its column's. */
+  inheritedStyle(row: number, column: number): CellStyle | undefined {
+    return this.lineStyle('rows', row) ?? this.lineStyle('columns', column);
+  }
+
+  /** The style of the whole row (`axis` rows) or column at `index`; undefined for none. */
+  lineStyle(axis: SheetAxis, index: number): CellStyle | undefined {
+    const styles = this.map.get(LINE_STYLES[axis]);
+    if (!(styles instanceof Y.Map)) return undefined;
+    const key = this.axis(AXIS_FIELDS[axis])?.keyAt(index);
+    return key === undefined ? undefined : parseCellStyle(styles.get(key));
+  }
+
+  /** The styles of whole rows (columns), by position; those of deleted lines are left out. */
+  lineStyles(axis: SheetAxis): Map<number, CellStyle> {
+    return this.byPosition(LINE_STYLES[axis], AXIS_FIELDS[axis], parseCellStyle);
+  }
+
+  /**
+   * The valid values (`read`) of the sheet's map `field`, keyed by ids of the `axis` sequence, by position: one
+   * lookup per stored value, never a walk over the rows; values of deleted lines are left out.
+   */
+  private byPosition<T>(field: string, axis: (typeof AXIS_FIELDS)[SheetAxis], read: (value: unknown) => T | undefined): Map<number, T> {
+    const found = new Map<number, T>();
+    const stored = this.map.get(field);
+    const sequence = this.axis(axis);
+    if (!(stored instanceof Y.Map) || !sequence) return found;
+    stored.forEach((value, key) => {
+      const valid = read(value);
+      const index = valid === undefined ? undefined : sequence.positionOfKey(key);
+      if (index !== undefined) found.set(index, valid!);
+    });
+    return found;
+  }
+
+  /** Gives the whole row (column) at `index` a style, or takes it away (undefined); outside the grid, nothing. */
+  setLineStyle(axis: SheetAxis, index: number, style: CellStyle | undefined): void {
+    const key = this.axis(AXIS_FIELDS[axis])?.keyAt(index);
+    if (key !== undefined) this.setLineStyleByKey(axis, key, style);
+  }
+
+  private setLineStyleByKey(axis: SheetAxis, key: AxisKey, style: CellStyle | undefined): void {
+    let styles = this.map.get(LINE_STYLES[axis]);
+    if (style === undefined) {
+      if (styles instanceof Y.Map && styles.has(key)) styles.delete(key);
+      return;
+    }
+    if (!(styles instanceof Y.Map)) this.map.set(LINE_STYLES[axis], (styles = new Y.Map<unknown>()));
+    (styles as Y.Map<unknown>).set(key, style);
   }
 
   /** The cell as stored (a formula relative to the cell), or undefined. */
@@ -670,16 +748,7 @@ export class SheetModel {
    * a walk over the rows. Heights of deleted rows are left out.
    */
   rowHeights(): Map<number, number> {
-    const found = new Map<number, number>();
-    const heights = this.map.get(ROW_HEIGHTS);
-    const rows = this.axis(SHEET_ROWS);
-    if (!(heights instanceof Y.Map) || !rows) return found;
-    heights.forEach((value, key) => {
-      const height = validRowHeight(value);
-      const row = height === undefined ? undefined : rows.positionOfKey(key);
-      if (row !== undefined) found.set(row, height!);
-    });
-    return found;
+    return this.byPosition(ROW_HEIGHTS, SHEET_ROWS, validRowHeight);
   }
 
   /** Sets a row's height (checked by the caller: MIN_ROW_HEIGHT to MAX_ROW_HEIGHT), or gives it back to its content (undefined). */
@@ -827,18 +896,22 @@ export class SheetModel {
 
   /**
    * A copy of the sheet not yet in any document: the same id and fields, fresh rows and columns of the same size
-   * (new Yjs items, so new ids), and the cells and row heights by position, which placeCopy writes under the new ids.
+   * (new Yjs items, so new ids), and the cells, row heights and line styles by position, which placeCopy writes under
+   * the new ids.
    */
   private copyOf(): SheetCopy {
     const cells = this.storedCells();
     const heights = this.rowHeights();
+    const lineStyles = { rows: this.lineStyles('rows'), columns: this.lineStyles('columns') };
     const map = this.map.clone();
     map.delete(ROW_HEIGHTS);
+    map.delete(LINE_STYLES.rows);
+    map.delete(LINE_STYLES.columns);
     map.set(SHEET_ROWS, new Y.Text(AXIS_CHARACTER.repeat(this.rowCount)));
     map.set(SHEET_COLUMNS, new Y.Text(AXIS_CHARACTER.repeat(this.columnCount)));
     map.set(SHEET_GRID, new Y.Map<unknown>());
     map.set(SHEET_BLOCKS, new Y.Map<unknown>());
-    return { map, cells, heights };
+    return { map, cells, heights, lineStyles };
   }
 
   /** Inserts a copyOf at `at` of `sheets` and writes its cells (in blocks) and row heights there. */
@@ -847,6 +920,7 @@ export class SheetModel {
     const placed = SheetModel.of(copy.map);
     placed.writeBlocks(copy.cells);
     for (const [row, height] of copy.heights) placed.setRowHeight(row, height);
+    for (const axis of ['rows', 'columns'] as const) for (const [index, style] of copy.lineStyles[axis]) placed.setLineStyle(axis, index, style);
     return placed;
   }
 
@@ -878,8 +952,13 @@ export class SheetModel {
    * new id): copies the cells stored under each old id to its new one, as `grid` entries. `from` and `to` are the
    * first old and new ids of `length` consecutive ones.
    */
-  private revive(axis: 'rows' | 'columns', from: Y.ID, to: Y.ID, length: number): void {
+  private revive(axis: SheetAxis, from: Y.ID, to: Y.ID, length: number): void {
     const writes: Array<[string, Cell]> = [];
+    const lineStyles = this.map.get(LINE_STYLES[axis]);
+    for (let offset = 0; lineStyles instanceof Y.Map && offset < length; offset++) {
+      const style = parseCellStyle(lineStyles.get(axisKey(from.client, from.clock + offset)));
+      if (style !== undefined) this.setLineStyleByKey(axis, axisKey(to.client, to.clock + offset), style);
+    }
     if (axis === 'rows') {
       const heights = this.map.get(ROW_HEIGHTS);
       for (let offset = 0; heights instanceof Y.Map && offset < length; offset++) {
@@ -1252,6 +1331,12 @@ export const directEncoding = {
     const map = new Y.Map<number>();
     sheet.set(ROW_HEIGHTS, map);
     for (const [row, height] of heights) map.set(axisKey(rowClient, row), height);
+  },
+  /** Whole-row (column) styles of a sheet whose line at index i has the id (client, i), as setRowHeights. */
+  setLineStyles(sheet: Y.Map<unknown>, axis: SheetAxis, client: number, styles: ReadonlyMap<number, CellStyle>): void {
+    const map = new Y.Map<CellStyle>();
+    sheet.set(LINE_STYLES[axis], map);
+    for (const [index, style] of styles) map.set(axisKey(client, index), style);
   },
 };
 

@@ -16,6 +16,27 @@ const BorderSchema = Type.Object({
   c: Type.Optional(Type.String({ description: '#rrggbb; black when absent' })),
 });
 
+/** A cell style as the first screen answers it (docs/SHEETS.md "Cell styles"). */
+function CellStyleSchema(description: string) {
+  return Type.Object(
+    {
+      b: Type.Optional(Type.Boolean()),
+      i: Type.Optional(Type.Boolean()),
+      c: Type.Optional(Type.String({ description: '#rrggbb' })),
+      bg: Type.Optional(Type.String({ description: '#rrggbb' })),
+      a: Type.Optional(Type.String({ enum: ['left', 'center', 'right'] })),
+      ff: Type.Optional(Type.String({ description: 'font family name' })),
+      fs: Type.Optional(Type.Number({ description: 'font size, points' })),
+      w: Type.Optional(Type.Boolean({ description: 'text wraps' })),
+      bt: Type.Optional(BorderSchema),
+      br: Type.Optional(BorderSchema),
+      bb: Type.Optional(BorderSchema),
+      bl: Type.Optional(BorderSchema),
+    },
+    { description },
+  );
+}
+
 const RANGE_HELP =
   'A1 notation: `Sheet1!A1:C3`, whole columns `A:C`, whole rows `2:5`, open-ended `A2:C`, one cell `B7`, a sheet name ' +
   "alone (its used range); names with spaces, `!`, `:` or `'` single-quoted with `'` doubled (`'Q1!Plan''s'!B2`). " +
@@ -134,31 +155,19 @@ export const sheetRoutes: FastifyPluginAsyncTypebox = async (app) => {
               rowHeights: Type.Array(Type.Object({ row: Type.Integer({ description: 'zero-based' }), height: Type.Integer({ description: 'pixels' }) }), {
                 description: 'the covered rows a person gave a height; the others are as tall as their content',
               }),
+              rowStyles: Type.Array(Type.Object({ row: Type.Integer({ description: 'zero-based' }), style: CellStyleSchema('the whole row\'s style') }), {
+                description: 'the covered rows with a style of their own, which a covered cell not listed in `cells` shows (before its column\'s)',
+              }),
+              columnStyles: Type.Array(Type.Object({ column: Type.Integer({ description: 'zero-based' }), style: CellStyleSchema('the whole column\'s style') }), {
+                description: 'the covered columns with a style of their own, which a covered cell not listed in `cells` shows (after its row\'s)',
+              }),
               cells: Type.Array(
                 Type.Object({
                   row: Type.Integer({ description: 'zero-based' }),
                   column: Type.Integer({ description: 'zero-based' }),
                   text: Type.String({ description: 'what the cell shows' }),
                   kind: Type.String({ enum: ['number', 'text', 'boolean', 'error'] }),
-                  style: Type.Optional(
-                    Type.Object(
-                      {
-                        b: Type.Optional(Type.Boolean()),
-                        i: Type.Optional(Type.Boolean()),
-                        c: Type.Optional(Type.String({ description: '#rrggbb' })),
-                        bg: Type.Optional(Type.String({ description: '#rrggbb' })),
-                        a: Type.Optional(Type.String({ enum: ['left', 'center', 'right'] })),
-                        ff: Type.Optional(Type.String({ description: 'font family name' })),
-                        fs: Type.Optional(Type.Number({ description: 'font size, points' })),
-                        w: Type.Optional(Type.Boolean({ description: 'text wraps' })),
-                        bt: Type.Optional(BorderSchema),
-                        br: Type.Optional(BorderSchema),
-                        bb: Type.Optional(BorderSchema),
-                        bl: Type.Optional(BorderSchema),
-                      },
-                      { description: 'the cell\'s style (docs/SHEETS.md "Cell styles"), absent for the default look' },
-                    ),
-                  ),
+                  style: Type.Optional(CellStyleSchema('the style the cell shows (docs/SHEETS.md "Cell styles"), absent for the default look')),
                   look: Type.Optional(
                     Type.Object(
                       {

@@ -7,7 +7,7 @@ import { FOOTNOTE_HTML, footnoteNote } from '../../../model/rich-text/nodes/foot
 import { DEFAULT_PAGE_SETUP, pageDimensions, PAPER_SIZES, segmentsOf, SLOTS, type HeaderFooter, type PageMargins, type PaperSize } from '../../../model/rich-text/page-setup.js';
 import { schemaNodeOf, type ProseMirrorNode } from '../../../model/rich-text/schema.js';
 import { columnLetters } from '../../../model/sheets/a1.js';
-import { styleCss } from '../../../model/sheets/cell-style.js';
+import { styleCss, type CellStyle } from '../../../model/sheets/cell-style.js';
 import type { ConditionalLook } from '../../../model/sheets/conditional-formats.js';
 import type { ExportSource, ImageAssets, RichTextSource, SlidesSource, WorkbookCell, WorkbookChart, WorkbookSource } from '../source.js';
 import { escapeHtml } from '../../../html-escape.js';
@@ -239,9 +239,10 @@ function lookCss(look: ConditionalLook | undefined): string {
   return declarations.join(';');
 }
 
-function cellHtml(cell: WorkbookCell | undefined): string {
+/** A cell as a table cell; `lineStyle`: its row's, else its column's style, which an absent cell shows. */
+function cellHtml(cell: WorkbookCell | undefined, lineStyle: CellStyle | undefined): string {
   // the CSS is built from checked values only (#rrggbb colours, three alignments, numbers): nothing to escape
-  const css = [styleCss(cell?.style), lookCss(cell?.look)].filter(Boolean).join(';');
+  const css = [styleCss(cell ? cell.style : lineStyle), lookCss(cell?.look)].filter(Boolean).join(';');
   const style = css === '' ? '' : ` style="${css}"`;
   if (!cell || cell.value === null) return `<td${style}></td>`;
   const kind = cell.error ? ' class="e"' : typeof cell.value === 'number' ? ' class="n"' : typeof cell.value === 'boolean' ? ' class="b"' : '';
@@ -271,7 +272,7 @@ function workbookHtml(source: WorkbookSource, context: Context, fontCss: string)
         context.progress.step(row.reduce((count) => count + 1, 0));
         // a row's own height (a minimum, as a table row taller content still grows: nothing is cut in print)
         const height = sheet.rowHeights[index];
-        return `<tr${height === undefined ? '' : ` style="height:${height}px"`}><th>${index + 1}</th>${Array.from({ length: sheet.columnCount }, (_, column) => cellHtml(row[column])).join('')}</tr>`;
+        return `<tr${height === undefined ? '' : ` style="height:${height}px"`}><th>${index + 1}</th>${Array.from({ length: sheet.columnCount }, (_, column) => cellHtml(row[column], sheet.rowStyles?.[index] ?? sheet.columnStyles?.[column])).join('')}</tr>`;
       })
       .join('');
     // charts after the sheet's cells, at their size (narrowed to the page): the table's columns are not the editor's

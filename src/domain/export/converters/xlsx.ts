@@ -62,8 +62,9 @@ function argb(colour: string): string {
   return `FF${colour.slice(1).toUpperCase()}`;
 }
 
-/** Gives an exceljs cell the model's style. */
-function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined): void {
+/** The model's style as exceljs' (font, fill, alignment, borders: those it sets). */
+function excelStyleOf(style: CellStyle | undefined): Partial<ExcelJS.Style> {
+  const target: Partial<ExcelJS.Style> = {};
   const font: Partial<ExcelJS.Font> = {};
   if (style?.b) font.bold = true;
   if (style?.i) font.italic = true;
@@ -82,6 +83,15 @@ function applyStyle(target: ExcelJS.Cell, style: CellStyle | undefined): void {
     if (line) border[side] = { style: line.s, color: { argb: argb(line.c ?? '#000000') } };
   }
   if (Object.keys(border).length > 0) target.border = border;
+  return target;
+}
+
+/**
+ * exceljs' row inside: the style it writes as `<row s customFormat="1">` (its typings leave it out; its font, fill,
+ * alignment and border setters would also restyle the row's cells).
+ */
+interface RowStyle {
+  style: Partial<ExcelJS.Style>;
 }
 
 /** Days between the serial epoch 1899-12-30 and 1970-01-01 (exceljs writes a date rule's bounds from Dates). */
@@ -184,9 +194,26 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
       target.value = cellValue(cell);
       if (cell.format !== undefined) target.numFmt = cell.format;
       else if (cell.date) target.numFmt = 'yyyy-mm-dd hh:mm';
-      applyStyle(target, cell.style);
+      // every part of the cell's style (its own or its line's, as it shows) is set: none is left to the line's
+      Object.assign(target, excelStyleOf(cell.style));
       progress.step();
     }
+    // after the cells (exceljs hands a row's or column's style to the cells made after it): Excel's <row s
+    // customFormat="1"> and <col style>, shown by the cells of the line the file does not list
+    for (const [index, style] of Object.entries(sheet.rowStyles ?? {})) {
+      const row = worksheet.getRow(Number(index) + 1);
+      (row as unknown as RowStyle).style = excelStyleOf(style);
+      // exceljs leaves out a row holding no cell (and no height): its first cell, empty and of the row's style, keeps it
+      if (row.cellCount === 0) row.getCell(1).style = excelStyleOf(style);
+    }
+    // exceljs writes every <col> with a width (9 characters where none is given) and customWidth: a column without a
+    // width of its own gets the default one, or it would come back narrower
+    const listedColumn = (column: number) => {
+      const listed = worksheet.getColumn(column + 1);
+      if (sheet.columnWidths[column] === undefined) listed.width = excelWidth(DEFAULT_COLUMN_WIDTH);
+      return listed;
+    };
+    for (const [column, style] of Object.entries(sheet.columnStyles ?? {})) listedColumn(Number(column)).style = excelStyleOf(style);
     // after the cells: exceljs writes a value given to a merged cell into the merge's top-left one; the cells a
     // merge hides are dropped from the file, as Excel itself keeps only the top-left cell of a merge
     for (const merge of sheet.merges) worksheet.mergeCells(merge.startRow + 1, merge.startColumn + 1, merge.endRow + 1, merge.endColumn + 1);
@@ -198,12 +225,8 @@ export async function toXlsx(source: WorkbookSource, progress: Progress): Promis
     }
     for (const { rule, areas } of sheet.validations ?? []) addValidation(worksheet, rule, areas);
     for (const row of sheet.hidden?.rows ?? []) worksheet.getRow(row + 1).hidden = true;
-    for (const column of sheet.hidden?.columns ?? []) {
-      const hidden = worksheet.getColumn(column + 1);
-      // exceljs gives a hidden column of no width Excel's 9 characters, which would come back narrower once unhidden
-      if (sheet.columnWidths[column] === undefined) hidden.width = excelWidth(DEFAULT_COLUMN_WIDTH);
-      hidden.hidden = true;
-    }
+    // (a hidden column would come back narrower once unhidden)
+    for (const column of sheet.hidden?.columns ?? []) listedColumn(column).hidden = true;
     (sheet.conditionalFormats ?? []).forEach((rule, index) => {
       const ref = rule.ranges.map((area) => formatA1({ sheetName: null, ...area })).join(' ');
       worksheet.addConditionalFormatting({ ref, rules: [xlsxRuleOf(rule, index + 1)] });

@@ -2,12 +2,12 @@ import { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
 import ExcelJS from 'exceljs';
-import { ConversionError, type FormatReader, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
+import { ConversionError, importedColumnStyles, type FormatReader, type ImportedColumns, type ImportedFrozenPane, type ImportedProtectedRange, type ReadCell, type ReportFraction, type WorkbookSink } from '../conversion.js';
 import { WorkbookCollector } from '../workbook.js';
 import { readZipTexts } from '../zip-guard.js';
 import { workbookCharts } from './xlsx-charts.js';
 import { WorkbookColours, type XlsxColour } from './xlsx-colours.js';
-import { parseCellStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
+import { parseCellStyle, sameStyle, type Border, type BorderLine, type CellStyle } from '../../../model/sheets/cell-style.js';
 import { dateFormatFor, GENERAL, invalidFormatCode } from '../../../model/sheets/number-format.js';
 import { inlineDefinitions, parseFormula, type Ast, type TableDefinition } from '../../../model/sheets/formulas/parser.js';
 import { legacyFormulaRead } from '../../../model/sheets/formulas/legacy.js';
@@ -72,11 +72,14 @@ class WorksheetScan {
   readonly hiddenRows: number[] = [];
   /** the rows and columns a frozen `<pane>` keeps in view */
   frozen: ImportedFrozenPane | undefined;
+  /** rows whose `<row s customFormat="1">` gives them a style of the model's (0-based) → style */
+  readonly rowStyles = new Map<number, CellStyle>();
 
-  constructor(colours: WorkbookColours) {
+  /** `styleOf`: the model's style of the workbook's cell style (`cellXfs` entry) numbered so; undefined for the default look */
+  constructor(colours: WorkbookColours, readonly styleOf: (id: number) => CellStyle | undefined) {
     this.conditional = new ConditionalFormatScan(colours);
   }
-  /** the `<col>` entries giving a width or hiding columns, in the file's order */
+  /** the `<col>` entries giving a width, hiding or styling columns, in the file's order */
   readonly columns: ImportedColumns[] = [];
   /** `<protectedRange name sqref>` entries (Excel's "Allow Edit Ranges") */
   readonly protectedRanges: ImportedProtectedRange[] = [];
@@ -101,15 +104,20 @@ const PIXELS_PER_POINT = 96 / 72;
 /**
  * A `<row>` tag as the model keeps it (a height or width may be written to 17 significant digits, Excel's
  * `ht="20.100000000000001"`, hence the long number patterns here and in noteColumns): hidden or not, and only a height a person set (`customHeight`), since Excel
- * also writes the heights it computed for wrapped text, which the editor measures itself; within the model's bounds.
+ * also writes the heights it computed for wrapped text, which the editor measures itself; within the model's bounds;
+ * and its style (`s` with `customFormat`), which the row's cells without a style of their own show, empty ones too.
  */
 function noteRow(attributes: string, scan: WorksheetScan): void {
   const hidden = /\bhidden="(1|true)"/.test(attributes);
   const custom = /\bcustomHeight="(1|true)"/.test(attributes);
-  if (!hidden && !custom) return;
+  // a row's `s` applies only with customFormat (Excel's rule; other writers give s="0" without it)
+  const styleId = /\bcustomFormat="(1|true)"/.test(attributes) ? Number(/\bs="(\d{1,9})"/.exec(attributes)?.[1] ?? 0) : 0;
+  if (!hidden && !custom && styleId === 0) return;
   const row = Number(/\br="(\d{1,7})"/.exec(attributes)?.[1]);
   if (!Number.isInteger(row) || row < 1) return;
   if (hidden) scan.hiddenRows.push(row - 1);
+  const style = styleId === 0 ? undefined : scan.styleOf(styleId);
+  if (style !== undefined) scan.rowStyles.set(row - 1, style);
   const points = Number(/\bht="(\d[\d.]{0,31})"/.exec(attributes)?.[1]);
   if (custom && Number.isFinite(points) && points > 0) scan.rowHeights.set(row - 1, Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.round(points * PIXELS_PER_POINT))));
 }
@@ -130,7 +138,7 @@ function notePane(attributes: string, scan: WorksheetScan): void {
 }
 
 /**
- * A `<col min max width hidden>` tag as the model keeps it: the width in pixels (Excel's width counts characters
+ * A `<col min max width hidden style>` tag as the model keeps it: its style, and the width in pixels (Excel's width counts characters
  * of the default font's digit width, 7 pixels, padding included: the inverse of the export's pixels ÷ 7), taken
  * whether or not `customWidth` is set since the editor does not size columns by their content; a width of 0 hides
  * the columns, as in Excel.
@@ -143,7 +151,9 @@ function noteColumns(attributes: string, scan: WorksheetScan): void {
   const pixels = Number.isFinite(characters) ? Math.round(characters * XLSX_PIXELS_PER_WIDTH_UNIT) : undefined;
   const hidden = /\bhidden="(1|true)"/.test(attributes) || pixels === 0;
   const width = pixels && pixels > 0 ? Math.min(MAX_IMPORTED_COLUMN_WIDTH, pixels) : undefined;
-  if (width !== undefined || hidden) scan.columns.push({ startColumn: first - 1, endColumn: last - 1, width, hidden });
+  const styleId = Number(/\bstyle="(\d{1,9})"/.exec(attributes)?.[1] ?? 0);
+  const style = styleId === 0 ? undefined : scan.styleOf(styleId);
+  if (width !== undefined || hidden || style !== undefined) scan.columns.push({ startColumn: first - 1, endColumn: last - 1, width, hidden, ...(style ? { style } : {}) });
 }
 
 function markSharedFormulas(xml: string, scan: WorksheetScan): string {
@@ -303,6 +313,17 @@ function cellOf(cell: ExcelJS.Cell, shared: SharedFormulas, arrays: ArrayAreas, 
   else if (read.date && typeof read.v === 'number') read.z = dateFormatFor(read.v);
   if (style !== undefined) read.s = style;
   return read;
+}
+
+/**
+ * A read cell without its style where that is the one its row (else column) gives it (`inherited`): the style is
+ * kept once, on the line; undefined for a cell left with nothing but that style. exceljs hands a cell the file
+ * lists without a style of its own its row's, and Excel writes the row's style on each of the row's cells.
+ */
+function withoutInheritedStyle(cell: ReadCell | undefined, inherited: CellStyle | undefined): ReadCell | undefined {
+  if (cell?.s === undefined || inherited === undefined || !sameStyle(cell.s, inherited)) return cell;
+  const { s: _inherited, ...rest } = cell;
+  return rest.f === undefined && rest.v === undefined && rest.z === undefined ? undefined : rest;
 }
 
 /** A cell's number format and style without its value; undefined when it has no style. */
@@ -692,6 +713,8 @@ interface ReaderInternals {
   _parseStyles(entry: Readable): Promise<void>;
   sharedStrings?: unknown[];
   workbookRels?: unknown[];
+  /** the workbook's cell styles (`cellXfs`) once parsed, by number; null for a number naming none */
+  styles?: { getStyleModel(id: number): ExcelStyle | null };
 }
 
 /** exceljs' row inside: its cells by column (0-based), those the file lists; a sparse array. */
@@ -766,7 +789,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
   const partOf = new WeakMap<object, string>();
   Object.assign(reader, {
     _parseWorksheet: function* (chunks: AsyncIterable<Buffer | string>, sheetNo: string) {
-      const scan = new WorksheetScan(colours);
+      const scan = new WorksheetScan(colours, (id) => styles.of(internals.styles?.getStyleModel(id) ?? undefined));
       scans.set(sheetNo, scan);
       for (const item of parseWorksheet(sharedFormulaMarks(chunks, scan), sheetNo)) {
         const worksheet = (item as { value?: unknown }).value;
@@ -788,15 +811,21 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       const arrays: ArrayAreas = [];
       const resolve = resolverFor(position, names, tables, order.map((entry) => entry.name));
       let previous = 0;
+      const scan = scans.get(part);
+      // the columns' styles are known at the first row (<cols> precedes <sheetData>), a row's when its tag is: the
+      // scan reads each chunk before the parser does
+      let columnStyles: Map<number, CellStyle> | undefined;
       for await (const row of sheetReader) {
         // the format lists rows in increasing order; a row given twice or late would have to rewrite cells already handed on
         if (!Number.isSafeInteger(row.number) || row.number < 1) throw new ConversionError('importCorrupt', `the worksheet ${name} has a row without a valid row number`);
         if (row.number <= previous) throw new ConversionError('importCorrupt', `the worksheet ${name} lists row ${row.number} after row ${previous}`);
         previous = row.number;
         const cells: Array<ReadCell | undefined> = [];
+        const rowStyle = scan?.rowStyles.get(row.number - 1);
+        const lineStyles = (columnStyles ??= importedColumnStyles(scan?.columns ?? [], MAX_COLUMNS));
         // the cells the file lists, with a value or not (eachCell skips those without one, styled or not)
         (row as unknown as RowInternals)._cells.forEach((cell, index) => {
-          const read = cellOf(cell, shared, arrays, resolve, styles);
+          const read = withoutInheritedStyle(cellOf(cell, shared, arrays, resolve, styles), rowStyle ?? lineStyles.get(index));
           const at = { startRow: row.number - 1, endRow: row.number - 1, startColumn: index, endColumn: index };
           // the other cells of an array formula hold Excel's spilled values: the engine spills them again (their look stays)
           cells[index] = read && read.f === undefined && arrays.some((area) => areasOverlap(area, at)) ? lookOnly(read) : read;
@@ -804,7 +833,6 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
         sink.row(row.number - 1, cells);
       }
       // merges, filter, rules and protection follow the rows in the sheet's XML: all read once the rows are
-      const scan = scans.get(part);
       sink.merges(mergesOf(scan?.mergeRefs ?? []));
       const filter = scan?.autoFilter.result();
       if (filter) sink.filter(filter);
@@ -817,6 +845,7 @@ async function readWorkbook(bytes: Buffer, sink: WorkbookSink, report: ReportFra
       if (drawn) sink.charts(drawn);
       if (scan && scan.rowHeights.size > 0) sink.rowHeights(scan.rowHeights);
       if (scan && scan.columns.length > 0) sink.columns(scan.columns);
+      if (scan && scan.rowStyles.size > 0) sink.rowStyles(scan.rowStyles);
       if (scan && scan.protectedRanges.length > 0) sink.protectedRanges(scan.protectedRanges);
       if (scan && scan.hiddenRows.length > 0) sink.hiddenRows(scan.hiddenRows);
       if (scan?.frozen) sink.frozenPane(scan.frozen);
