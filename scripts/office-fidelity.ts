@@ -386,6 +386,8 @@ interface CellLook {
   bold: boolean;
   fill: boolean;
   border: boolean;
+  /** the font, fill, border and alignment the style names: two styles alike here look alike in the model */
+  appearance: string;
 }
 
 /** The cell styles of a workbook by index (the `s` of a `<c>`); index 0 (or none) is the default. */
@@ -398,7 +400,8 @@ function cellLooks(styles: string): CellLook[] {
   return listed('cellXfs', 'xf').map((xf) => {
     const tag = /<xf\b[^>]*>/.exec(xf)![0];
     const index = (name: string) => Number(attribute(tag, name) ?? 0);
-    return { numberFormat: !generalCodes.has(attribute(tag, 'numFmtId') ?? '0'), bold: bold[index('fontId')] === true, fill: filled[index('fillId')] === true, border: bordered[index('borderId')] === true };
+    const appearance = `${index('fontId')}/${index('fillId')}/${index('borderId')}/${/<alignment\b[^>]*>/.exec(xf)?.[0] ?? ''}`;
+    return { numberFormat: !generalCodes.has(attribute(tag, 'numFmtId') ?? '0'), bold: bold[index('fontId')] === true, fill: filled[index('fillId')] === true, border: bordered[index('borderId')] === true, appearance };
   });
 }
 
@@ -416,6 +419,18 @@ function columnsWith(xml: string, name: 'customWidth' | 'hidden' | 'style', last
   return [...xml.matchAll(/<col\b[^>]*>/g)]
     .filter((tag) => (name === 'style' ? lineLook(looks[Number(attribute(tag[0], 'style') ?? 0)]) : ['1', 'true'].includes(attribute(tag[0], name) ?? '')))
     .reduce((sum, tag) => sum + Math.max(0, Math.min(Number(attribute(tag[0], 'max') ?? 0), lastColumn) - Number(attribute(tag[0], 'min') ?? 0) + 1), 0);
+}
+
+/** The style index each column's `<col style>` gives it, by 1-based column (the last `<col>` naming a column wins). */
+function columnStylesOf(xml: string): Map<number, number> {
+  const styles = new Map<number, number>();
+  for (const [tag] of xml.matchAll(/<col\b[^>]*>/g)) {
+    const style = attribute(tag, 'style');
+    if (style === undefined) continue;
+    const last = Math.min(Number(attribute(tag, 'max') ?? 0), 16384);
+    for (let column = Number(attribute(tag, 'min') ?? 0); column <= last; column++) styles.set(column, Number(style));
+  }
+  return styles;
 }
 
 /** The parts a worksheet's relationships name with a type (drawing, comments). */
@@ -439,17 +454,26 @@ export async function countXlsxFile(bytes: Uint8Array, lastColumns?: readonly nu
     const xml = withoutFallbacks(await part(zip, sheetPart));
     counts.sheets++;
     let lastColumn = 0;
-    for (const [, attributes, body = ''] of xml.matchAll(/<c(?=[\s>/])([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-      lastColumn = Math.max(lastColumn, (columnIndex(/^[A-Z]+/.exec(attribute(attributes!, 'r') ?? '')?.[0] ?? '') ?? 0) + 1);
-      const look = looks[Number(attribute(attributes!, 's') ?? 0)];
-      const formula = /<f[\s>/]/.test(body);
-      const valued = formula || /<v>[^<]/.test(body) || /<is>[\s\S]*<t(?:\s[^>]*)?>[^<]/.test(body);
-      if (valued) counts.values++;
-      if (formula) counts.formulas++;
-      if (valued && look?.numberFormat) counts.numberFormats++;
-      if (valued && look?.bold) counts.boldCells++;
-      if (look?.fill) counts.fills++;
-      if (look?.border) counts.borders++;
+    const columnStyles = columnStylesOf(xml);
+    for (const [, rowAttributes, rowBody = ''] of xml.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
+      const rowStyle = ['1', 'true'].includes(attribute(rowAttributes!, 'customFormat') ?? '') ? Number(attribute(rowAttributes!, 's') ?? 0) : undefined;
+      for (const [, attributes, body = ''] of rowBody.matchAll(/<c(?=[\s>/])([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
+        const column = columnIndex(/^[A-Z]+/.exec(attribute(attributes!, 'r') ?? '')?.[0] ?? '') ?? 0;
+        lastColumn = Math.max(lastColumn, column + 1);
+        const look = looks[Number(attribute(attributes!, 's') ?? 0)];
+        const formula = /<f[\s>/]/.test(body);
+        const valued = formula || /<v>[^<]/.test(body) || /<is>[\s\S]*<t(?:\s[^>]*)?>[^<]/.test(body);
+        if (valued) counts.values++;
+        if (formula) counts.formulas++;
+        if (valued && look?.numberFormat) counts.numberFormats++;
+        if (valued && look?.bold) counts.boldCells++;
+        // an empty cell that only repeats its row's (else column's) look is that line's style, counted as a line
+        // style (its number format, if any, shows nothing without a value)
+        const lineStyle = rowStyle ?? columnStyles.get(column + 1);
+        if (!valued && look && lineStyle !== undefined && looks[lineStyle]?.appearance === look.appearance) continue;
+        if (look?.fill) counts.fills++;
+        if (look?.border) counts.borders++;
+      }
     }
     lastColumnsHeld.push(lastColumn);
     lastColumn = lastColumns?.[lastColumnsHeld.length - 1] ?? lastColumn;
