@@ -72,4 +72,23 @@ describe('the xlsx fidelity counter', () => {
     const counts = (await countXlsxFile(new Uint8Array(await book.xlsx.writeBuffer()))).counts;
     expect(counts).toMatchObject({ frozenPanes: 1, frozenColumns: 2 });
   });
+
+  it("counts an empty cell that repeats its row's or column's look with the line, not as a filled cell", async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Lines');
+    const yellow: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFFF00' } };
+    const green: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FF00FF00' } };
+    sheet.getCell('D2').value = 1;
+    const row = sheet.getRow(1);
+    row.fill = yellow;
+    // the row's cells written out as Excel does for a formatted row: two empty ones in its look, one with a value, one
+    // empty in a look of its own
+    row.getCell(1).fill = yellow;
+    row.getCell(2).fill = yellow;
+    row.getCell(3).value = 'kept';
+    row.getCell(3).fill = yellow;
+    row.getCell(4).fill = green;
+    const counts = (await countXlsxFile(new Uint8Array(await book.xlsx.writeBuffer()))).counts;
+    expect(counts).toMatchObject({ lineStyles: 1, fills: 2, values: 2 });
+  });
 });
