@@ -407,6 +407,35 @@ for (const database of testDatabases()) {
       expect([refused.status, refused.body.status]).toEqual([410, 60013]);
     });
 
+    it('a flush asked while the change is being recorded waits for that recording', async () => {
+      await createFile('late-flush', 'document');
+      let started!: () => void;
+      const recordingStarted = new Promise<void>((resolve) => (started = resolve));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      svc.services.content.addRecordHook({
+        name: 'held',
+        kinds: ['document'],
+        onRecord: async () => {
+          started();
+          await held;
+          return [];
+        },
+      });
+      await writeRichText('late-flush', [paragraph(text('recorded'))]);
+      // the coalescing timer (FAST_CONTENT: 100 ms) starts recording the change; a flush now finds nothing pending
+      await recordingStarted;
+      let flushed = false;
+      const flush = svc.services.content.flush(svc.app.id, 'late-flush').then(() => (flushed = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const flushedBeforeRecorded = flushed;
+      release();
+      await flush;
+      expect(flushedBeforeRecorded, 'flush resolved before the recording under way').toBe(false);
+      const edits = (await svc.call('GET', '/sdk/v2/collab-files/late-flush/doc-sidebar-info', { query: { historyType: 1 } })).body.data.histories;
+      expect(edits).toHaveLength(1);
+    });
+
     it('serves the content of an old version as the Yjs state of its history entry', async () => {
       const historyContent = async (fileId: string, historyId: string, token: string = DEFAULT_USER.token) => {
         const response = await fetch(`${svc.url}/sdk/v2/collab-files/${fileId}/history/${encodeURIComponent(historyId)}/content`, {

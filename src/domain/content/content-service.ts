@@ -172,6 +172,8 @@ export class ContentService {
   private readonly servers = new Map<string, Hocuspocus>();
   private readonly live = new WeakMap<Y.Doc, LiveState>();
   private readonly pending = new Map<string, PendingRecord>();
+  /** recordings of pending changes under way, by file: a flush asked meanwhile waits for the file's */
+  private readonly recordings = new Map<string, Promise<RecordedChange | undefined>>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** files whose log is being merged into the snapshot (compactWhenLong starts one at a time) */
   private readonly compacting = new Set<string>();
@@ -774,15 +776,28 @@ export class ContentService {
 
   /**
    * Records the pending change of a file now (if any): bumps its version, stores a history snapshot with
-   * who changed it and queues one FileContent event, in one transaction.
+   * who changed it and queues one FileContent event, in one transaction. When the change's timer has started
+   * recording it already, waits for that recording: once this resolves, every change made before the call is
+   * recorded.
    */
   async flush(appId: string, fileId: string): Promise<RecordedChange | undefined> {
-    const record = this.pending.get(key(appId, fileId));
-    if (!record) return undefined;
-    this.pending.delete(key(appId, fileId));
+    const id = key(appId, fileId);
+    const record = this.pending.get(id);
+    if (!record) return this.recordings.get(id);
+    this.pending.delete(id);
     clearTimeout(record.timer);
+    const recording = this.recordPending(record);
+    this.recordings.set(id, recording);
     try {
-      return await this.record(appId, fileId, record.historyType, record.lastActor, [...record.actors.keys()], true);
+      return await recording;
+    } finally {
+      if (this.recordings.get(id) === recording) this.recordings.delete(id);
+    }
+  }
+
+  private async recordPending({ appId, fileId, historyType, lastActor, actors }: PendingRecord): Promise<RecordedChange | undefined> {
+    try {
+      return await this.record(appId, fileId, historyType, lastActor, [...actors.keys()], true);
     } catch (error) {
       if (error instanceof ApiError && error.spec === Errors.fileNotFound) return undefined;
       this.log?.error({ err: error, appId, fileId }, 'content change not recorded');
